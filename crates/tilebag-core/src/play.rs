@@ -1,0 +1,516 @@
+//! Tile placements: reading them, validating them against the board, finding the words they form
+//! and scoring them.
+
+use crate::board::{Board, Direction, Layout, Position, Square};
+use crate::tiles::{PlacedTile, Tile, TileSet};
+use serde::{Deserialize, Serialize};
+
+/// The bonus for playing every tile of a full rack (NASPA A.II, WESPA appendix 1, Literacy
+/// scoring 8): added after the word multipliers.
+pub const BINGO_BONUS: i32 = 50;
+
+/// The tiles a player puts down in one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    pub tiles: Vec<(Square, PlacedTile)>,
+    /// The direction the player named (GCG always names one). Needed only to tell which word is
+    /// the main word of a one-tile play.
+    pub direction: Option<Direction>,
+}
+
+/// A word formed by a play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormedWord {
+    /// Letters, uppercase (blanks as the letter they stand for).
+    pub word: String,
+    pub start: Square,
+    pub direction: Direction,
+    pub score: i32,
+}
+
+/// A validated, scored play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoredPlay {
+    pub placement: Placement,
+    /// The main word's coordinate (start square and direction).
+    pub position: Position,
+    /// The main word first, then each cross-word in board order.
+    pub words: Vec<FormedWord>,
+    pub bingo: bool,
+    pub score: i32,
+}
+
+impl ScoredPlay {
+    /// The main word in GCG notation: `.` for tiles that were already on the board, lowercase for
+    /// blanks.
+    pub fn gcg_word(&self, board_before: &Board, layout: &Layout, set: &TileSet) -> String {
+        let main = &self.words[0];
+        let mut s = String::new();
+        for i in 0..main.word.chars().count() {
+            let Some(sq) = layout.offset(main.start, main.direction, i as i32) else {
+                break;
+            };
+            match self.placement.tiles.iter().find(|(q, _)| *q == sq) {
+                Some(&(_, t)) => s.push(set.placed_char(t)),
+                None if board_before.get(sq).is_some() => s.push('.'),
+                None => s.push('?'),
+            }
+        }
+        s
+    }
+
+    pub fn tiles_used(&self) -> Vec<Tile> {
+        self.placement.tiles.iter().map(|(_, t)| t.tile()).collect()
+    }
+}
+
+/// Why a placement is refused. Each names the square (where there is one) and the rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("a play must place at least one tile")]
+    NoTiles,
+    #[error("square {0} is off the board")]
+    OffBoard(String),
+    #[error("square {0} already holds a tile (NASPA A.I.B: tiles are added to empty squares)")]
+    Occupied(Square),
+    #[error("square {0} is covered twice in one play")]
+    Duplicate(Square),
+    #[error("the tiles are not in one row or one column (NASPA A.I.B, WESPA appendix 1: no diagonal or scattered plays)")]
+    NotInLine,
+    #[error("gap at {0}: the new tiles must form one unbroken word (NASPA III.G.5, A.I.B)")]
+    Gap(Square),
+    #[error(
+        "the first play must cover the centre square {0} (NASPA III.G.1, A.I.A; WESPA appendix 1)"
+    )]
+    MissesCentre(Square),
+    #[error("the first play must use at least two tiles (NASPA A.I.A)")]
+    FirstPlayTooShort,
+    #[error("the play does not touch any tile on the board (NASPA III.G.5, A.I.B)")]
+    NotConnected,
+    #[error("the blank at {0} is not designated (NASPA IV.F.1)")]
+    BlankNotDesignated(Square),
+    #[error("the record shows {written} at {square}, but the board has {board}")]
+    ThroughMismatch {
+        square: Square,
+        written: char,
+        board: char,
+    },
+    #[error("the record shows a tile already on the board at {0}, but the square is empty")]
+    ThroughEmpty(Square),
+    #[error(
+        "the word does not include the tile at {0}: a play is written as the whole word it forms"
+    )]
+    NotWholeWord(Square),
+    #[error("the play forms no word of two or more letters")]
+    NoWord,
+    #[error("{0}")]
+    Letter(#[from] crate::tiles::UnknownLetter),
+}
+
+impl Placement {
+    /// Read a GCG word at a GCG coordinate: uppercase = a tile from the rack, lowercase = a
+    /// designated blank, `.` or the board's own letter = a tile already on the board, `?` = an
+    /// undesignated blank (refused).
+    pub fn from_gcg(
+        board: &Board,
+        layout: &Layout,
+        set: &TileSet,
+        position: Position,
+        word: &str,
+    ) -> Result<Placement, PlayError> {
+        let mut tiles = Vec::new();
+        let dir = position.direction;
+        for (i, ch) in word.chars().enumerate() {
+            let sq = layout
+                .offset(position.square, dir, i as i32)
+                .ok_or_else(|| {
+                    PlayError::OffBoard(format!("{} (letter {} of {word:?})", position, i + 1))
+                })?;
+            let on_board = board.get(sq);
+            if ch == '.' {
+                if on_board.is_none() {
+                    return Err(PlayError::ThroughEmpty(sq));
+                }
+                continue;
+            }
+            if ch == '?' {
+                return Err(PlayError::BlankNotDesignated(sq));
+            }
+            let letter = set.letter_index(ch)?;
+            let blank = ch.is_lowercase();
+            if let Some(t) = on_board {
+                // Old-style records spell played-through letters out.
+                if t.letter == letter && !blank {
+                    continue;
+                }
+                if t.letter == letter && blank && t.blank {
+                    continue;
+                }
+                return Err(PlayError::ThroughMismatch {
+                    square: sq,
+                    written: ch,
+                    board: set.placed_char(t),
+                });
+            }
+            tiles.push((sq, PlacedTile { letter, blank }));
+        }
+        // The written word must be the whole word: the squares just before and after are empty.
+        let end = word.chars().count() as i32;
+        for n in [-1, end] {
+            if let Some(sq) = layout.offset(position.square, dir, n) {
+                if board.get(sq).is_some() {
+                    return Err(PlayError::NotWholeWord(sq));
+                }
+            }
+        }
+        Ok(Placement {
+            tiles,
+            direction: Some(dir),
+        })
+    }
+}
+
+/// Validate a placement on `board` and score it. The board is not changed.
+pub fn score_placement(
+    board: &Board,
+    layout: &Layout,
+    set: &TileSet,
+    placement: &Placement,
+    rack_size: usize,
+) -> Result<ScoredPlay, PlayError> {
+    let tiles = &placement.tiles;
+    if tiles.is_empty() {
+        return Err(PlayError::NoTiles);
+    }
+    for (i, &(sq, _)) in tiles.iter().enumerate() {
+        if sq.row as usize >= layout.size || sq.col as usize >= layout.size {
+            return Err(PlayError::OffBoard(sq.to_string()));
+        }
+        if board.get(sq).is_some() {
+            return Err(PlayError::Occupied(sq));
+        }
+        if tiles[..i].iter().any(|&(q, _)| q == sq) {
+            return Err(PlayError::Duplicate(sq));
+        }
+    }
+    let same_row = tiles.iter().all(|(s, _)| s.row == tiles[0].0.row);
+    let same_col = tiles.iter().all(|(s, _)| s.col == tiles[0].0.col);
+    let dir = if tiles.len() == 1 {
+        match placement.direction {
+            Some(d) => d,
+            None => {
+                // One tile: the main word runs where it has a neighbour (across first).
+                let sq = tiles[0].0;
+                let has = |d: Direction| {
+                    [-1, 1].iter().any(|&n| {
+                        layout
+                            .offset(sq, d, n)
+                            .is_some_and(|q| board.get(q).is_some())
+                    })
+                };
+                if has(Direction::Across) || !has(Direction::Down) {
+                    Direction::Across
+                } else {
+                    Direction::Down
+                }
+            }
+        }
+    } else if same_row {
+        Direction::Across
+    } else if same_col {
+        Direction::Down
+    } else {
+        return Err(PlayError::NotInLine);
+    };
+
+    let get = |sq: Square| -> Option<PlacedTile> {
+        board
+            .get(sq)
+            .or_else(|| tiles.iter().find(|(q, _)| *q == sq).map(|&(_, t)| t))
+    };
+    // Contiguity: every square between the first and last new tile holds a tile.
+    let key = |sq: Square| match dir {
+        Direction::Across => sq.col,
+        Direction::Down => sq.row,
+    };
+    let first = tiles
+        .iter()
+        .map(|&(s, _)| s)
+        .min_by_key(|&s| key(s))
+        .unwrap_or(tiles[0].0);
+    let last_key = tiles
+        .iter()
+        .map(|&(s, _)| key(s))
+        .max()
+        .unwrap_or(key(first));
+    let span = (last_key - key(first)) as i32;
+    for n in 0..=span {
+        let sq = layout
+            .offset(first, dir, n)
+            .ok_or_else(|| PlayError::OffBoard(first.to_string()))?;
+        if get(sq).is_none() {
+            return Err(PlayError::Gap(sq));
+        }
+    }
+
+    if board.is_empty() {
+        if !tiles.iter().any(|&(s, _)| s == layout.centre) {
+            return Err(PlayError::MissesCentre(layout.centre));
+        }
+        if tiles.len() < 2 {
+            return Err(PlayError::FirstPlayTooShort);
+        }
+    } else {
+        let touches = tiles.iter().any(|&(sq, _)| {
+            [Direction::Across, Direction::Down].iter().any(|&d| {
+                [-1, 1].iter().any(|&n| {
+                    layout
+                        .offset(sq, d, n)
+                        .is_some_and(|q| board.get(q).is_some())
+                })
+            })
+        });
+        if !touches {
+            return Err(PlayError::NotConnected);
+        }
+    }
+
+    let word_at = |sq: Square, d: Direction| -> Option<FormedWord> {
+        let mut start = sq;
+        while let Some(prev) = layout.offset(start, d, -1) {
+            if get(prev).is_none() {
+                break;
+            }
+            start = prev;
+        }
+        let mut word = String::new();
+        let mut sum = 0;
+        let mut mult = 1;
+        let mut n = 0;
+        while let Some(q) = layout.offset(start, d, n) {
+            let Some(t) = get(q) else { break };
+            word.push(set.symbol(t.letter));
+            let v = set.placed_value(t);
+            if board.get(q).is_none() {
+                // Premiums count only under newly placed tiles; letter premiums first.
+                let p = layout.premium(q);
+                sum += v * p.letter_multiplier();
+                mult *= p.word_multiplier();
+            } else {
+                sum += v;
+            }
+            n += 1;
+        }
+        (n >= 2).then_some(FormedWord {
+            word,
+            start,
+            direction: d,
+            score: sum * mult,
+        })
+    };
+
+    let mut words = Vec::new();
+    let main = word_at(first, dir);
+    let main_start = main.as_ref().map_or(first, |w| w.start);
+    if let Some(w) = main {
+        words.push(w);
+    }
+    let mut sorted: Vec<Square> = tiles.iter().map(|&(s, _)| s).collect();
+    sorted.sort_by_key(|&s| key(s));
+    for sq in sorted {
+        if let Some(w) = word_at(sq, dir.other()) {
+            words.push(w);
+        }
+    }
+    if words.is_empty() {
+        return Err(PlayError::NoWord);
+    }
+    let bingo = tiles.len() >= rack_size;
+    let score = words.iter().map(|w| w.score).sum::<i32>() + if bingo { BINGO_BONUS } else { 0 };
+    Ok(ScoredPlay {
+        placement: placement.clone(),
+        position: Position {
+            square: main_start,
+            direction: dir,
+        },
+        words,
+        bingo,
+        score,
+    })
+}
+
+/// Put a scored play's tiles on the board.
+pub fn place(board: &mut Board, play: &ScoredPlay) {
+    for &(sq, t) in &play.placement.tiles {
+        board.set(sq, t);
+    }
+}
+
+/// Take a play's tiles off the board again (a withdrawn phony).
+pub fn unplace(board: &mut Board, play: &ScoredPlay) {
+    for &(sq, _) in &play.placement.tiles {
+        board.clear(sq);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (Board, Layout, TileSet) {
+        (Board::new(15), Layout::standard(), TileSet::english())
+    }
+
+    fn play(
+        b: &mut Board,
+        l: &Layout,
+        s: &TileSet,
+        pos: &str,
+        word: &str,
+    ) -> Result<ScoredPlay, PlayError> {
+        let p = Placement::from_gcg(b, l, s, Position::parse(pos, 15).unwrap(), word)?;
+        let sp = score_placement(b, l, s, &p, 7)?;
+        place(b, &sp);
+        Ok(sp)
+    }
+
+    #[test]
+    fn first_play_doubles_on_centre_and_must_cover_it() {
+        let (mut b, l, s) = setup();
+        assert_eq!(
+            play(&mut b.clone(), &l, &s, "8A", "CAT").unwrap_err(),
+            PlayError::MissesCentre(Square::new(7, 7))
+        );
+        // 8G CAT: C on G8, A on H8 (centre DW), T on I8: (3+1+1)*2 = 10
+        assert_eq!(play(&mut b, &l, &s, "8G", "CAT").unwrap().score, 10);
+    }
+
+    #[test]
+    fn first_play_needs_two_tiles() {
+        let (mut b, l, s) = setup();
+        let p = Placement {
+            tiles: vec![(
+                Square::new(7, 7),
+                PlacedTile {
+                    letter: 0,
+                    blank: false,
+                },
+            )],
+            direction: None,
+        };
+        assert_eq!(
+            score_placement(&b, &l, &s, &p, 7).unwrap_err(),
+            PlayError::FirstPlayTooShort
+        );
+        assert!(play(&mut b, &l, &s, "8H", "AA").is_ok());
+    }
+
+    #[test]
+    fn letter_premium_before_word_premium_and_cross_words() {
+        let (mut b, l, s) = setup();
+        play(&mut b, &l, &s, "8D", "QUIET").unwrap(); // Q on D8 (DL): (20+1+1+1+1)*2 = 48
+        let sp = play(&mut b, &l, &s, "D8", ".AT").unwrap();
+        // QAT down from D8: Q already there (10, no premium), A on D9, T on D10: 12
+        assert_eq!(sp.words[0].word, "QAT");
+        assert_eq!(sp.score, 12);
+        // parallel play forming cross-words
+        let sp = play(&mut b, &l, &s, "9E", "NE").unwrap();
+        let words: Vec<_> = sp.words.iter().map(|w| w.word.as_str()).collect();
+        assert_eq!(words, ["NE", "UN", "IE"]);
+    }
+
+    #[test]
+    fn two_triple_words_multiply_by_nine_and_bingo_adds_fifty_after() {
+        let (mut b, l, s) = setup();
+        // Build a column word reaching row 1 and 15 is hard; use row 8 A..O instead: 8A and 8O are TW.
+        play(&mut b, &l, &s, "8D", "TIMES").unwrap();
+        // ABSTIMESABLENES is not a word, but scoring does not judge words.
+        let sp = play(&mut b, &l, &s, "8A", "ABS.....ABLENES").unwrap();
+        // New tiles: A on A8 (TW), B, S, then A B L E(L8, DL) N E S(O8, TW).
+        let v = |c| s.value(Tile::Letter(s.letter_index(c).unwrap()));
+        let old: i32 = "TIMES".chars().map(v).sum();
+        let sum = v('A')
+            + v('B')
+            + v('S')
+            + old
+            + v('A')
+            + v('B')
+            + v('L')
+            + v('E') * 2
+            + v('N')
+            + v('E')
+            + v('S');
+        assert_eq!(sp.placement.tiles.len(), 10);
+        assert!(sp.bingo);
+        assert_eq!(sp.score, sum * 9 + BINGO_BONUS);
+    }
+
+    #[test]
+    fn blank_scores_zero_but_gets_word_premium() {
+        let (mut b, l, s) = setup();
+        let sp = play(&mut b, &l, &s, "8G", "zAX").unwrap();
+        assert_eq!(sp.score, (0 + 1 + 8) * 2);
+        assert_eq!(b.get(Square::new(7, 6)).unwrap().blank, true);
+    }
+
+    #[test]
+    fn premiums_only_under_new_tiles() {
+        let (mut b, l, s) = setup();
+        play(&mut b, &l, &s, "8G", "ZAX").unwrap();
+        // extend ZAX? use H7..H9 through A: "H7 TAT" -> T on H7 (none), A old (centre DW not reused), T on H9
+        let sp = play(&mut b, &l, &s, "H7", "T.T").unwrap();
+        assert_eq!(sp.score, 3);
+    }
+
+    #[test]
+    fn placement_errors_name_the_square() {
+        let (mut b, l, s) = setup();
+        play(&mut b, &l, &s, "8G", "CAT").unwrap();
+        let off = |t: Vec<(u8, u8)>| Placement {
+            tiles: t
+                .into_iter()
+                .map(|(r, c)| {
+                    (
+                        Square::new(r, c),
+                        PlacedTile {
+                            letter: 0,
+                            blank: false,
+                        },
+                    )
+                })
+                .collect(),
+            direction: None,
+        };
+        let e = score_placement(&b, &l, &s, &off(vec![(0, 0), (0, 1)]), 7).unwrap_err();
+        assert_eq!(e, PlayError::NotConnected);
+        let e = score_placement(&b, &l, &s, &off(vec![(8, 6), (9, 7)]), 7).unwrap_err();
+        assert_eq!(e, PlayError::NotInLine);
+        let e = score_placement(&b, &l, &s, &off(vec![(8, 6), (8, 8)]), 7).unwrap_err();
+        assert_eq!(e, PlayError::Gap(Square::new(8, 7)));
+        assert!(e.to_string().contains("H9"));
+        let e = score_placement(&b, &l, &s, &off(vec![(7, 7)]), 7).unwrap_err();
+        assert_eq!(e, PlayError::Occupied(Square::new(7, 7)));
+        let e =
+            Placement::from_gcg(&b, &l, &s, Position::parse("8N", 15).unwrap(), "ABC").unwrap_err();
+        assert!(matches!(e, PlayError::OffBoard(_)));
+        let e =
+            Placement::from_gcg(&b, &l, &s, Position::parse("9G", 15).unwrap(), "A?").unwrap_err();
+        assert_eq!(e, PlayError::BlankNotDesignated(Square::new(8, 7)));
+        let e =
+            Placement::from_gcg(&b, &l, &s, Position::parse("8H", 15).unwrap(), ".TS").unwrap_err();
+        assert_eq!(e, PlayError::NotWholeWord(Square::new(7, 6)));
+        let e = Placement::from_gcg(&b, &l, &s, Position::parse("8G", 15).unwrap(), "COTS")
+            .unwrap_err();
+        assert!(matches!(e, PlayError::ThroughMismatch { .. }));
+    }
+
+    #[test]
+    fn spelled_out_through_letters_match_dots() {
+        let (mut b, l, s) = setup();
+        play(&mut b, &l, &s, "8G", "CAT").unwrap();
+        let a = Placement::from_gcg(&b, &l, &s, Position::parse("H7", 15).unwrap(), "TAB").unwrap();
+        let d = Placement::from_gcg(&b, &l, &s, Position::parse("h7", 15).unwrap(), "T.B").unwrap();
+        assert_eq!(a, d);
+        assert_eq!(a.tiles.len(), 2);
+    }
+}

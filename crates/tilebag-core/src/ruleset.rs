@@ -1,0 +1,757 @@
+//! Rulesets: every parameter the rulebooks vary, as data. Presets are constructors whose fields
+//! cite their rules. A ruleset serialises, so a game records the exact rules it was played under.
+
+use serde::{Deserialize, Serialize};
+
+/// What an unsuccessful challenge costs, and whether plays are checked at all before they stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ChallengeRule {
+    /// Invalid words are refused when played; there are no challenges.
+    Void,
+    /// No penalty for an unsuccessful challenge (WESPA 3.10.15(b)(i)).
+    Single,
+    /// The unsuccessful challenger loses their turn (NASPA IV.I.3, WESPA 3.10.15(b)(v)).
+    Double,
+    /// The challenged player gains this many points per word challenged (NASPA VI.B.3,
+    /// WESPA 3.10.15(b)(ii)/(iv)).
+    PointsPerWord { points: i32 },
+    /// The challenged player gains this many points per challenged turn (WESPA 3.10.15(b)(iii)).
+    PointsPerTurn { points: i32 },
+}
+
+/// How the game ends after the run of scoreless turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SixZeroEnding {
+    /// The game ends at once (WESPA 5.2, SANSPA 18.1, NSA V.C.2).
+    Automatic,
+    /// Either player may end the game once the run is reached; a scoring play continues it
+    /// (NASPA V.B).
+    EitherPlayerMayEnd,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SixZeroRule {
+    /// Successive scoreless turns (passes, exchanges, withdrawn phonies, lost double challenges).
+    pub turns: u32,
+    pub ending: SixZeroEnding,
+}
+
+/// What the player who goes out receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndRackRule {
+    /// Twice the opponent's rack; the opponent's score is unchanged (NASPA V.G.1, SANSPA 18.4,
+    /// WESPA 5.1.4(b)).
+    DoubleToPlayerOut,
+    /// The opponent's rack is added to the player out and subtracted from the opponent
+    /// (WESPA 5.1.4(a), Literacy 2018 scoring 9).
+    AddAndSubtract,
+}
+
+/// What the clock does while the opponent considers an out play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum OutPlayClock {
+    /// The clock is stopped; the game is over if the opponent neither holds nor challenges within
+    /// the window (NASPA V.E, NSA V.D: 20 seconds). A hold runs the holder's clock.
+    StoppedThenEnds { window_ms: u64 },
+    /// The clock is stopped; after the window the player out may restart the opponent's clock
+    /// (WESPA 5.1.2, 5.1.3: about five seconds). We restart it automatically.
+    StoppedThenOpponentRuns { window_ms: u64 },
+    /// The opponent's clock runs as after any turn until they accept or challenge (SANSPA 18.2).
+    OpponentRuns,
+}
+
+/// The game's time control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ClockRule {
+    /// Each player has their own time (NASPA III.A.3, V.G.2: 25 minutes).
+    PerPlayer { initial_ms: i64 },
+    /// One clock for the game that stops only for challenges; a turn may last at most
+    /// `per_turn_max_ms`; the game ends when it runs out (Literacy 2018 "Play").
+    SharedGame { total_ms: i64, per_turn_max_ms: i64 },
+}
+
+/// What happens when a player goes past the overtime limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum OvertimeConsequence {
+    /// The offender loses and has `deduction` points taken off (not the usual overtime penalty);
+    /// if still ahead, the opponent is raised to a 1-point win; racks are ignored (NASPA V.G.3).
+    LossWithDeduction { deduction: i32 },
+    /// The offender forfeits; the margin is the margin at that moment (after time penalties) or
+    /// `min_margin`, whichever is greater (WESPA 5.3.3: 100, SANSPA 18.5: 150).
+    Forfeit { min_margin: i32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OvertimeLimit {
+    pub minutes: i64,
+    pub consequence: OvertimeConsequence,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OvertimeRule {
+    /// Points lost per minute or part of a minute of overtime (NASPA V.G.2, WESPA 5.3.2,
+    /// SANSPA 18.5: 10). A clock at 0:00 or −0:00 is not in overtime; −0:01 is.
+    pub penalty_per_minute: i32,
+    pub limit: Option<OvertimeLimit>,
+}
+
+/// How a resignation or a game abandoned in progress is scored: the leaver loses by the greater of
+/// `margin` and their deficit plus `margin` (NASPA V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResignationRule {
+    pub margin: i32,
+}
+
+/// How a game the director stops is scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectorShortenedRule {
+    /// Each player loses the value of their own rack (NASPA V.F) or the score stands as it is
+    /// (NSA V.E).
+    pub deduct_own_rack: bool,
+}
+
+/// How the first player of a game is chosen (tournament level; used by direction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstPlayerRule {
+    /// Fewer firsts starts, then more seconds, then a draw where a blank beats A (NASPA III.D,
+    /// NSA III.D).
+    FewerFirstsThenDraw,
+    /// Balance firsts and seconds; otherwise a draw (WESPA 2.1(b)).
+    BalancedThenDraw,
+    /// A tile draw only, closest to A starts, blank beats A (SANSPA 6.4, Literacy 2018).
+    TileDraw,
+}
+
+/// Every parameter the rulebooks vary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ruleset {
+    /// The preset's id, e.g. `naspa-2013`.
+    pub name: String,
+    /// What the preset is, in a line.
+    pub title: String,
+    /// The tile set (NASPA III.A.2, WESPA 1.3).
+    pub tile_set: String,
+    /// The word source the rulebook names (NASPA III.A.1, WESPA 1.2, SANSPA 3).
+    pub word_source: String,
+    /// Tiles on a full rack (NASPA IV.B.1, WESPA appendix 1).
+    pub rack_size: usize,
+    /// An exchange needs at least this many tiles in the bag (NASPA IV.E.2.a, WESPA 3.2.1,
+    /// SANSPA 12.2).
+    pub exchange_min_bag: usize,
+    pub challenge: ChallengeRule,
+    /// Whether an unsuccessful challenge of the out play is penalised like any other. NSA V.C
+    /// note: there is no penalty for challenging the out play.
+    pub out_play_challenge_penalised: bool,
+    pub out_play_clock: OutPlayClock,
+    pub six_zero: SixZeroRule,
+    /// The standard rules end the game when every player has passed twice in a row; WESPA
+    /// 1.1(b)(ii) removes that ending, and no preset keeps it.
+    pub all_pass_twice_ends: bool,
+    pub end_rack: EndRackRule,
+    pub clock: ClockRule,
+    pub overtime: OvertimeRule,
+    pub resignation: ResignationRule,
+    pub director_shortened: DirectorShortenedRule,
+    pub first_player: FirstPlayerRule,
+    /// Spread for a bye (NASPA V.K.4, SANSPA 19.1).
+    pub bye_spread: i32,
+    /// Spread for a no-show forfeit (NASPA V.K.1, SANSPA 19.2; WESPA 2.3.6 lateness forfeit: 75).
+    pub forfeit_spread: i32,
+}
+
+/// A preset name that is not known.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown ruleset preset {0:?}; known presets: naspa-2013, nsa-2011, naspa-2013-csw, wespa-2010, sanspa-1999, literacy-2018")]
+pub struct UnknownPreset(pub String);
+
+const MINUTE: i64 = 60_000;
+
+impl Ruleset {
+    /// Every preset's id, the default first.
+    pub const PRESETS: [&'static str; 6] = [
+        "naspa-2013",
+        "nsa-2011",
+        "naspa-2013-csw",
+        "wespa-2010",
+        "sanspa-1999",
+        "literacy-2018",
+    ];
+
+    pub fn preset(name: &str) -> Result<Ruleset, UnknownPreset> {
+        Ok(match name {
+            "naspa-2013" => Ruleset::naspa_2013(),
+            "nsa-2011" => Ruleset::nsa_2011(),
+            "naspa-2013-csw" => Ruleset::naspa_2013_csw(),
+            "wespa-2010" => Ruleset::wespa_2010(),
+            "sanspa-1999" => Ruleset::sanspa_1999(),
+            "literacy-2018" => Ruleset::literacy_2018(),
+            other => return Err(UnknownPreset(other.to_string())),
+        })
+    }
+
+    /// NASPA Official Tournament Rules 2013, North American word source (the default).
+    pub fn naspa_2013() -> Ruleset {
+        Ruleset {
+            name: "naspa-2013".into(),
+            title: "NASPA Official Tournament Rules (2013), OWL".into(),
+            tile_set: "english".into(),
+            // NASPA III.A.1: the OWL for all lengths plus the Long List for 10-15 letters.
+            word_source: "OWL + Long List (10-15 letters)".into(),
+            rack_size: 7,
+            // NASPA IV.E.2.a: seven or more tiles in the bag.
+            exchange_min_bag: 7,
+            // NASPA IV.I.3: the loser of a challenge scores zero and loses the turn.
+            challenge: ChallengeRule::Double,
+            out_play_challenge_penalised: true,
+            // NASPA V.E: stop the clock; over if no hold or challenge within 20 seconds.
+            out_play_clock: OutPlayClock::StoppedThenEnds { window_ms: 20_000 },
+            // NASPA V.B: either player may end the game after the sixth scoreless turn.
+            six_zero: SixZeroRule {
+                turns: 6,
+                ending: SixZeroEnding::EitherPlayerMayEnd,
+            },
+            all_pass_twice_ends: false,
+            // NASPA V.G.1: twice the opponent's rack.
+            end_rack: EndRackRule::DoubleToPlayerOut,
+            // NASPA III.A.3, V.G.2: 25 minutes each.
+            clock: ClockRule::PerPlayer {
+                initial_ms: 25 * MINUTE,
+            },
+            // NASPA V.G.2 and V.G.3.
+            overtime: OvertimeRule {
+                penalty_per_minute: 10,
+                limit: Some(OvertimeLimit {
+                    minutes: 10,
+                    consequence: OvertimeConsequence::LossWithDeduction { deduction: 100 },
+                }),
+            },
+            // NASPA V.K.2.
+            resignation: ResignationRule { margin: 50 },
+            // NASPA V.F: each score is reduced by its own rack.
+            director_shortened: DirectorShortenedRule {
+                deduct_own_rack: true,
+            },
+            // NASPA III.D.
+            first_player: FirstPlayerRule::FewerFirstsThenDraw,
+            // NASPA V.K.4 and V.K.1.
+            bye_spread: 50,
+            forfeit_spread: 50,
+        }
+    }
+
+    /// NASPA 2013 section VI: play using the international lexicon (CSW), 5 points per word.
+    pub fn naspa_2013_csw() -> Ruleset {
+        Ruleset {
+            name: "naspa-2013-csw".into(),
+            title: "NASPA Official Tournament Rules (2013), section VI: international lexicon"
+                .into(),
+            // NASPA VI.A.
+            word_source: "CSW".into(),
+            // NASPA VI.B.3: 5 (or 10) points per word challenged; 5 is the common choice.
+            challenge: ChallengeRule::PointsPerWord { points: 5 },
+            ..Ruleset::naspa_2013()
+        }
+    }
+
+    /// NSA Official Tournament Rules 2011.
+    pub fn nsa_2011() -> Ruleset {
+        Ruleset {
+            name: "nsa-2011".into(),
+            title: "NSA Official Tournament Rules (2011)".into(),
+            word_source: "OWL2 + Long List (10-15 letters)".into(),
+            // NSA V.C note: no penalty for challenging the out play.
+            out_play_challenge_penalised: false,
+            // NSA V.D: 20 seconds.
+            out_play_clock: OutPlayClock::StoppedThenEnds { window_ms: 20_000 },
+            // NSA V.C.2: six successive zeros end the game.
+            six_zero: SixZeroRule {
+                turns: 6,
+                ending: SixZeroEnding::Automatic,
+            },
+            // NSA V.F.2: 10 points a minute; NSA has no overtime limit.
+            overtime: OvertimeRule {
+                penalty_per_minute: 10,
+                limit: None,
+            },
+            // NSA V.E: the score when the game is stopped is final.
+            director_shortened: DirectorShortenedRule {
+                deduct_own_rack: false,
+            },
+            ..Ruleset::naspa_2013()
+        }
+    }
+
+    /// WESPA Rules (2010).
+    pub fn wespa_2010() -> Ruleset {
+        Ruleset {
+            name: "wespa-2010".into(),
+            title: "WESPA Rules (2010)".into(),
+            tile_set: "english".into(),
+            // WESPA 1.2, appendix 2.
+            word_source: "Collins Scrabble Words".into(),
+            rack_size: 7,
+            // WESPA 3.2.1.
+            exchange_min_bag: 7,
+            // WESPA 3.10.15(d): five points per word is the preferred norm.
+            challenge: ChallengeRule::PointsPerWord { points: 5 },
+            out_play_challenge_penalised: true,
+            // WESPA 5.1.2, 5.1.3.
+            out_play_clock: OutPlayClock::StoppedThenOpponentRuns { window_ms: 5_000 },
+            // WESPA 5.2.
+            six_zero: SixZeroRule {
+                turns: 6,
+                ending: SixZeroEnding::Automatic,
+            },
+            // WESPA 1.1(b)(ii).
+            all_pass_twice_ends: false,
+            // WESPA 5.1.4(a).
+            end_rack: EndRackRule::AddAndSubtract,
+            // WESPA 5.3.5.
+            clock: ClockRule::PerPlayer {
+                initial_ms: 25 * MINUTE,
+            },
+            // WESPA 5.3.2, 5.3.3.
+            overtime: OvertimeRule {
+                penalty_per_minute: 10,
+                limit: Some(OvertimeLimit {
+                    minutes: 10,
+                    consequence: OvertimeConsequence::Forfeit { min_margin: 100 },
+                }),
+            },
+            // WESPA 5.7(c).
+            resignation: ResignationRule { margin: 50 },
+            director_shortened: DirectorShortenedRule {
+                deduct_own_rack: true,
+            },
+            // WESPA 2.1(b).
+            first_player: FirstPlayerRule::BalancedThenDraw,
+            bye_spread: 50,
+            // WESPA 2.3.6: a lateness forfeit is by 75.
+            forfeit_spread: 75,
+        }
+    }
+
+    /// SANSPA Tournament Rules (1999).
+    pub fn sanspa_1999() -> Ruleset {
+        Ruleset {
+            name: "sanspa-1999".into(),
+            title: "SANSPA Tournament Rules (1999)".into(),
+            tile_set: "english".into(),
+            // SANSPA 3: a cascade of sources, the last only for words over 8 letters.
+            word_source: "SANSPA 3 cascade".into(),
+            rack_size: 7,
+            exchange_min_bag: 7,
+            // SANSPA 13.3: the loser of a challenge loses the turn.
+            challenge: ChallengeRule::Double,
+            out_play_challenge_penalised: true,
+            // SANSPA 18.2: the opponent's clock is started as normal.
+            out_play_clock: OutPlayClock::OpponentRuns,
+            // SANSPA 12.1, 18.1: six successive zeros end the game automatically.
+            six_zero: SixZeroRule {
+                turns: 6,
+                ending: SixZeroEnding::Automatic,
+            },
+            all_pass_twice_ends: false,
+            // SANSPA 18.4.
+            end_rack: EndRackRule::DoubleToPlayerOut,
+            clock: ClockRule::PerPlayer {
+                initial_ms: 25 * MINUTE,
+            },
+            // SANSPA 18.5: 10 a minute; forfeit past 15 minutes by at least 150.
+            overtime: OvertimeRule {
+                penalty_per_minute: 10,
+                limit: Some(OvertimeLimit {
+                    minutes: 15,
+                    consequence: OvertimeConsequence::Forfeit { min_margin: 150 },
+                }),
+            },
+            // SANSPA 19.3.
+            resignation: ResignationRule { margin: 50 },
+            director_shortened: DirectorShortenedRule {
+                deduct_own_rack: true,
+            },
+            // SANSPA 6.4.
+            first_player: FirstPlayerRule::TileDraw,
+            // SANSPA 19.1, 19.2.
+            bye_spread: 50,
+            forfeit_spread: 50,
+        }
+    }
+
+    /// Scrabble for Literacy tournament rules (2018): a 20-minute game clock, team event.
+    pub fn literacy_2018() -> Ruleset {
+        Ruleset {
+            name: "literacy-2018".into(),
+            title: "Scrabble for Literacy Tournament Rules (2018)".into(),
+            tile_set: "english".into(),
+            // Literacy 2018 header: Official Scrabble Players Dictionary, 5th edition.
+            word_source: "OSPD5".into(),
+            rack_size: 7,
+            // Defers to NSA IV.E.2 ("judges default to NSA rules").
+            exchange_min_bag: 7,
+            // Literacy 2018 "Play": the unsuccessful challenger loses the next turn.
+            challenge: ChallengeRule::Double,
+            out_play_challenge_penalised: false,
+            out_play_clock: OutPlayClock::StoppedThenEnds { window_ms: 20_000 },
+            six_zero: SixZeroRule {
+                turns: 6,
+                ending: SixZeroEnding::Automatic,
+            },
+            all_pass_twice_ends: false,
+            // Literacy 2018 "Play" (end of time) and scoring 9.
+            end_rack: EndRackRule::AddAndSubtract,
+            // Literacy 2018 "Play": 20 minutes in all, 2 minutes a turn, stops only for
+            // challenges, the game ends when time runs out.
+            clock: ClockRule::SharedGame {
+                total_ms: 20 * MINUTE,
+                per_turn_max_ms: 2 * MINUTE,
+            },
+            overtime: OvertimeRule {
+                penalty_per_minute: 0,
+                limit: None,
+            },
+            resignation: ResignationRule { margin: 50 },
+            director_shortened: DirectorShortenedRule {
+                deduct_own_rack: false,
+            },
+            // Literacy 2018 "Play": closest to A starts, a blank beats A.
+            first_player: FirstPlayerRule::TileDraw,
+            bye_spread: 50,
+            forfeit_spread: 50,
+        }
+    }
+
+    /// Every field with its rule, for `tilebag rules show`.
+    pub fn describe(&self) -> Vec<(&'static str, String, &'static str)> {
+        let challenge = match self.challenge {
+            ChallengeRule::Void => "void: invalid words are refused when played".to_string(),
+            ChallengeRule::Single => "single: no penalty for an unsuccessful challenge".into(),
+            ChallengeRule::Double => "double: the unsuccessful challenger loses a turn".into(),
+            ChallengeRule::PointsPerWord { points } => {
+                format!("{points} points to the challenged player per word challenged")
+            }
+            ChallengeRule::PointsPerTurn { points } => {
+                format!("{points} points to the challenged player per challenged turn")
+            }
+        };
+        let clock = match self.clock {
+            ClockRule::PerPlayer { initial_ms } => format!("{} each", fmt_ms(initial_ms)),
+            ClockRule::SharedGame {
+                total_ms,
+                per_turn_max_ms,
+            } => format!(
+                "one game clock of {} (stops only for challenges), at most {} a turn; the game ends when it runs out",
+                fmt_ms(total_ms),
+                fmt_ms(per_turn_max_ms)
+            ),
+        };
+        let overtime = match self.overtime.limit {
+            None => format!(
+                "{} points per started minute; no limit",
+                self.overtime.penalty_per_minute
+            ),
+            Some(l) => format!(
+                "{} points per started minute; past {} minutes: {}",
+                self.overtime.penalty_per_minute,
+                l.minutes,
+                match l.consequence {
+                    OvertimeConsequence::LossWithDeduction { deduction } => format!(
+                        "the offender loses with {deduction} points deducted (opponent raised to a 1-point win if needed), racks ignored"
+                    ),
+                    OvertimeConsequence::Forfeit { min_margin } => format!(
+                        "the offender forfeits by the margin then or {min_margin}, whichever is greater"
+                    ),
+                }
+            ),
+        };
+        let rule_for = |preset: &str| -> &'static str {
+            match preset {
+                "naspa-2013" | "naspa-2013-csw" => "NASPA",
+                "nsa-2011" => "NSA",
+                "wespa-2010" => "WESPA",
+                "sanspa-1999" => "SANSPA",
+                _ => "Literacy",
+            }
+        };
+        let book = rule_for(&self.name);
+        let pick = |naspa: &'static str,
+                    nsa: &'static str,
+                    wespa: &'static str,
+                    sanspa: &'static str,
+                    lit: &'static str| match book {
+            "NASPA" => naspa,
+            "NSA" => nsa,
+            "WESPA" => wespa,
+            "SANSPA" => sanspa,
+            _ => lit,
+        };
+        vec![
+            ("title", self.title.clone(), ""),
+            (
+                "tile-set",
+                format!("{} (100 tiles, 187 points)", self.tile_set),
+                pick(
+                    "NASPA III.A.2",
+                    "NSA III.A.2",
+                    "WESPA 1.3",
+                    "SANSPA 2",
+                    "Literacy: standard set",
+                ),
+            ),
+            (
+                "word-source",
+                self.word_source.clone(),
+                pick(
+                    "NASPA III.A.1",
+                    "NSA III.A.1",
+                    "WESPA 1.2",
+                    "SANSPA 3",
+                    "Literacy header",
+                ),
+            ),
+            (
+                "rack-size",
+                self.rack_size.to_string(),
+                pick(
+                    "NASPA IV.B.1",
+                    "NSA IV.B.1",
+                    "WESPA appendix 1",
+                    "SANSPA 7",
+                    "Literacy: play",
+                ),
+            ),
+            (
+                "exchange-min-bag",
+                self.exchange_min_bag.to_string(),
+                pick(
+                    "NASPA IV.E.2.a",
+                    "NSA IV.E.2",
+                    "WESPA 3.2.1",
+                    "SANSPA 12.2",
+                    "NSA IV.E.2 (default)",
+                ),
+            ),
+            (
+                "challenge",
+                challenge,
+                pick(
+                    if self.name.ends_with("csw") {
+                        "NASPA VI.B.3"
+                    } else {
+                        "NASPA IV.I.3"
+                    },
+                    "NSA IV.I.3",
+                    "WESPA 3.10.15",
+                    "SANSPA 13.3",
+                    "Literacy: play",
+                ),
+            ),
+            (
+                "out-play-challenge-penalised",
+                self.out_play_challenge_penalised.to_string(),
+                pick(
+                    "NASPA V.E",
+                    "NSA V.C note",
+                    "WESPA 5.1.2",
+                    "SANSPA 18.2",
+                    "NSA V.C note (default)",
+                ),
+            ),
+            (
+                "out-play-clock",
+                format!("{:?}", self.out_play_clock),
+                pick(
+                    "NASPA V.E",
+                    "NSA V.D",
+                    "WESPA 5.1.2, 5.1.3",
+                    "SANSPA 18.2",
+                    "NSA V.D (default)",
+                ),
+            ),
+            (
+                "six-zero",
+                format!(
+                    "{} scoreless turns; {:?}",
+                    self.six_zero.turns, self.six_zero.ending
+                ),
+                pick(
+                    "NASPA V.B",
+                    "NSA V.C.2",
+                    "WESPA 5.2",
+                    "SANSPA 18.1",
+                    "NSA V.C.2 (default)",
+                ),
+            ),
+            (
+                "all-pass-twice-ends",
+                self.all_pass_twice_ends.to_string(),
+                "WESPA 1.1(b)(ii)",
+            ),
+            (
+                "end-rack",
+                format!("{:?}", self.end_rack),
+                pick(
+                    "NASPA V.G.1",
+                    "NSA V.F.1",
+                    "WESPA 5.1.4(a)",
+                    "SANSPA 18.4",
+                    "Literacy: scoring 9",
+                ),
+            ),
+            (
+                "clock",
+                clock,
+                pick(
+                    "NASPA III.A.3, V.G.2",
+                    "NSA III.A.3",
+                    "WESPA 5.3.5",
+                    "SANSPA 18.5",
+                    "Literacy: play",
+                ),
+            ),
+            (
+                "overtime",
+                overtime,
+                pick(
+                    "NASPA V.G.2, V.G.3",
+                    "NSA V.F.2",
+                    "WESPA 5.3.2, 5.3.3",
+                    "SANSPA 18.5",
+                    "Literacy: play",
+                ),
+            ),
+            (
+                "resignation-margin",
+                self.resignation.margin.to_string(),
+                pick(
+                    "NASPA V.K.2",
+                    "NSA V.J.2",
+                    "WESPA 5.7(c)",
+                    "SANSPA 19.3",
+                    "NSA V.J.2 (default)",
+                ),
+            ),
+            (
+                "director-shortened-deducts-racks",
+                self.director_shortened.deduct_own_rack.to_string(),
+                pick(
+                    "NASPA V.F",
+                    "NSA V.E",
+                    "WESPA (unspecified; NASPA V.F used)",
+                    "SANSPA (unspecified; NASPA V.F used)",
+                    "NSA V.E (default)",
+                ),
+            ),
+            (
+                "first-player",
+                format!("{:?}", self.first_player),
+                pick(
+                    "NASPA III.D",
+                    "NSA III.D",
+                    "WESPA 2.1(b)",
+                    "SANSPA 6.4",
+                    "Literacy: play",
+                ),
+            ),
+            (
+                "bye-spread",
+                self.bye_spread.to_string(),
+                pick(
+                    "NASPA V.K.4",
+                    "NSA V.J.4",
+                    "WESPA 2.3",
+                    "SANSPA 19.1",
+                    "NSA V.J.4 (default)",
+                ),
+            ),
+            (
+                "forfeit-spread",
+                self.forfeit_spread.to_string(),
+                pick(
+                    "NASPA V.K.1",
+                    "NSA V.J.1",
+                    "WESPA 2.3.6",
+                    "SANSPA 19.2",
+                    "NSA V.J.1 (default)",
+                ),
+            ),
+        ]
+    }
+}
+
+impl Default for Ruleset {
+    fn default() -> Ruleset {
+        Ruleset::naspa_2013()
+    }
+}
+
+fn fmt_ms(ms: i64) -> String {
+    let s = ms / 1000;
+    if s % 60 == 0 {
+        format!("{} min", s / 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_builds_and_round_trips_through_json() {
+        for name in Ruleset::PRESETS {
+            let r = Ruleset::preset(name).unwrap();
+            assert_eq!(r.name, name);
+            let json = serde_json::to_string(&r).unwrap();
+            let back: Ruleset = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, r);
+            assert!(r.describe().len() > 10);
+        }
+        assert!(Ruleset::preset("scrabble-99").is_err());
+        assert_eq!(Ruleset::default().name, "naspa-2013");
+    }
+
+    #[test]
+    fn presets_differ_where_the_rulebooks_differ() {
+        let naspa = Ruleset::naspa_2013();
+        let nsa = Ruleset::nsa_2011();
+        let csw = Ruleset::naspa_2013_csw();
+        let wespa = Ruleset::wespa_2010();
+        let sanspa = Ruleset::sanspa_1999();
+        let lit = Ruleset::literacy_2018();
+        // NASPA V.B vs WESPA 5.2
+        assert_eq!(naspa.six_zero.ending, SixZeroEnding::EitherPlayerMayEnd);
+        assert_eq!(wespa.six_zero.ending, SixZeroEnding::Automatic);
+        // NASPA V.G.1 vs WESPA 5.1.4(a)
+        assert_eq!(naspa.end_rack, EndRackRule::DoubleToPlayerOut);
+        assert_eq!(wespa.end_rack, EndRackRule::AddAndSubtract);
+        assert_eq!(lit.end_rack, EndRackRule::AddAndSubtract);
+        assert_eq!(sanspa.end_rack, EndRackRule::DoubleToPlayerOut);
+        // NASPA VI.B.3 vs IV.I.3
+        assert_eq!(csw.challenge, ChallengeRule::PointsPerWord { points: 5 });
+        assert_eq!(naspa.challenge, ChallengeRule::Double);
+        // NSA V.C note
+        assert!(!nsa.out_play_challenge_penalised);
+        assert!(naspa.out_play_challenge_penalised);
+        // overtime limits: NASPA V.G.3 10 min, SANSPA 18.5 15 min, NSA none
+        assert_eq!(naspa.overtime.limit.unwrap().minutes, 10);
+        assert_eq!(sanspa.overtime.limit.unwrap().minutes, 15);
+        assert!(nsa.overtime.limit.is_none());
+        // NASPA V.F vs NSA V.E
+        assert!(naspa.director_shortened.deduct_own_rack);
+        assert!(!nsa.director_shortened.deduct_own_rack);
+        // WESPA 1.1(b)(ii): no preset ends on everyone passing twice
+        assert!(Ruleset::PRESETS
+            .iter()
+            .all(|p| !Ruleset::preset(p).unwrap().all_pass_twice_ends));
+        assert!(matches!(lit.clock, ClockRule::SharedGame { .. }));
+    }
+}
