@@ -53,6 +53,13 @@ impl Bag {
         rng.shuffle(&mut tiles);
         Bag { tiles, rng }
     }
+    /// A bag whose tiles are drawn from the end of `tiles`, in that order (for set positions).
+    pub fn from_order(tiles: Vec<Tile>, seed: u64) -> Bag {
+        Bag {
+            tiles,
+            rng: Rng::new(seed),
+        }
+    }
     pub fn len(&self) -> usize {
         self.tiles.len()
     }

@@ -256,7 +256,7 @@ pub struct Adjustment {
     pub why: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
     ruleset: Ruleset,
     seed: u64,
@@ -325,6 +325,22 @@ impl Game {
             history: Vec::new(),
             adjustments: Vec::new(),
         }
+    }
+
+    /// A game from a chosen position: the two racks and the bag's tiles in the order they will
+    /// be drawn. For tests, puzzles and endgames; `new` is the normal start.
+    pub fn custom(
+        ruleset: Ruleset,
+        seed: u64,
+        racks: [Vec<Tile>; 2],
+        draw_order: Vec<Tile>,
+    ) -> Game {
+        let mut g = Game::new(ruleset, seed);
+        let mut bag = draw_order;
+        bag.reverse();
+        g.bag = Bag::from_order(bag, seed);
+        g.racks = racks;
+        g
     }
 
     pub fn ruleset(&self) -> &Ruleset {
@@ -712,8 +728,11 @@ impl Game {
             }
         }
         if words.is_empty() {
-            words = formed.clone();
-            words.dedup();
+            for w in formed {
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
         }
         // One verdict for the whole play (NASPA IV.J.1, WESPA 3.10.7, SANSPA 13.3).
         let acceptable = words.iter().all(|w| judge.is_valid(w));
@@ -958,6 +977,9 @@ impl Game {
     }
 
     fn next_turn(&mut self, at: i64) {
+        if self.is_over() {
+            return;
+        }
         self.phase = Phase::AwaitingMove;
         self.to_move = 1 - self.to_move;
         self.clocks.turn_started_ms = at;
@@ -1135,3 +1157,7 @@ impl Game {
         self.finish(EndReason::OvertimeLimit { seat: s }, false, fx);
     }
 }
+
+#[cfg(test)]
+#[path = "game_tests.rs"]
+mod tests;

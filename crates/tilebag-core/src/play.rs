@@ -414,9 +414,9 @@ mod tests {
         assert_eq!(sp.words[0].word, "QAT");
         assert_eq!(sp.score, 12);
         // parallel play forming cross-words
-        let sp = play(&mut b, &l, &s, "9E", "NE").unwrap();
+        let sp = play(&mut b, &l, &s, "9D", ".NE").unwrap();
         let words: Vec<_> = sp.words.iter().map(|w| w.word.as_str()).collect();
-        assert_eq!(words, ["NE", "UN", "IE"]);
+        assert_eq!(words, ["ANE", "UN", "IE"]);
     }
 
     #[test]

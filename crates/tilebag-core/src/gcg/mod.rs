@@ -1,7 +1,7 @@
 //! GCG game records: the interchange format Quackle, Woogles and cross-tables use.
 //!
-//! This module is text only: [`read`] turns bytes into a [`GcgRecord`] (tolerantly), and
-//! [`write`] turns a record into the strict form. Replaying a record against the rules lives in
+//! This module is text only: [`parse_gcg`] turns bytes into a [`GcgRecord`] (tolerantly), and
+//! [`write_gcg`] turns a record into the strict form. Replaying a record against the rules lives in
 //! [`crate::replay`], which knows the board.
 
 mod read;

@@ -1,0 +1,775 @@
+//! Rule-by-rule tests of the game state machine. Each test names the rule it proves.
+
+use super::*;
+use crate::board::{Position, Square};
+use crate::ruleset::{ChallengeRule, Ruleset};
+use crate::tiles::PlacedTile;
+use std::collections::HashSet;
+
+const MIN: i64 = 60_000;
+
+fn tiles(s: &str) -> Vec<Tile> {
+    TileSet::english().parse_tiles(s).unwrap()
+}
+
+fn judge(words: &[&str]) -> HashSet<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// A game with chosen racks and bag (drawn in the order given).
+fn game(r: Ruleset, rack0: &str, rack1: &str, bag: &str) -> Game {
+    Game::custom(r, 7, [tiles(rack0), tiles(rack1)], tiles(bag))
+}
+
+fn seat(s: usize, at_ms: i64, action: Action) -> Event {
+    Event {
+        actor: Actor::Seat(s),
+        at_ms,
+        action,
+    }
+}
+
+fn placement(g: &Game, pos: &str, word: &str) -> Placement {
+    Placement::from_gcg(
+        g.board(),
+        g.layout(),
+        g.tile_set(),
+        Position::parse(pos, 15).unwrap(),
+        word,
+    )
+    .unwrap()
+}
+
+fn play(
+    g: &mut Game,
+    s: usize,
+    at: i64,
+    pos: &str,
+    word: &str,
+    j: &dyn WordJudge,
+) -> Result<Vec<Effect>, GameError> {
+    let p = placement(g, pos, word);
+    g.apply(&seat(s, at, Action::Play { placement: p }), j)
+}
+
+fn act(
+    g: &mut Game,
+    s: usize,
+    at: i64,
+    a: Action,
+    j: &dyn WordJudge,
+) -> Result<Vec<Effect>, GameError> {
+    g.apply(&seat(s, at, a), j)
+}
+
+const BAG20: &str = "EEEEIIIIOOOOAAAANNNN";
+
+#[test]
+fn naspa_iv_b_1_players_draw_after_playing() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 1000, "8G", "CAT", &j).unwrap();
+    assert_eq!(g.rack(0).len(), 7);
+    assert_eq!(g.bag_len(), 17);
+    assert_eq!(g.scores(), [10, 0]);
+    assert!(matches!(
+        g.phase(),
+        Phase::PlayPending {
+            player: 0,
+            held: false,
+            out: false
+        }
+    ));
+}
+
+#[test]
+fn new_game_from_seed_is_reproducible_and_accounts_for_100_tiles() {
+    let a = Game::new(Ruleset::naspa_2013(), 99);
+    let b = Game::new(Ruleset::naspa_2013(), 99);
+    let c = Game::new(Ruleset::naspa_2013(), 100);
+    assert_eq!(a, b);
+    assert_ne!(a.rack(0), c.rack(0));
+    assert_eq!(a.tile_census(), {
+        let mut all = TileSet::english().all_tiles();
+        all.sort();
+        all
+    });
+    assert_eq!(a.bag_len(), 86);
+    assert_eq!(a.unseen_for(0).len(), 93);
+}
+
+#[test]
+fn naspa_iv_i_3_double_challenge_lost_costs_the_challenger_a_turn() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 1000, "8G", "CAT", &j).unwrap();
+    let fx = act(&mut g, 1, 2000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert!(fx.contains(&Effect::Verdict { acceptable: true }));
+    assert!(fx.contains(&Effect::TurnLost { seat: 1 }));
+    assert_eq!(g.to_move(), 0, "the player who played moves again");
+    assert_eq!(g.scores(), [10, 0]);
+    assert_eq!(
+        g.zero_run(),
+        1,
+        "a lost double challenge is a scoreless turn"
+    );
+    assert_eq!(g.history().last().unwrap().kind, TurnKind::LostChallenge);
+}
+
+#[test]
+fn naspa_iv_j_1_k_phony_is_withdrawn_tiles_back_to_rack_drawn_tiles_back_to_bag() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    let before = g.clone();
+    play(&mut g, 0, 1000, "8G", "CTA", &j).unwrap();
+    let fx = act(
+        &mut g,
+        1,
+        2000,
+        Action::Challenge {
+            words: vec!["cta".into()],
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(fx.contains(&Effect::Verdict { acceptable: false }));
+    assert!(fx.contains(&Effect::Withdrawn { seat: 0 }));
+    assert!(g.board().is_empty());
+    assert_eq!(g.rack(0), before.rack(0));
+    assert_eq!(g.bag_len(), before.bag_len());
+    assert_eq!(g.scores(), [0, 0]);
+    assert_eq!(g.to_move(), 1);
+    assert_eq!(g.zero_run(), 1, "a withdrawn phony is a scoreless turn");
+    assert_eq!(g.tile_census(), before.tile_census());
+    // The bag was reshuffled: same tiles, and the game stays reproducible.
+    assert_eq!(g.unseen_for(0), before.unseen_for(0));
+}
+
+#[test]
+fn naspa_iv_j_1_one_verdict_for_the_whole_play_never_naming_the_phony() {
+    // 9G AT forms AT, CA, AT; CA is the phony.
+    let j = judge(&["CAT", "AT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "ATEIIOU", BAG20);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    play(&mut g, 1, 1000, "9G", "AT", &j).unwrap();
+    let fx = act(
+        &mut g,
+        0,
+        2000,
+        Action::Challenge {
+            words: vec!["AT".into(), "CA".into()],
+        },
+        &j,
+    )
+    .unwrap();
+    let json = serde_json::to_string(&fx).unwrap();
+    assert!(json.contains("\"acceptable\":false"));
+    assert!(
+        !json.contains("CA\""),
+        "the verdict must not name the failing word: {json}"
+    );
+    assert!(!json.contains("\"AT"), "{json}");
+    // A word the play did not form cannot be named.
+    let mut g2 = game(Ruleset::naspa_2013(), "CATSDOG", "ATEIIOU", BAG20);
+    play(&mut g2, 0, 0, "8G", "CAT", &j).unwrap();
+    let snapshot = g2.clone();
+    let e = act(
+        &mut g2,
+        1,
+        10,
+        Action::Challenge {
+            words: vec!["DOG".into()],
+        },
+        &j,
+    )
+    .unwrap_err();
+    assert_eq!(e, GameError::NotFormed("DOG".into()));
+    assert_eq!(g2, snapshot);
+}
+
+#[test]
+fn wespa_3_10_15_b_ii_five_points_per_word_challenged() {
+    let j = judge(&["CAT", "AT", "CA"]);
+    let mut g = game(Ruleset::wespa_2010(), "CATSDOG", "ATEIIOU", BAG20);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    play(&mut g, 1, 1000, "9G", "AT", &j).unwrap();
+    let s1 = g.scores()[1];
+    let fx = act(
+        &mut g,
+        0,
+        2000,
+        Action::Challenge {
+            words: vec!["AT".into(), "CA".into()],
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(fx.contains(&Effect::ChallengeBonus {
+        seat: 1,
+        points: 10
+    }));
+    assert_eq!(g.scores()[1], s1 + 10);
+    assert_eq!(g.to_move(), 0, "no lost turn under a points rule");
+    assert_eq!(g.history().last().unwrap().kind, TurnKind::ChallengeBonus);
+}
+
+#[test]
+fn wespa_3_10_15_b_iii_points_per_challenged_turn() {
+    let j = judge(&["CAT", "AT", "CA"]);
+    let mut r = Ruleset::wespa_2010();
+    r.challenge = ChallengeRule::PointsPerTurn { points: 10 };
+    let mut g = game(r, "CATSDOG", "ATEIIOU", BAG20);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    play(&mut g, 1, 1000, "9G", "AT", &j).unwrap();
+    let fx = act(&mut g, 0, 2000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert!(fx.contains(&Effect::ChallengeBonus {
+        seat: 1,
+        points: 10
+    }));
+}
+
+#[test]
+fn wespa_3_10_15_b_i_single_challenge_costs_nothing() {
+    let j = judge(&["CAT"]);
+    let mut r = Ruleset::wespa_2010();
+    r.challenge = ChallengeRule::Single;
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert_eq!(g.scores(), [10, 0]);
+    assert_eq!(g.to_move(), 1, "the challenger keeps the turn");
+    assert_eq!(g.zero_run(), 0);
+}
+
+#[test]
+fn void_rule_refuses_invalid_plays_and_changes_nothing() {
+    let j = judge(&["CAT"]);
+    let mut r = Ruleset::naspa_2013();
+    r.challenge = ChallengeRule::Void;
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    let snapshot = g.clone();
+    assert_eq!(
+        play(&mut g, 0, 0, "8G", "CTA", &j).unwrap_err(),
+        GameError::VoidRefused
+    );
+    assert_eq!(g, snapshot);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    assert_eq!(
+        *g.phase(),
+        Phase::AwaitingMove,
+        "nothing to challenge under void"
+    );
+    assert_eq!(g.to_move(), 1);
+    assert!(act(&mut g, 1, 10, Action::Challenge { words: vec![] }, &j).is_err());
+}
+
+#[test]
+fn naspa_iv_i_2_hold_then_accept_and_moving_accepts() {
+    let j = judge(&["CAT", "TAB"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "TBEIIOU", BAG20);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    assert_eq!(
+        act(&mut g, 0, 10, Action::Hold, &j).unwrap_err(),
+        GameError::OutOfTurn(0)
+    );
+    act(&mut g, 1, 100, Action::Hold, &j).unwrap();
+    assert!(matches!(g.phase(), Phase::PlayPending { held: true, .. }));
+    assert!(act(&mut g, 1, 200, Action::Hold, &j).is_err());
+    let fx = act(&mut g, 1, 5000, Action::Accept, &j).unwrap();
+    assert!(fx.contains(&Effect::PlayFinal { seat: 0 }));
+    assert_eq!(*g.phase(), Phase::AwaitingMove);
+    // Once accepted, the play can no longer be challenged.
+    assert!(act(&mut g, 1, 5001, Action::Challenge { words: vec![] }, &j).is_err());
+    play(&mut g, 1, 6000, "H7", "T.B", &j).unwrap();
+    // Seat 0 answers with a move of its own: that accepts the pending play.
+    let fx = act(&mut g, 0, 7000, Action::Pass, &j).unwrap();
+    assert_eq!(fx[0], Effect::PlayFinal { seat: 1 });
+    assert_eq!(g.history().len(), 3);
+}
+
+#[test]
+fn refused_actions_are_typed_errors_that_change_nothing() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    let snap = g.clone();
+    assert_eq!(
+        act(&mut g, 1, 0, Action::Pass, &j).unwrap_err(),
+        GameError::OutOfTurn(1)
+    );
+    let e = act(&mut g, 0, 0, Action::Exchange { tiles: tiles("ZZ") }, &j).unwrap_err();
+    assert!(matches!(e, GameError::TilesNotOnRack(_)));
+    let p = Placement {
+        tiles: vec![
+            (
+                Square::new(7, 7),
+                PlacedTile {
+                    letter: 25,
+                    blank: false,
+                },
+            ),
+            (
+                Square::new(7, 8),
+                PlacedTile {
+                    letter: 25,
+                    blank: false,
+                },
+            ),
+        ],
+        direction: None,
+    };
+    let e = act(&mut g, 0, 0, Action::Play { placement: p }, &j).unwrap_err();
+    assert!(matches!(e, GameError::TilesNotOnRack(_)), "{e}");
+    assert_eq!(
+        act(&mut g, 5, 0, Action::Pass, &j).unwrap_err(),
+        GameError::NoSuchSeat(5)
+    );
+    assert!(act(&mut g, 0, 0, Action::Accept, &j).is_err());
+    assert_eq!(g, snap);
+    act(&mut g, 0, 5000, Action::Pass, &j).unwrap();
+    let snap = g.clone();
+    let e = act(&mut g, 1, 4000, Action::Pass, &j).unwrap_err();
+    assert!(matches!(e, GameError::TimeWentBackwards { .. }));
+    assert_eq!(g, snap);
+}
+
+#[test]
+fn naspa_iv_e_2_a_exchange_needs_seven_in_the_bag() {
+    let j = judge(&[]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", "EEEEII");
+    let e = act(&mut g, 0, 0, Action::Exchange { tiles: tiles("C") }, &j).unwrap_err();
+    assert_eq!(e, GameError::ExchangeBagTooSmall { need: 7, have: 6 });
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", "EEEEIII");
+    act(&mut g, 0, 0, Action::Exchange { tiles: tiles("CG") }, &j).unwrap();
+    assert_eq!(g.bag_len(), 7);
+    assert_eq!(g.rack(0).len(), 7);
+    assert_eq!(g.zero_run(), 1);
+    // Passing is always allowed, even with an empty bag.
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", "");
+    act(&mut g, 0, 0, Action::Pass, &j).unwrap();
+}
+
+fn out_play_game(r: Ruleset) -> Game {
+    // Seat 0 holds AT, the bag is empty: 8H AT goes out (4 points); seat 1 keeps QZ (20).
+    game(r, "AT", "QZ", "")
+}
+
+#[test]
+fn naspa_v_g_1_going_out_adds_twice_the_opponents_rack() {
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    let fx = play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    assert!(fx.contains(&Effect::Played {
+        seat: 0,
+        score: 4,
+        out: true
+    }));
+    assert!(matches!(g.phase(), Phase::PlayPending { out: true, .. }));
+    // An out play cannot be answered with a move: accept or challenge.
+    assert!(act(&mut g, 1, 10, Action::Pass, &j).is_err());
+    act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+    assert_eq!(
+        *g.phase(),
+        Phase::Ended {
+            reason: EndReason::WentOut { seat: 0 }
+        }
+    );
+    assert_eq!(g.scores(), [44, 0]);
+}
+
+#[test]
+fn wespa_5_1_4_a_going_out_adds_the_rack_and_the_opponent_loses_it() {
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::wespa_2010());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+    assert_eq!(g.scores(), [24, -20]);
+    // Literacy 2018 scoring 9 does the same.
+    let mut g = out_play_game(Ruleset::literacy_2018());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+    assert_eq!(g.scores(), [24, -20]);
+}
+
+#[test]
+fn nsa_v_c_note_no_penalty_for_challenging_the_out_play() {
+    let j = judge(&["AT"]);
+    // Under a points rule the difference shows: NASPA VI (CSW) pays 5, NSA-style pays nothing.
+    let mut g = out_play_game(Ruleset::naspa_2013_csw());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert_eq!(g.scores(), [4 + 5 + 40, 0]);
+    let mut r = Ruleset::nsa_2011();
+    r.challenge = ChallengeRule::PointsPerWord { points: 5 };
+    let mut g = out_play_game(r);
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert_eq!(g.scores(), [4 + 40, 0]);
+    // And under NSA's double challenge no lost-turn line is written.
+    let mut g = out_play_game(Ruleset::nsa_2011());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert!(g.is_over());
+    assert!(!g
+        .history()
+        .iter()
+        .any(|t| t.kind == TurnKind::LostChallenge));
+}
+
+#[test]
+fn phony_out_play_is_withdrawn_and_the_game_goes_on() {
+    let j = judge(&[]);
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert!(!g.is_over());
+    assert_eq!(g.rack(0), tiles("AT").as_slice());
+    assert_eq!(g.to_move(), 1);
+}
+
+#[test]
+fn naspa_v_e_out_play_stops_the_clock_and_ends_after_20_seconds() {
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    assert_eq!(
+        g.clocks().running,
+        None,
+        "the clock is stopped on the out play"
+    );
+    let tick = |at| Event {
+        actor: Actor::Clock,
+        at_ms: at,
+        action: Action::Tick,
+    };
+    g.apply(&tick(20_999), &j).unwrap();
+    assert!(!g.is_over());
+    let fx = g.apply(&tick(21_000), &j).unwrap();
+    assert!(fx.contains(&Effect::Ended {
+        reason: EndReason::WentOut { seat: 0 }
+    }));
+    assert_eq!(g.clocks().remaining_ms[1], 25 * MIN);
+    // A hold stops the window and runs the holder's clock (NASPA V.E).
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 2000, Action::Hold, &j).unwrap();
+    g.apply(&tick(62_000), &j).unwrap();
+    assert!(!g.is_over());
+    assert_eq!(g.clocks().remaining_ms[1], 25 * MIN - 60_000);
+    // An action that arrives after time ended the game is too late.
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    let fx = act(&mut g, 1, 30_000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert!(fx.contains(&Effect::TooLate));
+    assert!(g.is_over());
+}
+
+#[test]
+fn wespa_5_1_3_opponent_clock_restarts_after_the_window_and_sanspa_18_2_runs_at_once() {
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::wespa_2010());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    assert_eq!(g.clocks().running, None);
+    g.apply(
+        &Event {
+            actor: Actor::Clock,
+            at_ms: 16_000,
+            action: Action::Tick,
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(!g.is_over());
+    assert_eq!(g.clocks().running, Some(1));
+    assert_eq!(g.clocks().remaining_ms[1], 25 * MIN - 10_000);
+    let mut g = out_play_game(Ruleset::sanspa_1999());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    assert_eq!(g.clocks().running, Some(1));
+}
+
+fn passes(g: &mut Game, n: usize, j: &dyn WordJudge) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    for i in 0..n {
+        let s = g.to_move();
+        let at = g.clocks().last_ms + 1000 + i as i64;
+        fx.extend(act(g, s, at, Action::Pass, j).unwrap());
+    }
+    fx
+}
+
+#[test]
+fn wespa_5_2_six_zeros_end_the_game_and_each_loses_own_rack() {
+    let j = judge(&[]);
+    let mut g = game(Ruleset::wespa_2010(), "CATSDOG", "EEEIIOU", BAG20);
+    let fx = passes(&mut g, 6, &j);
+    assert!(fx.contains(&Effect::Ended {
+        reason: EndReason::SixZeros
+    }));
+    let v0 = TileSet::english().tiles_value(&tiles("CATSDOG"));
+    let v1 = TileSet::english().tiles_value(&tiles("EEEIIOU"));
+    assert_eq!(g.scores(), [-v0, -v1]);
+}
+
+#[test]
+fn naspa_v_b_either_player_may_end_after_the_sixth_zero() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    passes(&mut g, 5, &j);
+    assert_eq!(
+        act(&mut g, 0, 90_000, Action::EndAfterSixZeros, &j).unwrap_err(),
+        GameError::SixZeroNotReached(6)
+    );
+    passes(&mut g, 1, &j);
+    assert!(!g.is_over(), "NASPA V.B: the game does not end by itself");
+    assert_eq!(g.zero_run(), 6);
+    // A scoring play continues the game and resets the run.
+    let mut g2 = g.clone();
+    play(&mut g2, 0, 99_000, "8G", "CAT", &j).unwrap();
+    act(&mut g2, 1, 99_500, Action::Accept, &j).unwrap();
+    assert!(act(&mut g2, 1, 99_600, Action::EndAfterSixZeros, &j).is_err());
+    // Either player may end it.
+    act(&mut g, 1, 99_000, Action::EndAfterSixZeros, &j).unwrap();
+    assert_eq!(
+        *g.phase(),
+        Phase::Ended {
+            reason: EndReason::SixZeros
+        }
+    );
+    assert!(g.scores()[0] < 0 && g.scores()[1] < 0);
+    // WESPA's automatic ending has no claim.
+    let mut w = game(Ruleset::wespa_2010(), "CATSDOG", "EEEIIOU", BAG20);
+    assert!(act(&mut w, 0, 0, Action::EndAfterSixZeros, &j).is_err());
+}
+
+#[test]
+fn wespa_1_1_b_ii_passing_twice_each_does_not_end_the_game() {
+    let j = judge(&[]);
+    let mut g = game(Ruleset::wespa_2010(), "CATSDOG", "EEEIIOU", BAG20);
+    passes(&mut g, 4, &j);
+    assert!(!g.is_over());
+    let mut r = Ruleset::wespa_2010();
+    r.all_pass_twice_ends = true; // the standard rules' ending
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    passes(&mut g, 4, &j);
+    assert!(g.is_over());
+}
+
+#[test]
+fn six_zero_counts_exchanges_withdrawn_phonies_and_lost_double_challenges() {
+    let j = judge(&["CAT"]);
+    let mut g = game(
+        Ruleset::sanspa_1999(),
+        "CATSDOG",
+        "EEEIIOU",
+        "EEEEIIIIOOOOAAAANNNNRRRR",
+    );
+    play(&mut g, 0, 0, "8G", "CTA", &j).unwrap();
+    act(&mut g, 1, 1, Action::Challenge { words: vec![] }, &j).unwrap(); // 1: withdrawn phony
+    act(&mut g, 1, 2, Action::Exchange { tiles: tiles("U") }, &j).unwrap(); // 2: exchange
+    play(&mut g, 0, 3, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 4, Action::Challenge { words: vec![] }, &j).unwrap(); // play stands: run 0, lost turn: 1
+    assert_eq!(g.zero_run(), 1);
+    passes(&mut g, 4, &j);
+    assert_eq!(g.zero_run(), 5);
+    passes(&mut g, 1, &j);
+    assert_eq!(
+        *g.phase(),
+        Phase::Ended {
+            reason: EndReason::SixZeros
+        }
+    );
+}
+
+#[test]
+fn naspa_v_g_2_overtime_costs_10_per_started_minute() {
+    assert_eq!(overtime_penalty(0, 10), 0);
+    assert_eq!(overtime_penalty(-999, 10), 0, "-0:00 is not overtime");
+    assert_eq!(overtime_penalty(-1000, 10), 10, "-0:01 costs 10");
+    assert_eq!(overtime_penalty(-60_000, 10), 10);
+    assert_eq!(overtime_penalty(-61_000, 10), 20);
+    assert_eq!(overtime_penalty(5 * MIN, 10), 0);
+    // Applied at the end of the game.
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    act(&mut g, 0, 25 * MIN + 61_000, Action::Pass, &j).unwrap();
+    act(&mut g, 1, 25 * MIN + 62_000, Action::Pass, &j).unwrap();
+    play(&mut g, 0, 25 * MIN + 63_000, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 25 * MIN + 64_000, Action::Accept, &j).unwrap();
+    // seat 0 used 25:00 + 1:01 + 0:01 → −1:02 → 20 points
+    assert_eq!(g.scores(), [4 + 40 - 20, 0]);
+    assert!(g
+        .history()
+        .iter()
+        .any(|t| t.kind == TurnKind::TimePenalty && t.score == -20));
+}
+
+fn trip(r: Ruleset, scores: [i32; 2]) -> Game {
+    let j = judge(&[]);
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    g.scores = scores;
+    let limit = g.ruleset().overtime.limit.unwrap().minutes;
+    let fx = g
+        .apply(
+            &Event {
+                actor: Actor::Clock,
+                at_ms: 25 * MIN + limit * MIN + 5000,
+                action: Action::Tick,
+            },
+            &j,
+        )
+        .unwrap();
+    assert!(fx.contains(&Effect::Ended {
+        reason: EndReason::OvertimeLimit { seat: 0 }
+    }));
+    assert_eq!(
+        g.clocks().remaining_ms[0],
+        -(limit * MIN) - 1000,
+        "stopped at the moment of the limit"
+    );
+    g
+}
+
+#[test]
+fn naspa_v_g_3_past_ten_minutes_overtime_the_offender_loses_100_and_at_least_by_one() {
+    let g = trip(Ruleset::naspa_2013(), [300, 250]);
+    assert_eq!(g.scores(), [200, 250]);
+    let g = trip(Ruleset::naspa_2013(), [400, 250]);
+    assert_eq!(
+        g.scores(),
+        [300, 301],
+        "the opponent is raised to a 1-point win"
+    );
+    // Nine minutes of overtime does not end the game.
+    let j = judge(&[]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    g.apply(
+        &Event {
+            actor: Actor::Clock,
+            at_ms: 34 * MIN,
+            action: Action::Tick,
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(!g.is_over());
+    // NSA 2011 has no limit.
+    let mut g = game(Ruleset::nsa_2011(), "CATSDOG", "EEEIIOU", BAG20);
+    g.apply(
+        &Event {
+            actor: Actor::Clock,
+            at_ms: 60 * MIN,
+            action: Action::Tick,
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(!g.is_over());
+}
+
+#[test]
+fn wespa_5_3_3_overtime_forfeit_by_at_least_100() {
+    // 10:01 of overtime costs 110: 300-110 = 190 v 250 is a margin of 60, raised to 100.
+    let g = trip(Ruleset::wespa_2010(), [300, 250]);
+    assert_eq!(g.scores(), [150, 250]);
+    // A bigger margin stands.
+    let g = trip(Ruleset::wespa_2010(), [100, 250]);
+    assert_eq!(g.scores(), [-10, 250]);
+}
+
+#[test]
+fn sanspa_18_5_overtime_forfeit_after_15_minutes_by_at_least_150() {
+    // 15:01 costs 160: 140 v 250 → margin 110, raised to 150.
+    let g = trip(Ruleset::sanspa_1999(), [300, 250]);
+    assert_eq!(g.scores(), [100, 250]);
+}
+
+#[test]
+fn literacy_2018_one_game_clock_two_minutes_a_turn_and_the_game_ends_on_time() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::literacy_2018(), "CATSDOG", "EEEIIOU", BAG20);
+    let tick = |at| Event {
+        actor: Actor::Clock,
+        at_ms: at,
+        action: Action::Tick,
+    };
+    let fx = g.apply(&tick(2 * MIN + 1), &j).unwrap();
+    assert!(fx.contains(&Effect::TurnTimedOut { seat: 0 }));
+    assert_eq!(g.to_move(), 1);
+    assert_eq!(g.clocks().game_remaining_ms, Some(18 * MIN - 1));
+    play(&mut g, 1, 3 * MIN, "8G", "CAT", &j).unwrap_err(); // seat 1 has no C
+    act(&mut g, 1, 3 * MIN, Action::Pass, &j).unwrap();
+    play(&mut g, 0, 4 * MIN, "8G", "CAT", &j).unwrap();
+    // The clock stops only for challenges: a challenge takes no game time.
+    act(&mut g, 1, 5 * MIN, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert_eq!(g.clocks().game_remaining_ms, Some(15 * MIN));
+    // Seat 1 lost the challenge (double) so seat 0 moves; run the game clock down.
+    g.clocks.game_remaining_ms = Some(30_000);
+    let fx = g.apply(&tick(5 * MIN + 40_000), &j).unwrap();
+    assert!(fx.contains(&Effect::Ended {
+        reason: EndReason::GameClockExpired
+    }));
+    let set = TileSet::english();
+    assert_eq!(g.scores()[1], -set.tiles_value(g.rack(1)));
+    assert_eq!(g.scores()[0], 10 - set.tiles_value(g.rack(0)));
+}
+
+#[test]
+fn naspa_v_k_2_resigning_loses_by_50_or_the_deficit_plus_50() {
+    let j = judge(&[]);
+    for r in [
+        Ruleset::naspa_2013(),
+        Ruleset::nsa_2011(),
+        Ruleset::wespa_2010(),
+        Ruleset::sanspa_1999(),
+    ] {
+        let mut g = game(r.clone(), "CATSDOG", "EEEIIOU", BAG20);
+        g.scores = [200, 150];
+        act(&mut g, 0, 0, Action::Resign, &j).unwrap();
+        assert_eq!(
+            g.scores(),
+            [200, 250],
+            "{}: ahead: the opponent is raised to win by 50",
+            r.name
+        );
+        let mut g = game(r.clone(), "CATSDOG", "EEEIIOU", BAG20);
+        g.scores = [100, 150];
+        act(&mut g, 0, 0, Action::Resign, &j).unwrap();
+        assert_eq!(g.scores(), [50, 150], "{}: behind: deficit plus 50", r.name);
+        assert_eq!(
+            *g.phase(),
+            Phase::Ended {
+                reason: EndReason::Resigned { seat: 0 }
+            }
+        );
+    }
+}
+
+#[test]
+fn naspa_v_f_director_shortened_games_deduct_racks_but_nsa_v_e_does_not() {
+    let j = judge(&[]);
+    let dir = Event {
+        actor: Actor::Director,
+        at_ms: 0,
+        action: Action::DirectorEnd,
+    };
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    g.apply(&dir, &j).unwrap();
+    assert_eq!(g.scores(), [-11, -7]);
+    let mut g = game(Ruleset::nsa_2011(), "CATSDOG", "EEEIIOU", BAG20);
+    g.apply(&dir, &j).unwrap();
+    assert_eq!(g.scores(), [0, 0]);
+    // Only the director may do it.
+    let mut g = game(Ruleset::nsa_2011(), "CATSDOG", "EEEIIOU", BAG20);
+    assert!(act(&mut g, 0, 0, Action::DirectorEnd, &j).is_err());
+}
+
+#[test]
+fn a_finished_game_refuses_moves() {
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 10, Action::Accept, &j).unwrap();
+    assert_eq!(
+        act(&mut g, 1, 20, Action::Pass, &j).unwrap_err(),
+        GameError::GameOver
+    );
+}
