@@ -734,7 +734,8 @@ impl Game {
                 }
             }
         }
-        // One verdict for the whole play (NASPA IV.J.1, WESPA 3.10.7, SANSPA 13.3).
+        // One verdict for the whole play, never naming the failing word (NASPA IV.J.1,
+        // WESPA 3.10.7, SANSPA 13.3).
         let acceptable = words.iter().all(|w| judge.is_valid(w));
         fx.push(Effect::Verdict { acceptable });
         if !acceptable {

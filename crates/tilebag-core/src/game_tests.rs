@@ -229,16 +229,20 @@ fn wespa_3_10_15_b_iii_points_per_challenged_turn() {
 }
 
 #[test]
-fn wespa_3_10_15_b_i_single_challenge_costs_nothing() {
+fn wespa_3_10_15_b_i_and_sanspa_13_4_single_challenge_costs_nothing() {
     let j = judge(&["CAT"]);
-    let mut r = Ruleset::wespa_2010();
-    r.challenge = ChallengeRule::Single;
-    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    let mut g = game(Ruleset::sanspa_1999(), "CATSDOG", "EEEIIOU", BAG20);
     play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
     act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
     assert_eq!(g.scores(), [10, 0]);
     assert_eq!(g.to_move(), 1, "the challenger keeps the turn");
     assert_eq!(g.zero_run(), 0);
+    let mut r = Ruleset::wespa_2010();
+    r.challenge = ChallengeRule::Single;
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 0, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert_eq!((g.scores(), g.to_move()), ([10, 0], 1));
 }
 
 #[test]
@@ -556,8 +560,9 @@ fn wespa_1_1_b_ii_passing_twice_each_does_not_end_the_game() {
 #[test]
 fn six_zero_counts_exchanges_withdrawn_phonies_and_lost_double_challenges() {
     let j = judge(&["CAT"]);
+    // NSA 2011: a double challenge, and six zeros end the game by themselves (NSA V.C.2).
     let mut g = game(
-        Ruleset::sanspa_1999(),
+        Ruleset::nsa_2011(),
         "CATSDOG",
         "EEEIIOU",
         "EEEEIIIIOOOOAAAANNNNRRRR",

@@ -142,8 +142,8 @@ pub struct Ruleset {
     pub word_source: String,
     /// Tiles on a full rack (NASPA IV.B.1, WESPA appendix 1).
     pub rack_size: usize,
-    /// An exchange needs at least this many tiles in the bag (NASPA IV.E.2.a, WESPA 3.2.1,
-    /// SANSPA 12.2).
+    /// An exchange needs at least this many tiles in the bag (NASPA IV.E.2.a, WESPA 3.2.1(a),
+    /// SANSPA 10.2).
     pub exchange_min_bag: usize,
     pub challenge: ChallengeRule,
     /// Whether an unsuccessful challenge of the out play is penalised like any other. NSA V.C
@@ -348,12 +348,13 @@ impl Ruleset {
             word_source: "SANSPA 3 cascade".into(),
             rack_size: 7,
             exchange_min_bag: 7,
-            // SANSPA 13.3: the loser of a challenge loses the turn.
-            challenge: ChallengeRule::Double,
+            // SANSPA 13.3, 13.4: a phony loses the turn; an unsuccessful challenge costs
+            // neither player anything (a single challenge).
+            challenge: ChallengeRule::Single,
             out_play_challenge_penalised: true,
             // SANSPA 18.2: the opponent's clock is started as normal.
             out_play_clock: OutPlayClock::OpponentRuns,
-            // SANSPA 12.1, 18.1: six successive zeros end the game automatically.
+            // SANSPA 11, 18.1: six successive zeros end the game automatically.
             six_zero: SixZeroRule {
                 turns: 6,
                 ending: SixZeroEnding::Automatic,
@@ -738,6 +739,8 @@ mod tests {
         // NASPA VI.B.3 vs IV.I.3
         assert_eq!(csw.challenge, ChallengeRule::PointsPerWord { points: 5 });
         assert_eq!(naspa.challenge, ChallengeRule::Double);
+        // SANSPA 13.4: neither player is penalised when the words are acceptable.
+        assert_eq!(sanspa.challenge, ChallengeRule::Single);
         // NSA V.C note
         assert!(!nsa.out_play_challenge_penalised);
         assert!(naspa.out_play_challenge_penalised);

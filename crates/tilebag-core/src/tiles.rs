@@ -54,7 +54,7 @@ pub struct UnknownLetter {
 }
 
 impl TileSet {
-    /// The English set of 100 tiles (NASPA III.A.2, WESPA 1.3, SANSPA 2): 98 letters and 2
+    /// The English set of 100 tiles (NASPA III.A.2, WESPA 1.3, SANSPA 4.2): 98 letters and 2
     /// blanks, 187 points in all.
     pub fn english() -> TileSet {
         const SPEC: &[(char, u8, u8)] = &[
