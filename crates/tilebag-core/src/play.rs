@@ -310,11 +310,17 @@ pub fn score_placement(
     };
 
     let mut words = Vec::new();
-    let main = word_at(first, dir);
-    let main_start = main.as_ref().map_or(first, |w| w.start);
-    if let Some(w) = main {
+    // A one-tile play whose named direction forms no word is written along the word it does
+    // form.
+    let dir = if tiles.len() == 1 && word_at(first, dir).is_none() {
+        dir.other()
+    } else {
+        dir
+    };
+    if let Some(w) = word_at(first, dir) {
         words.push(w);
     }
+    let main_start = words.first().map_or(first, |w| w.start);
     let mut sorted: Vec<Square> = tiles.iter().map(|&(s, _)| s).collect();
     sorted.sort_by_key(|&s| key(s));
     for sq in sorted {
