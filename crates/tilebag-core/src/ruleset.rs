@@ -121,11 +121,11 @@ pub struct DirectorShortenedRule {
 #[serde(rename_all = "kebab-case")]
 pub enum FirstPlayerRule {
     /// Fewer firsts starts, then more seconds, then a draw where a blank beats A (NASPA III.D,
-    /// NSA III.D).
+    /// NSA III.D, SANSPA 6.4).
     FewerFirstsThenDraw,
     /// Balance firsts and seconds; otherwise a draw (WESPA 2.1(b)).
     BalancedThenDraw,
-    /// A tile draw only, closest to A starts, blank beats A (SANSPA 6.4, Literacy 2018).
+    /// A tile draw only, closest to A starts, blank beats A (Literacy 2018 "Play").
     TileDraw,
 }
 
@@ -378,8 +378,8 @@ impl Ruleset {
             director_shortened: DirectorShortenedRule {
                 deduct_own_rack: true,
             },
-            // SANSPA 6.4.
-            first_player: FirstPlayerRule::TileDraw,
+            // SANSPA 6.4: fewer firsts, else a tile draw (a blank beats A).
+            first_player: FirstPlayerRule::FewerFirstsThenDraw,
             // SANSPA 19.1, 19.2.
             bye_spread: 50,
             forfeit_spread: 50,

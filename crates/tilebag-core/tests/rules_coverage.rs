@@ -1,0 +1,47 @@
+//! docs/rules-coverage.md must only name tests that exist: every `enforced` row names at least one
+//! test, and each named test is a `fn` in this crate's sources.
+
+use std::path::Path;
+
+fn read_all_rs(dir: &Path, out: &mut String) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            read_all_rs(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push_str(&std::fs::read_to_string(&p).unwrap());
+        }
+    }
+}
+
+#[test]
+fn rules_coverage_enforced_rows_name_tests_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("../../docs/rules-coverage.md")).unwrap();
+    let mut sources = String::new();
+    read_all_rs(&root.join("src"), &mut sources);
+    read_all_rs(&root.join("tests"), &mut sources);
+    let mut checked = 0;
+    for (n, line) in doc.lines().enumerate() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 5 || cells[3] != "enforced" {
+            continue;
+        }
+        let names: Vec<&str> = cells[4].split('`').skip(1).step_by(2).collect();
+        assert!(
+            !names.is_empty(),
+            "line {}: an enforced row names no test: {line}",
+            n + 1
+        );
+        for name in names {
+            let f = name.rsplit("::").next().unwrap();
+            assert!(
+                sources.contains(&format!("fn {f}(")),
+                "line {}: the test {name} does not exist",
+                n + 1
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 250, "only {checked} test references found");
+}
