@@ -393,6 +393,68 @@ impl Game {
         self.pending.as_ref().map(|p| &p.play)
     }
 
+    /// The game time at which time alone will next change the game (a flag past the overtime
+    /// limit, the out-play window closing, a turn or the game clock running out), if any. A
+    /// shell sleeps until then and applies a `Tick`.
+    pub fn next_deadline_ms(&self) -> Option<i64> {
+        if self.is_over() {
+            return None;
+        }
+        let mut best: Option<i64> = None;
+        let mut consider = |t: i64| best = Some(best.map_or(t, |b: i64| b.min(t)));
+        if let (
+            Phase::PlayPending {
+                out: true,
+                held: false,
+                ..
+            },
+            Some(p),
+        ) = (&self.phase, &self.pending)
+        {
+            match self.ruleset.out_play_clock {
+                OutPlayClock::StoppedThenEnds { window_ms } => {
+                    consider(p.since_ms + window_ms as i64)
+                }
+                OutPlayClock::StoppedThenOpponentRuns { window_ms }
+                    if self.clocks.running.is_none() =>
+                {
+                    consider(p.since_ms + window_ms as i64)
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = self.clocks.running {
+            match self.ruleset.clock {
+                ClockRule::PerPlayer { .. } => {
+                    if let Some(limit) = self.ruleset.overtime.limit {
+                        let trip = -(limit.minutes * 60_000) - 1000;
+                        consider(self.clocks.last_ms + (self.clocks.remaining_ms[s] - trip));
+                    }
+                }
+                ClockRule::SharedGame {
+                    per_turn_max_ms, ..
+                } => {
+                    consider(self.clocks.turn_started_ms + per_turn_max_ms);
+                    consider(self.clocks.last_ms + self.clocks.game_remaining_ms.unwrap_or(0));
+                }
+            }
+        }
+        best
+    }
+
+    /// The clocks as they read at game time `at_ms` (for display), without changing the game.
+    pub fn clocks_at(&self, at_ms: i64) -> Clocks {
+        let mut c = self.clocks;
+        let elapsed = (at_ms - c.last_ms).max(0);
+        if let Some(s) = c.running {
+            match c.game_remaining_ms {
+                Some(g) => c.game_remaining_ms = Some((g - elapsed).max(0)),
+                None => c.remaining_ms[s] -= elapsed,
+            }
+        }
+        c
+    }
+
     /// The tiles `seat` cannot see: the bag plus the opponent's rack, sorted.
     pub fn unseen_for(&self, seat: usize) -> Vec<Tile> {
         let mut v = self.bag.contents_sorted();

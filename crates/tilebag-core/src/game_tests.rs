@@ -778,3 +778,53 @@ fn a_finished_game_refuses_moves() {
         GameError::GameOver
     );
 }
+
+#[test]
+fn next_deadline_is_when_time_alone_changes_the_game() {
+    let j = judge(&["AT"]);
+    // NASPA: the flag past ten minutes of overtime.
+    let g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    assert_eq!(g.next_deadline_ms(), Some(35 * MIN + 1000));
+    let mut t = g.clone();
+    t.apply(
+        &Event {
+            actor: Actor::Clock,
+            at_ms: 35 * MIN + 999,
+            action: Action::Tick,
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(!t.is_over());
+    t.apply(
+        &Event {
+            actor: Actor::Clock,
+            at_ms: 35 * MIN + 1000,
+            action: Action::Tick,
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(t.is_over());
+    // NSA: no limit, so no deadline.
+    assert_eq!(
+        game(Ruleset::nsa_2011(), "CATSDOG", "EEEIIOU", BAG20).next_deadline_ms(),
+        None
+    );
+    // The out-play window.
+    let mut g = out_play_game(Ruleset::naspa_2013());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    assert_eq!(g.next_deadline_ms(), Some(21_000));
+    // Literacy: the two-minute turn.
+    let g = game(Ruleset::literacy_2018(), "CATSDOG", "EEEIIOU", BAG20);
+    assert_eq!(g.next_deadline_ms(), Some(2 * MIN));
+    assert_eq!(
+        g.clocks_at(30_000).game_remaining_ms,
+        Some(20 * MIN - 30_000)
+    );
+    assert_eq!(g.clocks_at(30_000), {
+        let mut c = g.clocks();
+        c.game_remaining_ms = Some(20 * MIN - 30_000);
+        c
+    });
+}
