@@ -567,7 +567,11 @@ impl Ruleset {
             ),
             (
                 "out-play-clock",
-                format!("{:?}", self.out_play_clock),
+                match self.out_play_clock {
+                    OutPlayClock::StoppedThenEnds { window_ms } => format!("clock stopped; the game ends unless the opponent holds or challenges within {} s", window_ms / 1000),
+                    OutPlayClock::StoppedThenOpponentRuns { window_ms } => format!("clock stopped; the opponent's clock restarts after {} s", window_ms / 1000),
+                    OutPlayClock::OpponentRuns => "the opponent's clock runs until they accept or challenge".into(),
+                },
                 pick(
                     "NASPA V.E",
                     "NSA V.D",
@@ -578,10 +582,10 @@ impl Ruleset {
             ),
             (
                 "six-zero",
-                format!(
-                    "{} scoreless turns; {:?}",
-                    self.six_zero.turns, self.six_zero.ending
-                ),
+                format!("{} successive scoreless turns {}", self.six_zero.turns, match self.six_zero.ending {
+                    SixZeroEnding::Automatic => "end the game",
+                    SixZeroEnding::EitherPlayerMayEnd => "let either player end the game",
+                }),
                 pick(
                     "NASPA V.B",
                     "NSA V.C.2",
@@ -597,7 +601,10 @@ impl Ruleset {
             ),
             (
                 "end-rack",
-                format!("{:?}", self.end_rack),
+                match self.end_rack {
+                    EndRackRule::DoubleToPlayerOut => "the player out adds twice the opponent's rack".to_string(),
+                    EndRackRule::AddAndSubtract => "the player out adds the opponent's rack; the opponent subtracts it".to_string(),
+                },
                 pick(
                     "NASPA V.G.1",
                     "NSA V.F.1",
@@ -652,7 +659,11 @@ impl Ruleset {
             ),
             (
                 "first-player",
-                format!("{:?}", self.first_player),
+                match self.first_player {
+                    FirstPlayerRule::FewerFirstsThenDraw => "fewer firsts, then more seconds, then a tile draw (blank beats A)",
+                    FirstPlayerRule::BalancedThenDraw => "balance firsts and seconds, else a tile draw",
+                    FirstPlayerRule::TileDraw => "a tile draw: nearest to A starts, blank beats A",
+                }.to_string(),
                 pick(
                     "NASPA III.D",
                     "NSA III.D",
