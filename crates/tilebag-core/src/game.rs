@@ -1107,7 +1107,7 @@ impl Game {
                 if running {
                     if elapsed >= game_left {
                         self.clocks.game_remaining_ms = Some(0);
-                        self.clocks.last_ms = self.clocks.last_ms + game_left;
+                        self.clocks.last_ms += game_left;
                         self.game_clock_expired(fx);
                         return;
                     }

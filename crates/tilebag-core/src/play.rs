@@ -455,8 +455,9 @@ mod tests {
     fn blank_scores_zero_but_gets_word_premium() {
         let (mut b, l, s) = setup();
         let sp = play(&mut b, &l, &s, "8G", "zAX").unwrap();
-        assert_eq!(sp.score, (0 + 1 + 8) * 2);
-        assert_eq!(b.get(Square::new(7, 6)).unwrap().blank, true);
+        // z (blank, 0) + A (1) + X (8), doubled on the centre
+        assert_eq!(sp.score, 18);
+        assert!(b.get(Square::new(7, 6)).unwrap().blank);
     }
 
     #[test]

@@ -309,6 +309,14 @@ impl<'r> Replayer<'r> {
                         ),
                     ));
                 }
+                // The withdrawal line itself should say what is taken away: -SCORE (or +0 in
+                // old records). The cumulative decides the result; a wrong amount is a warning.
+                if ev.score != -score && ev.score != 0 {
+                    self.warnings.push(format!(
+                        "line {line}: the withdrawal is recorded as {:+} but the withdrawn play scored {score}; expected {:+} (or +0)",
+                        ev.score, -score
+                    ));
+                }
                 self.push(ev, -score, Vec::new(), None, None);
             }
             GcgEventKind::Pass => {
@@ -476,9 +484,8 @@ pub fn game_to_gcg(game: &Game, players: [GcgPlayer; 2]) -> GcgRecord {
                     "{}: {score:+} ({why}); final {cumulative}",
                     players[*seat].nick
                 );
-                match events.last_mut() {
-                    Some(e) => e.notes.push(note),
-                    None => {}
+                if let Some(e) = events.last_mut() {
+                    e.notes.push(note);
                 }
                 continue;
             }

@@ -24,7 +24,9 @@ fn shared_dir() -> Option<PathBuf> {
     match dir.canonicalize() {
         Ok(dir) if dir.is_dir() => Some(dir),
         _ => {
-            eprintln!("skipping: ../shared/gcg not found (a fresh clone without the shared corpus)");
+            eprintln!(
+                "skipping: ../shared/gcg not found (a fresh clone without the shared corpus)"
+            );
             None
         }
     }
@@ -51,7 +53,9 @@ fn corpus_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn file_name(path: &Path) -> &str {
-    path.file_name().and_then(|n| n.to_str()).expect("utf-8 file name")
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .expect("utf-8 file name")
 }
 
 /// `macondo/x.gcg` style, for messages.
@@ -407,7 +411,11 @@ fn shared_macondo_goldens_match_the_replay() {
                 "{at}: golden type {kind} vs {:?}",
                 ev.kind
             );
-            assert_eq!(int(g, "cumulative"), Some(done.cumulative), "{at}: cumulative");
+            assert_eq!(
+                int(g, "cumulative"),
+                Some(done.cumulative),
+                "{at}: cumulative"
+            );
             if let (Some(rack), Some(ours)) = (text(g, "rack"), ev.rack.as_deref()) {
                 assert_eq!(rack, ours, "{at}: rack");
             }
@@ -418,7 +426,11 @@ fn shared_macondo_goldens_match_the_replay() {
                     let pos = done.position.expect("a play has a position");
                     assert_eq!(text(g, "position"), Some(pos.to_string().as_str()), "{at}");
                     assert_eq!(int(g, "row"), Some(i32::from(pos.square.row)), "{at}: row");
-                    assert_eq!(int(g, "column"), Some(i32::from(pos.square.col)), "{at}: col");
+                    assert_eq!(
+                        int(g, "column"),
+                        Some(i32::from(pos.square.col)),
+                        "{at}: col"
+                    );
                     let down = int(g, "direction") == Some(1);
                     assert_eq!(pos.direction == Direction::Down, down, "{at}: direction");
                     assert_eq!(text(g, "played_tiles"), done.played.as_deref(), "{at}");
@@ -461,8 +473,14 @@ fn shared_macondo_goldens_match_the_replay() {
             }
         }
     }
-    assert!(plays_checked > 70, "only {plays_checked} golden plays compared");
-    assert!(others_checked >= 10, "only {others_checked} other golden events");
+    assert!(
+        plays_checked > 70,
+        "only {plays_checked} golden plays compared"
+    );
+    assert!(
+        others_checked >= 10,
+        "only {others_checked} other golden events"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -502,8 +520,8 @@ fn line_spans(bytes: &[u8]) -> Vec<(usize, usize)> {
 fn tokens(bytes: &[u8], (from, to): (usize, usize)) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = None;
-    for i in from..to {
-        let space = bytes[i].is_ascii_whitespace();
+    for (i, byte) in bytes.iter().enumerate().take(to).skip(from) {
+        let space = byte.is_ascii_whitespace();
         match (space, start) {
             (false, None) => start = Some(i),
             (true, Some(s)) => {
@@ -563,7 +581,8 @@ enum Outcome {
 }
 
 fn run(bytes: &[u8], what: &str) -> Outcome {
-    let record = parse_gcg(bytes).unwrap_or_else(|e| panic!("{what}: the mutation broke parsing: {e}"));
+    let record =
+        parse_gcg(bytes).unwrap_or_else(|e| panic!("{what}: the mutation broke parsing: {e}"));
     match verify_record(&record) {
         Ok(report) => Outcome::Verified(report),
         Err(e) => Outcome::Failed {
@@ -622,7 +641,9 @@ fn shared_corpus_every_changed_score_fails_at_its_line() {
                         withdrawn_checked += 1;
                     }
                     (Outcome::Failed { line, message }, true) => {
-                        panic!("{what}: a withdrawn play's mis-score failed at line {line}: {message}")
+                        panic!(
+                            "{what}: a withdrawn play's mis-score failed at line {line}: {message}"
+                        )
                     }
                 }
             }
@@ -633,7 +654,10 @@ fn shared_corpus_every_changed_score_fails_at_its_line() {
         good.len()
     );
     assert!(mutations > 4000, "only {mutations} mutations");
-    assert!(withdrawn_checked >= 40, "only {withdrawn_checked} withdrawn-play mutations");
+    assert!(
+        withdrawn_checked >= 40,
+        "only {withdrawn_checked} withdrawn-play mutations"
+    );
 }
 
 /// The score on a `--` line is `-SCORE` (the withdrawn play's score) or, in old records, `+0`.
@@ -641,7 +665,6 @@ fn shared_corpus_every_changed_score_fails_at_its_line() {
 /// README's rule it deserves at least a warning. The engine checks only the cumulative score there
 /// (replay.rs, the `Withdrawal` arm) and accepts `-73` or `+5` for a withdrawn `+74` silently.
 #[test]
-#[ignore = "engine bug: the score on a `--` withdrawal line is never checked (replay.rs Withdrawal arm)"]
 fn shared_corpus_withdrawal_line_score_disagreement_is_reported() {
     let Some(dir) = shared_dir() else { return };
     let path = macondo_file(&dir, "josh2.gcg");
@@ -697,7 +720,10 @@ fn shared_corpus_write_parse_round_trip() {
         for (a, b) in record.events.iter().zip(&again.events) {
             let (mut a, mut b) = (a.clone(), b.clone());
             (a.line, b.line) = (0, 0);
-            assert_eq!(a, b, "{name}: an event changed on the way through write_gcg");
+            assert_eq!(
+                a, b,
+                "{name}: an event changed on the way through write_gcg"
+            );
         }
         assert_eq!(normalized(&record), normalized(&again), "{name}");
         // Writing is a fixed point after one round.
@@ -721,7 +747,11 @@ fn shared_corpus_write_parse_round_trip() {
                 assert_eq!(file_name(&path), POLISH, "{name}: {a}");
                 assert_eq!(a.message, b.message, "{name}");
             }
-            (a, b) => panic!("{name}: verified {:?} before and {:?} after", a.is_ok(), b.is_ok()),
+            (a, b) => panic!(
+                "{name}: verified {:?} before and {:?} after",
+                a.is_ok(),
+                b.is_ok()
+            ),
         }
         checked += 1;
     }

@@ -1,5 +1,7 @@
 //! The `tilebag` command line: a thin shell around tilebag-core.
 
+mod judge;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -32,6 +34,42 @@ enum Command {
         #[command(subcommand)]
         command: RulesCommand,
     },
+    /// Word lists: build a lexicon file, describe one.
+    Lexicon {
+        #[command(subcommand)]
+        command: LexiconCommand,
+    },
+    /// The word judge for a tournament room (NASPA IV.J.1): one verdict for the whole play.
+    /// Without --words it runs full-screen: type the words, press Tab or Enter.
+    Judge {
+        /// A built lexicon file, a plain word list or a layered config (default: built-in ENABLE).
+        #[arg(long)]
+        lexicon: Option<PathBuf>,
+        /// Judge these words and exit: 0 when the play is acceptable, 1 when it is not.
+        #[arg(long, num_args = 1..)]
+        words: Option<Vec<String>>,
+        /// Where every adjudication is appended.
+        #[arg(long, default_value = "tilebag-judge.log")]
+        log: PathBuf,
+        /// Seconds the verdict stays on screen.
+        #[arg(long, default_value_t = 5)]
+        clear_after: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum LexiconCommand {
+    /// Compile a word list (any case, LF or CRLF, `#` comments) into one binary lexicon file.
+    Build {
+        words: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The name stored in the file (default: the word list's file name).
+        #[arg(long)]
+        name: Option<PathBuf>,
+    },
+    /// Word count, counts by length, file size and what the list appears to be.
+    Info { file: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -41,6 +79,10 @@ enum GcgCommand {
     Verify {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Also list each word played that this lexicon does not contain (never fails the
+        /// replay). A built file, a plain word list or a layered config.
+        #[arg(long)]
+        lexicon: Option<PathBuf>,
     },
     /// Print the board, racks and scores after a turn.
     Show {
@@ -73,9 +115,41 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Gcg { command } => match command {
-            GcgCommand::Verify { files } => Ok(verify(&files)),
+            GcgCommand::Verify { files, lexicon } => {
+                let lexicon = lexicon
+                    .map(|p| tilebag_lexicon::open_lexicon(&p))
+                    .transpose()?;
+                Ok(verify(&files, lexicon.as_ref()))
+            }
             GcgCommand::Show { file, turn } => show(&file, turn),
         },
+        Command::Lexicon { command } => match command {
+            LexiconCommand::Build {
+                words,
+                output,
+                name,
+            } => lexicon_build(&words, &output, name.as_deref()),
+            LexiconCommand::Info { file } => lexicon_info(&file),
+        },
+        Command::Judge {
+            lexicon,
+            words,
+            log,
+            clear_after,
+        } => {
+            let lex = tilebag_lexicon::open_lexicon_or_builtin(lexicon.as_deref())?;
+            match words {
+                Some(words) => Ok(if judge::scripted(&lex, &words, &log)? {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }),
+                None => {
+                    judge::interactive(&lex, &log, std::time::Duration::from_secs(clear_after))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }
         Command::Rules { command } => match command {
             RulesCommand::List => {
                 for name in Ruleset::PRESETS {
@@ -109,7 +183,112 @@ fn read_record(path: &Path) -> Result<GcgRecord, String> {
     parse_gcg(&bytes).map_err(|e| e.to_string())
 }
 
-fn verify(files: &[PathBuf]) -> ExitCode {
+fn lexicon_build(words: &Path, output: &Path, name: Option<&Path>) -> Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let text = std::fs::read(words).with_context(|| format!("cannot read {}", words.display()))?;
+    let name = name
+        .map(|n| n.display().to_string())
+        .or_else(|| words.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "lexicon".into());
+    let lex =
+        tilebag_lexicon::Lexicon::from_word_list(&text, &name).map_err(|e| e.in_file(words))?;
+    lex.save(output)?;
+    let stats = lex.build_stats();
+    println!(
+        "built {} from {}: {} words ({} over 15 letters left out), {} bytes, in {:.0} ms",
+        output.display(),
+        words.display(),
+        stats.words,
+        stats.dropped_long,
+        stats.file_bytes,
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn lexicon_info(file: &Path) -> Result<ExitCode> {
+    let size = std::fs::metadata(file)
+        .with_context(|| format!("cannot read {}", file.display()))?
+        .len();
+    let source = tilebag_lexicon::open_lexicon(file)?;
+    println!(
+        "file: {} ({size} bytes, {:?})",
+        file.display(),
+        source.kind()
+    );
+    println!("name: {}", source.name());
+    match source.lexicon() {
+        Some(lex) => {
+            println!("words: {}", lex.word_count());
+            if lex.dropped_long() > 0 {
+                println!("left out: {} words over 15 letters", lex.dropped_long());
+            }
+            let counts = lex.counts_by_length();
+            let by_len: Vec<String> = (1..counts.len())
+                .filter(|&n| counts[n] > 0)
+                .map(|n| format!("{n}:{}", counts[n]))
+                .collect();
+            println!("by length: {}", by_len.join(" "));
+            let fp = lex.source_fingerprint();
+            println!(
+                "fingerprint: {} words, {} two-letter words, QI {}, EUOI {}, OK {}",
+                fp.word_count,
+                fp.two_letter_count,
+                yes_no(fp.has_qi),
+                yes_no(fp.has_euoi),
+                yes_no(fp.has_ok)
+            );
+            println!(
+                "appears to be: {}",
+                lex.identify()
+                    .unwrap_or("no list we know (not ENABLE1, TWL06, SOWPODS or CSW19)")
+            );
+        }
+        None => {
+            if let tilebag_lexicon::WordSource::Layered(l) = &source {
+                for layer in l.layers() {
+                    println!("layer: {layer:?}");
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// Words played in a record that the lexicon does not contain: (line, word, withdrawn).
+fn phonies(
+    record: &GcgRecord,
+    report: &tilebag_core::replay::ReplayReport,
+    lexicon: &tilebag_lexicon::WordSource,
+) -> Vec<(usize, String, bool)> {
+    use tilebag_core::gcg::GcgEventKind;
+    let mut out = Vec::new();
+    for ev in &report.events {
+        let idx = record.events.iter().position(|e| e.line == ev.line);
+        let withdrawn = idx.is_some_and(|i| {
+            record
+                .events
+                .get(i + 1)
+                .is_some_and(|n| n.kind == GcgEventKind::Withdrawal && n.player == ev.player)
+        });
+        for w in &ev.words {
+            if !lexicon.contains(w) {
+                out.push((ev.line, w.clone(), withdrawn));
+            }
+        }
+    }
+    out
+}
+
+fn verify(files: &[PathBuf], lexicon: Option<&tilebag_lexicon::WordSource>) -> ExitCode {
     let mut ok = true;
     for f in files {
         let name = f.display();
@@ -117,7 +296,7 @@ fn verify(files: &[PathBuf]) -> ExitCode {
             Ok(r) => r,
             Err(e) => {
                 // Parse errors start with "line N: ".
-                let e = e.strip_prefix("line ").map_or(format!(" {e}"), |rest| {
+                let e = e.strip_prefix("line ").map_or(format!(": {e}"), |rest| {
                     let (n, msg) = rest.split_once(": ").unwrap_or((rest, ""));
                     format!(":{n}: {msg}")
                 });
@@ -130,6 +309,23 @@ fn verify(files: &[PathBuf]) -> ExitCode {
             Ok(report) => {
                 for w in &report.warnings {
                     println!("WARN {name}: {w}");
+                }
+                if let Some(lex) = lexicon {
+                    let found = phonies(&record, &report, lex);
+                    if found.is_empty() {
+                        println!("WORDS {name}: every word played is in {}", lex.name());
+                    } else {
+                        let list: Vec<String> = found
+                            .iter()
+                            .map(|(line, w, withdrawn)| {
+                                format!(
+                                    "{w} (line {line}{})",
+                                    if *withdrawn { ", withdrawn" } else { "" }
+                                )
+                            })
+                            .collect();
+                        println!("PHONIES {name}: not in {}: {}", lex.name(), list.join(", "));
+                    }
                 }
                 let [p1, p2] = &record.players;
                 let [s1, s2] = report.scores;

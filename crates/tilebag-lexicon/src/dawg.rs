@@ -1,0 +1,635 @@
+//! The minimal DAWG (deterministic acyclic word graph) and its compact edge encoding.
+//!
+//! # Encoding
+//!
+//! The graph is one array of `u32` edges. A node is a run of contiguous sibling edges sorted by
+//! letter; the last edge of a run has the `LAST` bit. Each edge is:
+//!
+//! ```text
+//!  31      27 26    25      24                   0
+//! +----------+-----+--------+---------------------+
+//! |  letter  | LAST| ACCEPTS|   arc (25 bits)     |
+//! +----------+-----+--------+---------------------+
+//! ```
+//!
+//! - `letter`: 1..=26 for A..=Z (0 only in edge 0).
+//! - `ACCEPTS`: the path ending with this edge spells a word.
+//! - `arc`: index of the first edge of the child node, or 0 for no children.
+//!
+//! Edge 0 is a sentinel whose arc points at the root node (0 for the empty lexicon). Nodes are laid
+//! out parents first, so every arc points strictly forward (`arc > index`): a walk can never loop,
+//! and [`Dawg::from_edges`] checks this together with every other invariant, so lookups and
+//! enumeration on a loaded file can neither loop nor index out of bounds.
+//!
+//! The idea of one-`u32`-per-edge with contiguous siblings follows the KWG format of wolges
+//! (andy-k); the bit layout and the code here are our own.
+//!
+//! # Building
+//!
+//! [`build`] takes the sorted word list and minimises incrementally (Daciuk, Mihov, Watson and
+//! Watson, "Incremental construction of minimal acyclic finite-state automata", 2000): once the
+//! next word leaves a branch, the branch's nodes can never change again, so each is replaced by an
+//! equal node already registered (same edges: letters, accept bits and children) or registered
+//! itself. Each node is hashed once, so the build is linear in the size of the list.
+
+use crate::error::LexiconError;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The longest playable word: a 15x15 board holds at most 15 letters in a line.
+pub const MAX_WORD_LEN: usize = 15;
+
+const ARC_BITS: u32 = 25;
+const ARC_MASK: u32 = (1 << ARC_BITS) - 1;
+const ACCEPTS: u32 = 1 << 25;
+const LAST: u32 = 1 << 26;
+const LETTER_SHIFT: u32 = 27;
+
+/// The most edges the encoding can address.
+pub const MAX_EDGES: usize = ARC_MASK as usize + 1;
+
+#[inline]
+fn letter(e: u32) -> u8 {
+    (e >> LETTER_SHIFT) as u8
+}
+#[inline]
+fn arc(e: u32) -> usize {
+    (e & ARC_MASK) as usize
+}
+#[inline]
+fn accepts(e: u32) -> bool {
+    e & ACCEPTS != 0
+}
+#[inline]
+fn is_last(e: u32) -> bool {
+    e & LAST != 0
+}
+
+/// Letter code 1..=26 of an ASCII letter in either case; 0 for anything else.
+#[inline]
+fn code(b: u8) -> u8 {
+    match b {
+        b'A'..=b'Z' => b - b'A' + 1,
+        b'a'..=b'z' => b - b'a' + 1,
+        _ => 0,
+    }
+}
+
+/// A validated minimal DAWG.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Dawg {
+    edges: Vec<u32>,
+    /// For each letter code, the index of the root's edge for it (0: none). Derived from
+    /// `edges`, not stored: it saves scanning the widest node (up to 26 edges) on every lookup.
+    root_index: [u32; 27],
+}
+
+/// What validation learns about a graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Summary {
+    pub word_count: u64,
+    pub counts_by_length: [u32; 16],
+}
+
+impl Dawg {
+    /// The graph of no words: just the sentinel.
+    pub(crate) fn empty() -> Dawg {
+        Dawg::with_edges(vec![LAST])
+    }
+
+    /// Wraps edges that are known to be valid (built here, or checked by `from_edges`).
+    fn with_edges(edges: Vec<u32>) -> Dawg {
+        let mut root_index = [0u32; 27];
+        let root = edges.first().map_or(0, |&e| arc(e));
+        if root != 0 {
+            for (i, &e) in edges.iter().enumerate().skip(root) {
+                root_index[usize::from(letter(e)).min(26)] = i as u32;
+                if is_last(e) {
+                    break;
+                }
+            }
+        }
+        Dawg { edges, root_index }
+    }
+
+    /// The raw edges (for writing a file).
+    pub(crate) fn edges(&self) -> &[u32] {
+        &self.edges
+    }
+
+    /// Number of nodes (sibling runs), not counting the sentinel.
+    pub(crate) fn node_count(&self) -> usize {
+        self.edges.iter().skip(1).filter(|&&e| is_last(e)).count()
+    }
+
+    /// Checks every invariant of the encoding and counts the words by length.
+    ///
+    /// `base` is the byte offset of edge 0 in the file, so errors can name the byte.
+    pub(crate) fn from_edges(
+        edges: Vec<u32>,
+        base: usize,
+    ) -> Result<(Dawg, Summary), LexiconError> {
+        let at = |i: usize| base + 4 * i;
+        let n = edges.len();
+        if n == 0 {
+            return Err(LexiconError::corrupt(
+                base,
+                "the DAWG section holds no edges",
+            ));
+        }
+        if n > MAX_EDGES {
+            return Err(LexiconError::corrupt(
+                base,
+                format!("the DAWG holds {n} edges; at most {MAX_EDGES} can be addressed"),
+            ));
+        }
+        let e0 = edges[0];
+        if letter(e0) != 0 || !is_last(e0) || accepts(e0) {
+            return Err(LexiconError::corrupt(
+                base,
+                "edge 0 must be the root sentinel (letter 0, last, not accepting)",
+            ));
+        }
+        for (i, &e) in edges.iter().enumerate() {
+            let a = arc(e);
+            if a != 0 && (a <= i || a >= n) {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("edge {i} points to edge {a}: arcs must point forward, inside the {n} edges"),
+                ));
+            }
+            if i == 0 {
+                continue;
+            }
+            let l = letter(e);
+            if !(1..=26).contains(&l) {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("edge {i} has letter code {l}; codes are 1..=26"),
+                ));
+            }
+            if a == 0 && !accepts(e) {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("edge {i} leads nowhere and accepts nothing"),
+                ));
+            }
+            if !is_last(e) {
+                match edges.get(i + 1) {
+                    Some(&next) if letter(next) > l => {}
+                    Some(_) => {
+                        return Err(LexiconError::corrupt(
+                            at(i + 1),
+                            format!(
+                                "edge {} is not in letter order after its sibling {i}",
+                                i + 1
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(LexiconError::corrupt(
+                            at(i),
+                            "the last edge does not end its sibling run",
+                        ))
+                    }
+                }
+            }
+        }
+
+        // Count words by length, from the last edge back: arcs point forward, so each child run
+        // is complete before any edge that points at it. Only arc targets need their run's
+        // counts kept.
+        let mut slot = vec![u32::MAX; n];
+        let mut targets = 0u32;
+        for &e in &edges {
+            let a = arc(e);
+            if a != 0 && slot[a] == u32::MAX {
+                slot[a] = 0;
+                targets += 1;
+            }
+        }
+        let mut next_slot = 0u32;
+        for s in slot.iter_mut().filter(|s| **s == 0) {
+            *s = next_slot;
+            next_slot += 1;
+        }
+        debug_assert_eq!(next_slot, targets);
+        let mut runs = vec![[0u32; 16]; targets as usize];
+        let mut acc = [0u32; 16];
+        for i in (1..n).rev() {
+            let e = edges[i];
+            if is_last(e) {
+                acc = [0; 16];
+            }
+            if accepts(e) {
+                acc[1] = acc[1].saturating_add(1);
+            }
+            let a = arc(e);
+            if a != 0 {
+                let child = runs[slot[a] as usize];
+                if child[MAX_WORD_LEN] != 0 {
+                    return Err(LexiconError::corrupt(
+                        at(i),
+                        format!("edge {i} starts paths longer than {MAX_WORD_LEN} letters"),
+                    ));
+                }
+                for len in 1..MAX_WORD_LEN {
+                    acc[len + 1] = acc[len + 1].saturating_add(child[len]);
+                }
+            }
+            if slot[i] != u32::MAX {
+                runs[slot[i] as usize] = acc;
+            }
+        }
+        let root = arc(e0);
+        let counts_by_length = if root == 0 {
+            [0; 16]
+        } else {
+            runs[slot[root] as usize]
+        };
+        let word_count = counts_by_length.iter().map(|&c| u64::from(c)).sum();
+        Ok((
+            Dawg::with_edges(edges),
+            Summary {
+                word_count,
+                counts_by_length,
+            },
+        ))
+    }
+
+    /// Whether `word` (ASCII letters, either case) is in the lexicon. Anything else is not.
+    pub(crate) fn contains(&self, word: &[u8]) -> bool {
+        matches!(self.walk(word), Some(e) if accepts(e))
+    }
+
+    /// Whether some word of the lexicon starts with `prefix` (the empty prefix: any word at all).
+    pub(crate) fn has_prefix(&self, prefix: &[u8]) -> bool {
+        if prefix.is_empty() {
+            return self.root() != 0;
+        }
+        self.walk(prefix).is_some()
+    }
+
+    fn root(&self) -> usize {
+        self.edges.first().map_or(0, |&e| arc(e))
+    }
+
+    /// Follows `word` from the root; the edge of its last letter, if the path exists.
+    #[inline]
+    fn walk(&self, word: &[u8]) -> Option<u32> {
+        let (&first, rest) = word.split_first()?;
+        if word.len() > MAX_WORD_LEN {
+            return None;
+        }
+        let c = code(first);
+        if c == 0 {
+            return None;
+        }
+        let mut edge = match self.root_index[usize::from(c)] {
+            0 => return None,
+            i => *self.edges.get(i as usize)?,
+        };
+        for &b in rest {
+            let c = code(b);
+            let run = arc(edge);
+            if run == 0 || c == 0 {
+                return None;
+            }
+            let siblings = self.edges.get(run..)?;
+            edge = 0;
+            for &e in siblings {
+                let l = letter(e);
+                if l == c {
+                    edge = e;
+                    break;
+                }
+                if l > c || is_last(e) {
+                    return None;
+                }
+            }
+            if edge == 0 {
+                return None;
+            }
+        }
+        Some(edge)
+    }
+
+    /// Every word, in sorted order.
+    pub(crate) fn words(&self) -> Words<'_> {
+        let mut w = Words {
+            edges: &self.edges,
+            stack: [0; MAX_WORD_LEN],
+            depth: 0,
+            word: [0; MAX_WORD_LEN],
+            step: Step::Visit,
+        };
+        let root = self.root();
+        if root != 0 {
+            w.stack[0] = root as u32;
+            w.depth = 1;
+        }
+        w
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// Look at the edge on top of the stack.
+    Visit,
+    /// Go down into the top edge's child, if any.
+    Descend,
+    /// Move to the next sibling, popping finished runs.
+    Advance,
+}
+
+/// Depth-first enumeration of a [`Dawg`]'s words in sorted order.
+///
+/// The stack has room for [`MAX_WORD_LEN`] edges and descent stops there, so even a graph that
+/// slipped past validation could not make it index out of bounds or loop.
+#[derive(Debug, Clone)]
+pub struct Words<'a> {
+    edges: &'a [u32],
+    stack: [u32; MAX_WORD_LEN],
+    depth: usize,
+    word: [u8; MAX_WORD_LEN],
+    step: Step,
+}
+
+impl Iterator for Words<'_> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        loop {
+            if self.depth == 0 {
+                return None;
+            }
+            let top = self.depth - 1;
+            let i = self.stack[top] as usize;
+            let Some(&e) = self.edges.get(i) else {
+                self.depth = 0;
+                return None;
+            };
+            match self.step {
+                Step::Visit => {
+                    self.word[top] = b'@' + letter(e);
+                    self.step = Step::Descend;
+                    if accepts(e) {
+                        let w = &self.word[..self.depth];
+                        return Some(w.iter().map(|&b| b as char).collect());
+                    }
+                }
+                Step::Descend => {
+                    let a = arc(e);
+                    if a != 0 && self.depth < MAX_WORD_LEN {
+                        self.stack[self.depth] = a as u32;
+                        self.depth += 1;
+                        self.step = Step::Visit;
+                    } else {
+                        self.step = Step::Advance;
+                    }
+                }
+                Step::Advance => {
+                    if is_last(e) {
+                        self.depth -= 1;
+                    } else {
+                        self.stack[top] += 1;
+                        self.step = Step::Visit;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// FxHash-style hasher for the node register: the keys are short runs of `u64`, and SipHash's
+/// DoS resistance buys nothing for a build from a local file.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// No child: a leaf edge. Node ids are dense from 0, so this never collides.
+const NONE: u32 = u32::MAX;
+
+/// Builder edge: letter code in bits 33.., accept in bit 32, child node id in bits 0..32.
+#[inline]
+fn pending_edge(c: u8, accept: bool) -> u64 {
+    (u64::from(c) << 33) | (u64::from(accept) << 32) | u64::from(NONE)
+}
+
+struct Register {
+    map: HashMap<Box<[u64]>, u32, BuildHasherDefault<Fx>>,
+    edge_total: usize,
+}
+
+impl Register {
+    /// The id of the node equal to `edges`, registering it if it is new. Children always get
+    /// smaller ids than their parents, because a node is registered only after its children.
+    fn intern(&mut self, edges: &[u64]) -> u32 {
+        if edges.is_empty() {
+            return NONE;
+        }
+        if let Some(&id) = self.map.get(edges) {
+            return id;
+        }
+        let id = self.map.len() as u32;
+        self.edge_total += edges.len();
+        self.map.insert(edges.into(), id);
+        id
+    }
+}
+
+/// Builds the minimal DAWG of `words`, which must be sorted, without duplicates, uppercase A-Z,
+/// and at most [`MAX_WORD_LEN`] letters (the caller, [`crate::Lexicon`], guarantees it).
+pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
+    let mut reg = Register {
+        map: HashMap::with_capacity_and_hasher(words.len() / 2 + 16, Default::default()),
+        edge_total: 0,
+    };
+    // pending[d]: the edges of the unfinished node reached by the first d letters of the
+    // previous word; its last edge is on that word's path.
+    let mut pending: Vec<Vec<u64>> = (0..=MAX_WORD_LEN).map(|_| Vec::with_capacity(26)).collect();
+    let mut prev: &[u8] = &[];
+
+    fn finish(reg: &mut Register, pending: &mut [Vec<u64>], d: usize) {
+        let id = reg.intern(&pending[d]);
+        pending[d].clear();
+        if let Some(parent) = pending[d - 1].last_mut() {
+            *parent = (*parent & !0xFFFF_FFFF) | u64::from(id);
+        }
+    }
+
+    for w in words {
+        let w = w.as_ref();
+        if w.is_empty() || w.len() > MAX_WORD_LEN || w.iter().any(|b| !b.is_ascii_uppercase()) {
+            return Err(LexiconError::BadWord {
+                word: String::from_utf8_lossy(w).into_owned(),
+            });
+        }
+        if w <= prev {
+            debug_assert!(w == prev, "words must be sorted");
+            continue;
+        }
+        let p = prev.iter().zip(w).take_while(|(a, b)| a == b).count();
+        for d in (p + 1..=prev.len()).rev() {
+            finish(&mut reg, &mut pending, d);
+        }
+        for (d, &b) in w.iter().enumerate().skip(p) {
+            pending[d].push(pending_edge(b - b'A' + 1, d + 1 == w.len()));
+        }
+        prev = w;
+    }
+    for d in (1..=prev.len()).rev() {
+        finish(&mut reg, &mut pending, d);
+    }
+    let root = reg.intern(&pending[0]);
+
+    let total = 1 + reg.edge_total;
+    if total > MAX_EDGES {
+        return Err(LexiconError::TooLarge {
+            edges: total,
+            max: MAX_EDGES,
+        });
+    }
+    // Lay nodes out by decreasing id: parents (larger ids) before children, so arcs point forward.
+    let n = reg.map.len();
+    let mut nodes: Vec<&[u64]> = vec![&[]; n];
+    for (k, &id) in &reg.map {
+        nodes[id as usize] = k;
+    }
+    let mut pos = vec![0u32; n];
+    let mut next = 1u32;
+    for id in (0..n).rev() {
+        pos[id] = next;
+        next += nodes[id].len() as u32;
+    }
+    let mut edges = Vec::with_capacity(total);
+    edges.push(LAST | if root == NONE { 0 } else { pos[root as usize] });
+    for id in (0..n).rev() {
+        let node = nodes[id];
+        for (k, &pe) in node.iter().enumerate() {
+            let c = (pe >> 33) as u32;
+            let child = pe as u32;
+            let mut e = c << LETTER_SHIFT;
+            if (pe >> 32) & 1 == 1 {
+                e |= ACCEPTS;
+            }
+            if k + 1 == node.len() {
+                e |= LAST;
+            }
+            if child != NONE {
+                e |= pos[child as usize];
+            }
+            edges.push(e);
+        }
+    }
+    Ok(Dawg::with_edges(edges))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dawg(words: &[&str]) -> Dawg {
+        let mut w: Vec<&str> = words.to_vec();
+        w.sort_unstable();
+        w.dedup();
+        let d = build(&w).unwrap();
+        // Whatever we build must pass our own validation.
+        let (d2, s) = Dawg::from_edges(d.edges.clone(), 0).unwrap();
+        assert_eq!(s.word_count, w.len() as u64);
+        d2
+    }
+
+    #[test]
+    fn small_set_round_trips() {
+        let words = [
+            "CAT", "CATS", "CAR", "CARS", "DOG", "DOGS", "A", "AA", "ZZZ",
+        ];
+        let d = dawg(&words);
+        for w in words {
+            assert!(d.contains(w.as_bytes()), "{w}");
+        }
+        for w in ["CA", "C", "DO", "CATSS", "B", "", "ZZ", "ZZZZ"] {
+            assert!(!d.contains(w.as_bytes()), "{w}");
+        }
+        let mut sorted: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        sorted.sort();
+        assert_eq!(d.words().collect::<Vec<_>>(), sorted);
+        assert!(d.has_prefix(b"CA") && d.has_prefix(b"") && !d.has_prefix(b"CB"));
+    }
+
+    #[test]
+    fn suffixes_are_shared() {
+        // CAT(S) and RAT(S) share the "AT", "S" tail after the root.
+        let d = dawg(&["CAT", "CATS", "RAT", "RATS"]);
+        // sentinel + root run (C, R) + A + T + S.
+        assert_eq!(d.edges.len(), 6, "{:?}", d.edges);
+    }
+
+    #[test]
+    fn empty_lexicon() {
+        let d = dawg(&[]);
+        assert_eq!(d.edges.len(), 1);
+        assert_eq!(d.words().count(), 0);
+        assert!(!d.contains(b"A"));
+        assert!(!d.has_prefix(b""));
+    }
+
+    #[test]
+    fn lowercase_and_odd_input_to_contains() {
+        let d = dawg(&["QI"]);
+        assert!(d.contains(b"qi") && d.contains(b"Qi"));
+        assert!(!d.contains(b"Q\0") && !d.contains(b"Q") && !d.contains("QÏ".as_bytes()));
+    }
+
+    #[test]
+    fn validation_rejects_backward_arcs_and_bad_letters() {
+        let d = dawg(&["AB"]);
+        let mut e = d.edges.clone();
+        // Point the B edge's arc back to the root run.
+        let last = e.len() - 1;
+        e[last] |= 1;
+        assert!(Dawg::from_edges(e, 0).is_err());
+        let mut e = d.edges.clone();
+        e[1] = (e[1] & !(31 << LETTER_SHIFT)) | (27 << LETTER_SHIFT);
+        assert!(Dawg::from_edges(e, 0).is_err());
+        assert!(Dawg::from_edges(vec![], 0).is_err());
+    }
+
+    #[test]
+    fn validation_rejects_paths_over_15() {
+        // A chain of 16 edges, each accepting, hand-made.
+        let mut e = vec![LAST | 1];
+        for i in 1..=16u32 {
+            let arcv = if i < 16 { i + 1 } else { 0 };
+            e.push((1 << LETTER_SHIFT) | LAST | ACCEPTS | arcv);
+        }
+        let err = Dawg::from_edges(e, 0).unwrap_err().to_string();
+        assert!(err.contains("longer than 15"), "{err}");
+    }
+}

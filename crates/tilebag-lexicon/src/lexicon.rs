@@ -1,0 +1,472 @@
+//! [`Lexicon`]: one compiled word list, its statistics, and its file form.
+
+use crate::dawg::{self, Dawg, Words, MAX_WORD_LEN};
+use crate::error::LexiconError;
+use crate::fingerprint::Fingerprint;
+use crate::format::{self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_META};
+use crate::wordlist::{normalize, parse_word_list};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// A compiled word list: a minimal DAWG of its words of 1 to 15 letters, plus what the build
+/// learned about the source list (its fingerprint, how many longer words it dropped).
+///
+/// Build one from a word list ([`Lexicon::from_word_list`], [`Lexicon::from_words`]), save it
+/// ([`Lexicon::to_bytes`], [`Lexicon::save`]) and load it back in milliseconds
+/// ([`Lexicon::from_bytes`], [`Lexicon::load`]). Loading validates everything, so a lexicon in
+/// hand never panics, loops or reads out of bounds, whatever file it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lexicon {
+    dawg: Dawg,
+    name: String,
+    description: String,
+    word_count: u32,
+    counts_by_length: [u32; 16],
+    source: Fingerprint,
+    dropped_long: u32,
+}
+
+/// Figures about a built lexicon, for `lexicon info` and the closing notes of benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildStats {
+    /// Distinct words in the source list, of every length.
+    pub source_words: u32,
+    /// Words in the lexicon (1 to 15 letters).
+    pub words: u32,
+    /// Source words longer than 15 letters, left out because they can never be played.
+    pub dropped_long: u32,
+    /// DAWG nodes (sibling runs).
+    pub nodes: u32,
+    /// DAWG edges, including the root sentinel.
+    pub edges: u32,
+    /// Size of the file [`Lexicon::to_bytes`] writes.
+    pub file_bytes: u64,
+}
+
+impl Lexicon {
+    /// Builds a lexicon from a plain word list (see [`parse_word_list`] for what it accepts).
+    /// Words over 15 letters are dropped and counted ([`Lexicon::dropped_long`]).
+    pub fn from_word_list(text: &[u8], name: &str) -> Result<Lexicon, LexiconError> {
+        let words = parse_word_list(text)?;
+        Lexicon::from_sorted(&words, name)
+    }
+
+    /// Builds a lexicon from a plain word list file, named after the file's stem.
+    pub fn from_word_list_file(path: impl AsRef<Path>) -> Result<Lexicon, LexiconError> {
+        let path = path.as_ref();
+        let text = std::fs::read(path).map_err(|e| LexiconError::io(path, e))?;
+        Lexicon::from_word_list(&text, &file_stem(path)).map_err(|e| e.in_file(path))
+    }
+
+    /// Builds a lexicon from words in any order and letter case (duplicates are fine).
+    /// A word with anything but letters A-Z is an error naming the word.
+    pub fn from_words<I, S>(words: I, name: &str) -> Result<Lexicon, LexiconError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut list = Vec::new();
+        for w in words {
+            let w = w.as_ref();
+            list.push(normalize(w).ok_or_else(|| LexiconError::BadWord { word: w.to_owned() })?);
+        }
+        list.sort_unstable();
+        list.dedup();
+        Lexicon::from_sorted(&list, name)
+    }
+
+    /// Builds from sorted, distinct, uppercase A-Z words (of any length). The only possible
+    /// error is a list too large for the format's 33 million edges.
+    pub(crate) fn from_sorted(words: &[String], name: &str) -> Result<Lexicon, LexiconError> {
+        let source = Fingerprint::of_sorted(words);
+        let kept: Vec<&[u8]> = words
+            .iter()
+            .map(|w| w.as_bytes())
+            .filter(|w| w.len() <= MAX_WORD_LEN)
+            .collect();
+        let dropped_long = (words.len() - kept.len()) as u32;
+        let mut counts_by_length = [0u32; 16];
+        for w in &kept {
+            counts_by_length[w.len()] += 1;
+        }
+        Ok(Lexicon {
+            dawg: dawg::build(&kept)?,
+            name: name.to_owned(),
+            description: String::new(),
+            word_count: kept.len() as u32,
+            counts_by_length,
+            source,
+            dropped_long,
+        })
+    }
+
+    /// A lexicon with no words.
+    pub fn empty(name: &str) -> Lexicon {
+        Lexicon {
+            dawg: Dawg::empty(),
+            name: name.to_owned(),
+            description: String::new(),
+            word_count: 0,
+            counts_by_length: [0; 16],
+            source: Fingerprint::default(),
+            dropped_long: 0,
+        }
+    }
+
+    /// Sets the name (shown by `lexicon info`, stored in the file).
+    pub fn with_name(mut self, name: &str) -> Lexicon {
+        name.clone_into(&mut self.name);
+        self
+    }
+
+    /// Sets the free-text description (e.g. where the list came from), stored in the file.
+    pub fn with_description(mut self, description: &str) -> Lexicon {
+        description.clone_into(&mut self.description);
+        self
+    }
+
+    /// The name given at build time.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The description given at build time (may be empty).
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Whether `word` is in the lexicon. Letter case does not matter; anything that is not 1 to
+    /// 15 letters A-Z is not a word.
+    pub fn contains(&self, word: &str) -> bool {
+        self.dawg.contains(word.as_bytes())
+    }
+
+    /// Whether some word starts with `prefix` (case-insensitive). Handy for move generation and
+    /// for anagram tools; the empty prefix asks whether the lexicon has any word.
+    pub fn has_prefix(&self, prefix: &str) -> bool {
+        self.dawg.has_prefix(prefix.as_bytes())
+    }
+
+    /// Every word, uppercase, in sorted order.
+    pub fn words(&self) -> Words<'_> {
+        self.dawg.words()
+    }
+
+    /// How many words the lexicon holds (words over 15 letters are not among them).
+    pub fn word_count(&self) -> u32 {
+        self.word_count
+    }
+
+    /// Words by length: index `n` holds the number of `n`-letter words (index 0 is 0).
+    pub fn counts_by_length(&self) -> [u32; 16] {
+        self.counts_by_length
+    }
+
+    /// How many words of the source list were longer than 15 letters and left out.
+    pub fn dropped_long(&self) -> u32 {
+        self.dropped_long
+    }
+
+    /// The fingerprint of the words in this lexicon.
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint {
+            word_count: self.word_count,
+            two_letter_count: self.counts_by_length[2],
+            has_qi: self.contains("QI"),
+            has_euoi: self.contains("EUOI"),
+            has_ok: self.contains("OK"),
+        }
+    }
+
+    /// The fingerprint of the source list as it was read, before words over 15 letters were
+    /// dropped (stored in the file at build time).
+    pub fn source_fingerprint(&self) -> Fingerprint {
+        self.source
+    }
+
+    /// What the source list appears to be, from the fingerprints of `shared/lexicons/README.md`:
+    /// `"ENABLE1"` when built from the full ENABLE list (whose 4,272 words over 15 letters are
+    /// dropped at build), `"ENABLE1 (words over 15 letters dropped)"` when built from a copy
+    /// that had already lost them, `"TWL06"`, `"SOWPODS"`, `"CSW19"`, or `None`.
+    pub fn identify(&self) -> Option<&'static str> {
+        self.source
+            .identify()
+            .or_else(|| self.fingerprint().identify_with_dropped(self.dropped_long))
+    }
+
+    /// Figures about the built lexicon.
+    pub fn build_stats(&self) -> BuildStats {
+        BuildStats {
+            source_words: self.source.word_count,
+            words: self.word_count,
+            dropped_long: self.dropped_long,
+            nodes: self.dawg.node_count() as u32,
+            edges: self.dawg.edges().len() as u32,
+            file_bytes: self.to_bytes().len() as u64,
+        }
+    }
+
+    /// The file form (see [`crate::format`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut meta = Vec::with_capacity(96 + self.name.len() + self.description.len());
+        meta.extend_from_slice(&self.word_count.to_le_bytes());
+        meta.extend_from_slice(&self.dropped_long.to_le_bytes());
+        for c in self.counts_by_length {
+            meta.extend_from_slice(&c.to_le_bytes());
+        }
+        meta.extend_from_slice(&self.source.word_count.to_le_bytes());
+        meta.extend_from_slice(&self.source.two_letter_count.to_le_bytes());
+        let flags = u32::from(self.source.has_qi)
+            | u32::from(self.source.has_euoi) << 1
+            | u32::from(self.source.has_ok) << 2;
+        meta.extend_from_slice(&flags.to_le_bytes());
+        for s in [&self.name, &self.description] {
+            meta.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            meta.extend_from_slice(s.as_bytes());
+        }
+        let edges = self.dawg.edges();
+        let mut dawg = Vec::with_capacity(edges.len() * 4);
+        for e in edges {
+            dawg.extend_from_slice(&e.to_le_bytes());
+        }
+        format::write(&[
+            Section {
+                tag: TAG_META,
+                flags: FLAG_REQUIRED,
+                data: &meta,
+            },
+            Section {
+                tag: TAG_DAWG,
+                flags: FLAG_REQUIRED,
+                data: &dawg,
+            },
+        ])
+    }
+
+    /// Reads and fully validates a lexicon file's bytes. Any truncation or corruption is an
+    /// error naming the byte offset (never a panic).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Lexicon, LexiconError> {
+        let sections = format::read(bytes)?;
+        let find = |tag: [u8; 4]| {
+            sections
+                .iter()
+                .find(|(s, _)| s.tag == tag)
+                .map(|&(s, at)| (s.data, at))
+                .ok_or_else(|| {
+                    LexiconError::corrupt(
+                        8,
+                        format!(
+                            "the file has no {:?} section",
+                            String::from_utf8_lossy(&tag)
+                        ),
+                    )
+                })
+        };
+        let (meta, meta_at) = find(TAG_META)?;
+        let (dawg_bytes, dawg_at) = find(TAG_DAWG)?;
+
+        let mut r = Reader::new(meta, meta_at);
+        let word_count = r.u32("the word count")?;
+        let dropped_long = r.u32("the dropped-word count")?;
+        let counts_at = r.offset();
+        let mut counts_by_length = [0u32; 16];
+        for c in &mut counts_by_length {
+            *c = r.u32("the counts by length")?;
+        }
+        let source_count = r.u32("the source word count")?;
+        let source_two = r.u32("the source two-letter count")?;
+        let flags_at = r.offset();
+        let flags = r.u32("the source flags")?;
+        if flags > 0b111 {
+            return Err(LexiconError::corrupt(
+                flags_at,
+                format!("unknown source fingerprint flags {flags:#x}"),
+            ));
+        }
+        let name = r.string("the name")?;
+        let description = r.string("the description")?;
+
+        if dawg_bytes.len() % 4 != 0 {
+            return Err(LexiconError::corrupt(
+                dawg_at,
+                format!(
+                    "the DAWG section is {} bytes, not a whole number of edges",
+                    dawg_bytes.len()
+                ),
+            ));
+        }
+        let edges: Vec<u32> = dawg_bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let (dawg, summary) = Dawg::from_edges(edges, dawg_at)?;
+        if summary.word_count != u64::from(word_count) {
+            return Err(LexiconError::corrupt(
+                meta_at,
+                format!(
+                    "the header says {word_count} words but the DAWG holds {}",
+                    summary.word_count
+                ),
+            ));
+        }
+        if summary.counts_by_length != counts_by_length {
+            return Err(LexiconError::corrupt(
+                counts_at,
+                "the counts by length disagree with the DAWG",
+            ));
+        }
+        Ok(Lexicon {
+            dawg,
+            name,
+            description,
+            word_count,
+            counts_by_length,
+            source: Fingerprint {
+                word_count: source_count,
+                two_letter_count: source_two,
+                has_qi: flags & 1 != 0,
+                has_euoi: flags & 2 != 0,
+                has_ok: flags & 4 != 0,
+            },
+            dropped_long,
+        })
+    }
+
+    /// Reads a lexicon file (see [`Lexicon::from_bytes`]); errors name the path.
+    pub fn load(path: impl AsRef<Path>) -> Result<Lexicon, LexiconError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| LexiconError::io(path, e))?;
+        Lexicon::from_bytes(&bytes).map_err(|e| e.in_file(path))
+    }
+
+    /// Writes the lexicon file (see [`Lexicon::to_bytes`]).
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), LexiconError> {
+        let path = path.as_ref();
+        std::fs::write(path, self.to_bytes()).map_err(|e| LexiconError::io(path, e))
+    }
+
+    /// The built-in ENABLE1 word list, compiled on first use and kept for the life of the
+    /// process (about 0.1 s in a release build; the list itself is embedded in the binary).
+    ///
+    /// ENABLE (Enhanced North American Benchmark LExicon), compiled by Alan Beale with M. Cooper,
+    /// is in the public domain; see `NOTICE`. It is not a tournament lexicon (it lacks QI, ZA,
+    /// OK...), but it is the judge when no lexicon is named.
+    pub fn builtin_enable() -> &'static Lexicon {
+        static BUILTIN: OnceLock<Lexicon> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            // The embedded list is plain uppercase words (tested), so this cannot fail; an empty
+            // lexicon is the fallback rather than a panic.
+            parse_word_list(ENABLE1_TEXT)
+                .and_then(|words| Lexicon::from_sorted(&words, BUILTIN_NAME))
+                .unwrap_or_else(|_| Lexicon::empty(BUILTIN_NAME))
+                .with_description(BUILTIN_DESCRIPTION)
+        })
+    }
+}
+
+/// Name of the built-in lexicon.
+pub const BUILTIN_NAME: &str = "ENABLE1 (built-in)";
+const BUILTIN_DESCRIPTION: &str =
+    "ENABLE (Enhanced North American Benchmark LExicon), compiled by \
+     Alan Beale with M. Cooper; public domain. Words over 15 letters dropped.";
+
+/// The embedded ENABLE1 word list (`data/ENABLE1.txt`, 172,820 words).
+pub const ENABLE1_TEXT: &[u8] = include_bytes!("../data/ENABLE1.txt");
+
+pub(crate) fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+impl tilebag_core::WordJudge for Lexicon {
+    fn is_valid(&self, word: &str) -> bool {
+        self.contains(word)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> Lexicon {
+        Lexicon::from_word_list(
+            b"cat\ncats\nDOG\nqi\nza\nantidisestablishmentarianism\n",
+            "small",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn builds_counts_and_round_trips() {
+        let lex = small().with_description("test list");
+        assert_eq!(lex.word_count(), 5);
+        assert_eq!(lex.dropped_long(), 1);
+        assert_eq!(lex.counts_by_length()[2], 2);
+        assert_eq!(lex.counts_by_length()[3], 2);
+        assert!(lex.contains("cats") && lex.contains("Qi") && !lex.contains("ca"));
+        assert!(!lex.contains("ANTIDISESTABLISHMENTARIANISM"));
+        let back = Lexicon::from_bytes(&lex.to_bytes()).unwrap();
+        assert_eq!(back, lex);
+        assert_eq!(back.description(), "test list");
+        assert_eq!(back.source_fingerprint().word_count, 6);
+        let stats = back.build_stats();
+        assert_eq!(stats.file_bytes, lex.to_bytes().len() as u64);
+        assert_eq!(
+            (stats.source_words, stats.words, stats.dropped_long),
+            (6, 5, 1)
+        );
+    }
+
+    #[test]
+    fn from_words_rejects_bad_words() {
+        let e = Lexicon::from_words(["CAT", "D0G"], "x").unwrap_err();
+        assert!(matches!(e, LexiconError::BadWord { ref word } if word == "D0G"));
+        assert!(Lexicon::from_words(["CAT", ""], "x").is_err());
+        let lex = Lexicon::from_words(["dog", "DOG", "cat"], "x").unwrap();
+        assert_eq!(lex.words().collect::<Vec<_>>(), ["CAT", "DOG"]);
+    }
+
+    #[test]
+    fn counts_in_header_must_match_the_graph() {
+        let lex = small();
+        let mut bytes = lex.to_bytes();
+        // META starts after the 16-byte header and two 16-byte table entries: word count first.
+        bytes[48] ^= 1;
+        format::reseal(&mut bytes);
+        let e = Lexicon::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(e.contains("header says"), "{e}");
+        let mut bytes = lex.to_bytes();
+        // counts_by_length[2] and [3]: swap a word between them, keeping the total.
+        bytes[48 + 8 + 8] += 1;
+        bytes[48 + 8 + 12] -= 1;
+        format::reseal(&mut bytes);
+        let e = Lexicon::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(e.contains("counts by length"), "{e}");
+    }
+
+    #[test]
+    fn save_and_load() {
+        let dir = std::env::temp_dir().join(format!("tilebag-lexicon-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("small.tblex");
+        small().save(&path).unwrap();
+        assert_eq!(Lexicon::load(&path).unwrap(), small());
+        let missing = dir.join("missing.tblex");
+        let e = Lexicon::load(&missing).unwrap_err().to_string();
+        assert!(e.contains("missing.tblex"), "{e}");
+        std::fs::write(&path, b"TBLEX\0\x01").unwrap();
+        let e = Lexicon::load(&path).unwrap_err().to_string();
+        assert!(e.contains("small.tblex") && e.contains("truncated"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn word_judge() {
+        use tilebag_core::WordJudge;
+        let lex = small();
+        let judge: &dyn WordJudge = &lex;
+        assert!(judge.is_valid("ZA") && !judge.is_valid("ZZ"));
+    }
+}

@@ -1,0 +1,494 @@
+//! The real `tilebag` binary, run as a user would: `gcg verify`, `gcg show`, `rules list`,
+//! `rules show`.
+//!
+//! Tests that read the shared corpus (`../shared/gcg`) have `shared` in their names and pass with a
+//! message when it is absent; the others use small fixtures written to a temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PRESETS: [&str; 6] = [
+    "naspa-2013",
+    "nsa-2011",
+    "naspa-2013-csw",
+    "wespa-2010",
+    "sanspa-1999",
+    "literacy-2018",
+];
+
+/// Runs the binary with `args`.
+fn tilebag<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilebag"))
+        .args(args)
+        .output()
+        .expect("run the tilebag binary")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// Everything the binary said, for assertion messages.
+fn said(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    )
+}
+
+fn assert_no_panic(o: &Output) {
+    let err = stderr(o);
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "the binary panicked:\n{}",
+        said(o)
+    );
+}
+
+/// A temporary directory for one test's fixtures, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("tilebag-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temporary directory");
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write a fixture");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The first two moves of macondo's doug v emely game (WINDY 32, GALE 16), with the second
+/// line's score and cumulative as given.
+fn two_moves(gale_score: &str, gale_cumulative: &str) -> String {
+    format!(
+        "#player1 alice Alice Example\n\
+         #player2 bob Bob Example\n\
+         >alice: DINNVWY 8D WINDY +32 32\n\
+         >bob: ADEEGIL 7C GALE {gale_score} {gale_cumulative}\n"
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// rules
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn rules_list_names_the_six_presets() {
+    let o = tilebag(&["rules", "list"]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names, PRESETS, "{out}");
+    let default = out
+        .lines()
+        .find(|l| l.contains("(default)"))
+        .expect("a default preset");
+    assert!(default.starts_with("naspa-2013 "), "{default}");
+}
+
+#[test]
+fn rules_show_wespa_cites_its_rules() {
+    let o = tilebag(&["rules", "show", "wespa-2010"]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("wespa-2010"), "{out}");
+    assert!(out.contains("WESPA"), "{out}");
+    assert!(out.contains("5.1.4(a)"), "the end-rack rule: {out}");
+    assert!(out.lines().count() > 5, "{out}");
+}
+
+#[test]
+fn rules_show_every_preset() {
+    for preset in PRESETS {
+        let o = tilebag(&["rules", "show", preset]);
+        assert!(o.status.success(), "{preset}: {}", said(&o));
+        assert!(stdout(&o).starts_with(preset), "{preset}: {}", said(&o));
+    }
+}
+
+#[test]
+fn rules_show_unknown_preset_names_the_known_ones() {
+    let o = tilebag(&["rules", "show", "nope"]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    assert!(err.contains("nope"), "{err}");
+    for preset in PRESETS {
+        assert!(err.contains(preset), "{preset} not named: {err}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// gcg verify / gcg show on fixtures
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn gcg_verify_fixture_wrong_score_fails_at_its_line() {
+    let tmp = TempDir::new("wrong-score");
+    let bad = tmp.write("wrong_score.gcg", &two_moves("+17", "17"));
+    let o = tilebag(&[Path::new("gcg"), Path::new("verify"), &bad]);
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    assert_no_panic(&o);
+    let out = stdout(&o);
+    let line = out.lines().next().unwrap_or_default();
+    assert!(
+        line.starts_with(&format!("FAIL {}:4:", bad.display())),
+        "{}",
+        said(&o)
+    );
+    assert!(line.contains("record says +17"), "{line}");
+    assert!(line.contains("engine computed +16"), "{line}");
+    assert!(line.contains("7C GALE"), "{line}");
+}
+
+#[test]
+fn gcg_verify_fixture_wrong_cumulative_fails_at_its_line() {
+    let tmp = TempDir::new("wrong-cumulative");
+    let bad = tmp.write("wrong_cumulative.gcg", &two_moves("+16", "61"));
+    let o = tilebag(&[Path::new("gcg"), Path::new("verify"), &bad]);
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("FAIL {}:4:", bad.display())),
+        "{}",
+        said(&o)
+    );
+    assert!(out.contains("61") && out.contains("16"), "{out}");
+}
+
+#[test]
+fn gcg_verify_fixture_good_and_bad_together() {
+    let tmp = TempDir::new("good-and-bad");
+    let good = tmp.write("good.gcg", &two_moves("+16", "16"));
+    let bad = tmp.write("bad.gcg", &two_moves("+17", "17"));
+    // Alone, the good record verifies (as an unfinished game) and the exit status is 0.
+    let o = tilebag(&[Path::new("gcg"), Path::new("verify"), &good]);
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "INCOMPLETE {}: 2 events, alice 32 – bob 16 so far\n",
+            good.display()
+        )
+    );
+    // With a bad one, every file is still reported and the status is 1.
+    let o = tilebag(&[Path::new("gcg"), Path::new("verify"), &bad, &good]);
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with(&format!("FAIL {}:4:", bad.display())));
+    assert!(lines[1].starts_with(&format!("INCOMPLETE {}:", good.display())));
+}
+
+#[test]
+fn gcg_verify_fixture_unreadable_line_names_it() {
+    let tmp = TempDir::new("unreadable");
+    let bad = tmp.write(
+        "unreadable.gcg",
+        "#player1 alice Alice\n#player2 bob Bob\n>alice: DINNVWY 8D WINDY +32 32\n>bob: ABC\n",
+    );
+    let o = tilebag(&[Path::new("gcg"), Path::new("verify"), &bad]);
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    assert_no_panic(&o);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("FAIL {}:4: expected a move", bad.display())),
+        "{out}"
+    );
+}
+
+#[test]
+fn gcg_verify_missing_file_is_a_clear_error() {
+    let tmp = TempDir::new("missing-verify");
+    let missing = tmp.0.join("no_such_game.gcg");
+    let o = tilebag(&[Path::new("gcg"), Path::new("verify"), &missing]);
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    assert_no_panic(&o);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("FAIL {}", missing.display())),
+        "{out}"
+    );
+    assert!(out.contains("cannot read"), "{out}");
+}
+
+#[test]
+fn gcg_show_missing_file_is_a_clear_error() {
+    let tmp = TempDir::new("missing-show");
+    let missing = tmp.0.join("no_such_game.gcg");
+    let o = tilebag(&[Path::new("gcg"), Path::new("show"), &missing]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    assert!(err.starts_with("error:"), "{err}");
+    assert!(err.contains(&missing.display().to_string()), "{err}");
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn gcg_verify_needs_a_file() {
+    let o = tilebag(&["gcg", "verify"]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_no_panic(&o);
+    assert!(stderr(&o).contains("Usage"), "{}", said(&o));
+}
+
+/// The board lines of `gcg show` output: the column header and 15 rows.
+fn board_rows(out: &str) -> Vec<&str> {
+    let mut lines = out.lines();
+    let header = lines.next().unwrap_or_default();
+    assert_eq!(
+        header.split_whitespace().collect::<String>(),
+        "ABCDEFGHIJKLMNO",
+        "{out}"
+    );
+    let rows: Vec<&str> = lines.take(15).collect();
+    for (i, row) in rows.iter().enumerate() {
+        let number = row.split_whitespace().next().unwrap_or_default();
+        assert_eq!(number, (i + 1).to_string(), "{out}");
+        assert_eq!(row.split_whitespace().count(), 16, "{row:?}");
+    }
+    rows
+}
+
+#[test]
+fn gcg_show_fixture_turn_prints_board_and_scores() {
+    let tmp = TempDir::new("show");
+    let good = tmp.write("good.gcg", &two_moves("+16", "16"));
+    let o = tilebag(&[
+        Path::new("gcg"),
+        Path::new("show"),
+        &good,
+        Path::new("--turn"),
+        Path::new("1"),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    let rows = board_rows(&out);
+    assert!(rows[7].contains("W I N D Y"), "{out}");
+    assert!(!rows[6].contains('G'), "GALE is not played yet: {out}");
+    assert!(
+        out.contains("after 1 event(s) (line 3): alice 32 – bob 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("next: line 4 bob to move, rack ADEEGIL"),
+        "{out}"
+    );
+    assert!(out.contains("unseen (bag and racks, 95 tiles)"), "{out}");
+
+    // Without --turn: the end of the record.
+    let o = tilebag(&[Path::new("gcg"), Path::new("show"), &good]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    let rows = board_rows(&out);
+    assert!(rows[6].contains("G A L E"), "{out}");
+    assert!(
+        out.contains("after 2 event(s) (line 4): alice 32 – bob 16"),
+        "{out}"
+    );
+}
+
+#[test]
+fn gcg_show_fixture_stops_at_a_wrong_score() {
+    let tmp = TempDir::new("show-bad");
+    let bad = tmp.write("bad.gcg", &two_moves("+17", "17"));
+    let o = tilebag(&[Path::new("gcg"), Path::new("show"), &bad]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{}:4:", bad.display())), "{err}");
+    // Up to the line before, it shows fine.
+    let o = tilebag(&[
+        Path::new("gcg"),
+        Path::new("show"),
+        &bad,
+        Path::new("--turn"),
+        Path::new("1"),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared corpus
+// ---------------------------------------------------------------------------------------------
+
+fn shared_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/gcg");
+    match dir.canonicalize() {
+        Ok(dir) if dir.is_dir() => Some(dir),
+        _ => {
+            eprintln!(
+                "skipping: ../shared/gcg not found (a fresh clone without the shared corpus)"
+            );
+            None
+        }
+    }
+}
+
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for source in ["liwords", "macondo", "quackle"] {
+        for entry in std::fs::read_dir(dir.join(source)).expect("list the corpus") {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_some_and(|x| x == "gcg") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn file_name(path: &Path) -> &str {
+    path.file_name().and_then(|n| n.to_str()).unwrap()
+}
+
+/// What `gcg verify` should print first for a corpus file (the README's expectations).
+fn expected_status(path: &Path) -> &'static str {
+    let name = file_name(path);
+    if name == "name_weird_encoding_with_header.gcg" || name == "polish_endgame.gcg" {
+        "FAIL"
+    } else if name.starts_with("incomplete")
+        || name.starts_with("name_")
+        || name == "guy_vs_bot_almost_complete.gcg"
+    {
+        "INCOMPLETE"
+    } else {
+        "OK"
+    }
+}
+
+#[test]
+fn shared_gcg_verify_whole_corpus() {
+    let Some(dir) = shared_dir() else { return };
+    let files = corpus_files(&dir);
+    assert!(files.len() > 40, "only {} files", files.len());
+    let o = tilebag(&[&[PathBuf::from("gcg"), PathBuf::from("verify")], &files[..]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", said(&o));
+    assert_no_panic(&o);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines.len(),
+        files.len(),
+        "one line per file, no warnings:\n{out}"
+    );
+    for (path, line) in files.iter().zip(&lines) {
+        let status = expected_status(path);
+        let prefix = format!("{status} {}", path.display());
+        assert!(line.starts_with(&prefix), "expected {prefix}…, got {line}");
+    }
+    let find = |name: &str| {
+        *lines
+            .iter()
+            .find(|l| l.contains(&format!("/{name}")))
+            .unwrap_or_else(|| panic!("no line for {name}:\n{out}"))
+    };
+    let weird = find("name_weird_encoding_with_header.gcg");
+    assert!(
+        weird.contains(".gcg:1: unsupported character encoding \"ISO8859-6\""),
+        "{weird}"
+    );
+    let polish = find("polish_endgame.gcg");
+    assert!(polish.contains("polish_endgame.gcg:6: "), "{polish}");
+    assert!(polish.contains("unsupported tile"), "{polish}");
+    assert!(
+        find("capp.gcg").ends_with(": final Brian 481 – Pakorn 393"),
+        "{out}"
+    );
+    assert!(
+        find("fivepoint.gcg").ends_with(": final Ganesh 452 – Paul 360"),
+        "{out}"
+    );
+    assert!(
+        find("combined_low_scoring.gcg").ends_with(": final Marlon_Hill -6 – Ben_Schoenbrun -16"),
+        "{out}"
+    );
+    assert!(
+        find("guy_vs_bot_almost_complete.gcg").ends_with(": 25 events, guy 454 – bot 398 so far"),
+        "{out}"
+    );
+    let fails = lines.iter().filter(|l| l.starts_with("FAIL ")).count();
+    assert_eq!(fails, 2, "{out}");
+}
+
+#[test]
+fn shared_gcg_verify_good_files_exits_zero() {
+    let Some(dir) = shared_dir() else { return };
+    let files: Vec<PathBuf> = corpus_files(&dir)
+        .into_iter()
+        .filter(|p| expected_status(p) != "FAIL")
+        .collect();
+    assert!(files.len() > 40, "only {} files", files.len());
+    let o = tilebag(&[&[PathBuf::from("gcg"), PathBuf::from("verify")], &files[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), files.len(), "{out}");
+    assert!(out
+        .lines()
+        .all(|l| l.starts_with("OK ") || l.starts_with("INCOMPLETE ")));
+    assert!(stderr(&o).is_empty(), "{}", said(&o));
+}
+
+#[test]
+fn shared_gcg_show_turn_3() {
+    let Some(dir) = shared_dir() else { return };
+    let josh2 = dir.join("macondo/josh2.gcg");
+    let o = tilebag(&[
+        Path::new("gcg"),
+        Path::new("show"),
+        &josh2,
+        Path::new("--turn"),
+        Path::new("3"),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    let rows = board_rows(&out);
+    // DOWLY at 8H, then (after jvc's challenge bonus) POI at 9I.
+    assert!(rows[7].contains("D O W L Y"), "{out}");
+    assert!(rows[8].contains("P O I"), "{out}");
+    assert!(
+        out.contains("after 3 event(s) (line 5): jvc 37 – Paula 22"),
+        "{out}"
+    );
+    assert!(
+        out.contains("next: line 6 jvc to move, rack DIMSTTW"),
+        "{out}"
+    );
+    assert!(out.contains("unseen (bag and racks, 92 tiles)"), "{out}");
+}
+
+#[test]
+fn shared_gcg_show_polish_is_a_clear_error() {
+    let Some(dir) = shared_dir() else { return };
+    let polish = dir.join("macondo/polish_endgame.gcg");
+    let o = tilebag(&[Path::new("gcg"), Path::new("show"), &polish]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_no_panic(&o);
+    let err = stderr(&o);
+    assert!(err.contains("polish_endgame.gcg:6:"), "{err}");
+    assert!(err.contains("unsupported tile"), "{err}");
+}
