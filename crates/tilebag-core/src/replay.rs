@@ -104,13 +104,27 @@ impl<'r> Replayer<'r> {
 
     /// Tiles neither on the board nor known: the bag and both racks together.
     pub fn unseen(&self) -> Vec<Tile> {
-        let mut pool = self.set.all_tiles();
+        let mut on_board = vec![0u8; self.set.letters.len() + 1];
         for (_, t) in self.board.tiles() {
-            if let Some(i) = pool.iter().position(|&p| p == t.tile()) {
-                pool.remove(i);
-            }
+            on_board[self.tile_slot(t.tile())] += 1;
         }
-        pool
+        self.set
+            .all_tiles()
+            .into_iter()
+            .filter(|&t| {
+                let slot = &mut on_board[self.tile_slot(t)];
+                let seen = *slot > 0;
+                *slot = slot.saturating_sub(1);
+                !seen
+            })
+            .collect()
+    }
+
+    fn tile_slot(&self, t: Tile) -> usize {
+        match t {
+            Tile::Letter(i) => (i as usize).min(self.set.letters.len()),
+            Tile::Blank => self.set.letters.len(),
+        }
     }
 
     fn bag_len(&self) -> usize {
@@ -243,22 +257,24 @@ impl<'r> Replayer<'r> {
                 .map_err(|e| err(line, format!("{position} {word}: {e}")))?;
                 self.check_subset(ev, &sp.tiles_used(), &format!("{position} {word}"))?;
                 // The set holds only so many of each tile.
-                let mut unseen = self.unseen();
-                for t in sp.tiles_used() {
-                    match unseen.iter().position(|&u| u == t) {
-                        Some(i) => {
-                            unseen.remove(i);
-                        }
-                        None => {
-                            return Err(err(
-                                line,
-                                format!(
-                                    "{position} {word}: no {} is left: the set has only {}",
-                                    self.set.tile_char(t),
-                                    self.set.count(t)
-                                ),
-                            ))
-                        }
+                let used = sp.tiles_used();
+                let mut taken = vec![0usize; self.set.letters.len() + 1];
+                for (_, b) in self.board.tiles() {
+                    taken[self.tile_slot(b.tile())] += 1;
+                }
+                for &t in &used {
+                    taken[self.tile_slot(t)] += 1;
+                }
+                for &t in &used {
+                    if taken[self.tile_slot(t)] > self.set.count(t) as usize {
+                        return Err(err(
+                            line,
+                            format!(
+                                "{position} {word}: no {} is left: the set has only {}",
+                                self.set.tile_char(t),
+                                self.set.count(t)
+                            ),
+                        ));
                     }
                 }
                 let shown = sp.gcg_word(&self.board, &self.layout, &self.set);
@@ -517,5 +533,49 @@ pub fn game_to_gcg(game: &Game, players: [GcgPlayer; 2]) -> GcgRecord {
         last_racks,
         events,
         ..GcgRecord::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gcg::parse_gcg;
+
+    fn verify(text: &str) -> Result<ReplayReport, ReplayError> {
+        verify_record(&parse_gcg(text.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn a_record_cannot_use_more_tiles_than_the_set_holds() {
+        let e = verify("#player1 a a\n#player2 b b\n>a: ZAX 8G ZAX +38 38\n>b: ZO 7G ZO +31 31\n")
+            .unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("no Z is left"), "{e}");
+    }
+
+    #[test]
+    fn a_played_tile_must_be_on_the_recorded_rack() {
+        let e = verify("#player1 a a\n#player2 b b\n>a: ABCDEFG 8G ZAX +38 38\n").unwrap_err();
+        assert!(e.message.contains("no such tile"), "{e}");
+    }
+
+    #[test]
+    fn moves_alternate_and_bonuses_follow_the_players_own_play() {
+        let e =
+            verify("#player1 a a\n#player2 b b\n>a: ZAX 8G ZAX +38 38\n>a: - +0 38\n").unwrap_err();
+        assert!(e.message.contains("twice in a row"), "{e}");
+        let e = verify("#player1 a a\n#player2 b b\n>a: ZAX 8G ZAX +38 38\n>b: (challenge) +5 5\n")
+            .unwrap_err();
+        assert!(e.message.contains("challenge bonus"), "{e}");
+    }
+
+    #[test]
+    fn end_rack_lines_are_checked_against_the_rack_value() {
+        let e = verify("#player1 a a\n#player2 b b\n>a: ZAX 8G ZAX +38 38\n>b: (QI) +5 5\n")
+            .unwrap_err();
+        assert!(e.message.contains("worth 11"), "{e}");
+        let r = verify("#player1 a a\n#player2 b b\n>a: ZAX 8G ZAX +38 38\n>b: QI (QI) -11 -11\n")
+            .unwrap();
+        assert_eq!(r.completion, Completion::Complete);
     }
 }

@@ -7,7 +7,8 @@
 //! Peak memory is VmHWM from /proc/self/status, measured in child processes of this program so
 //! each figure covers one job: `--baseline` (nothing), `--build LIST` (make the word list, build
 //! the lexicon), `--load FILE` (read and validate a built file, then run the lookup batch),
-//! `--hashset LIST` (make the list and a `HashSet<String>` of it).
+//! `--hashset LIST` (make the list and a `HashSet<String>` of it). `--seed FILE` writes a small
+//! built lexicon, e.g. to seed the fuzz corpus.
 
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -100,8 +101,20 @@ fn main() {
             println!("{loaded}");
             return;
         }
+        ["--seed", path] => {
+            // A small built file to seed the fuzz corpus (see fuzz/).
+            let words = ["CAT", "CATS", "CAR", "CARS", "SCAR", "SCARS", "QI", "ZA", "OK", "EUOI"];
+            let lex = Lexicon::from_words(words, "seed").expect("builds");
+            if let Some(dir) = std::path::Path::new(path).parent() {
+                std::fs::create_dir_all(dir).expect("creates the directory");
+            }
+            lex.save(path).expect("saves");
+            return;
+        }
         [] => {}
-        _ => panic!("usage: lexstats [--baseline | --build LIST | --hashset LIST | --load FILE]"),
+        _ => panic!(
+            "usage: lexstats [--baseline | --build LIST | --hashset LIST | --load FILE | --seed FILE]"
+        ),
     }
 
     let baseline = child(&["--baseline"]);
@@ -112,7 +125,9 @@ fn main() {
         let words = list(name);
         let (build, lex) = best(5, || Lexicon::from_words(&words, name).expect("builds"));
         let (parse_build, _) = if name == "enable" {
-            best(5, || Lexicon::from_word_list(ENABLE1_TEXT, name).expect("builds"))
+            best(5, || {
+                Lexicon::from_word_list(ENABLE1_TEXT, name).expect("builds")
+            })
         } else {
             (Duration::ZERO, lex.clone())
         };
@@ -127,10 +142,7 @@ fn main() {
         let queries = batch(&words);
         let (t_dawg, hits_dawg) = best(5, || queries.iter().filter(|w| lex.contains(w)).count());
         let (t_set, hits_set) = best(5, || {
-            queries
-                .iter()
-                .filter(|w| set.contains(w.as_str()))
-                .count()
+            queries.iter().filter(|w| set.contains(w.as_str())).count()
         });
         assert_eq!(hits_dawg, hits_set);
         let (t_enum, n) = best(3, || lex.words().count());
@@ -141,15 +153,25 @@ fn main() {
         let peak_set = child(&["--hashset", name]);
 
         println!();
-        println!("== {name}: {} words ({} nodes, {} edges)", stats.words, stats.nodes, stats.edges);
+        println!(
+            "== {name}: {} words ({} nodes, {} edges)",
+            stats.words, stats.nodes, stats.edges
+        );
         println!("build (sorted words -> lexicon):  {}", ms(build));
         if name == "enable" {
             println!("parse + build (ENABLE1 text):     {}", ms(parse_build));
         }
-        println!("file size:                        {} bytes ({:.2} MB)", bytes.len(), bytes.len() as f64 / 1e6);
+        println!(
+            "file size:                        {} bytes ({:.2} MB)",
+            bytes.len(),
+            bytes.len() as f64 / 1e6
+        );
         println!("load (from_bytes, validated):     {}", ms(load));
         println!("load (file read + from_bytes):    {}", ms(load_file));
-        println!("enumerate all words:              {} ({n} words)", ms(t_enum));
+        println!(
+            "enumerate all words:              {} ({n} words)",
+            ms(t_enum)
+        );
         println!(
             "lookups ({LOOKUPS} mixed, {hits_dawg} present): DAWG {:.1} M/s ({:.0} ns each), HashSet<String> {:.1} M/s ({:.0} ns each)",
             LOOKUPS as f64 / t_dawg.as_secs_f64() / 1e6,
