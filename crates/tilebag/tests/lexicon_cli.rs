@@ -204,3 +204,63 @@ fn shared_gcg_verify_with_a_lexicon_lists_the_phonies_without_failing() {
     assert!(!t.contains("GOD ("), "{t}");
     assert!(t.contains("OK "), "{t}");
 }
+
+#[test]
+fn the_engine_judges_challenges_and_the_void_rule_with_a_lexicon() {
+    use tilebag_core::game::{Action, Actor, Effect, Event, Game};
+    use tilebag_core::{Placement, Position, Ruleset, TileSet};
+    use tilebag_lexicon::WordSource;
+    let enable = WordSource::builtin();
+    let set = TileSet::english();
+    let t = |s: &str| set.parse_tiles(s).unwrap();
+    let place = |g: &Game, pos: &str, word: &str| {
+        Placement::from_gcg(
+            g.board(),
+            g.layout(),
+            g.tile_set(),
+            Position::parse(pos, 15).unwrap(),
+            word,
+        )
+        .unwrap()
+    };
+    let ev = |seat, at_ms, action| Event {
+        actor: Actor::Seat(seat),
+        at_ms,
+        action,
+    };
+    // Double challenge: ZAX stands (ENABLE has it), the challenger loses the turn.
+    let mut g = Game::custom(
+        Ruleset::naspa_2013(),
+        1,
+        [t("ZAXQIEE"), t("AEIOUST")],
+        t("EEEEEEEEEE"),
+    );
+    let p = place(&g, "8G", "ZAX");
+    g.apply(&ev(0, 1_000, Action::Play { placement: p }), &enable)
+        .unwrap();
+    let fx = g
+        .apply(&ev(1, 2_000, Action::Challenge { words: vec![] }), &enable)
+        .unwrap();
+    assert!(fx.contains(&Effect::Verdict { acceptable: true }));
+    assert_eq!(g.to_move(), 0);
+    // QI is not in ENABLE: withdrawn.
+    let p = place(&g, "9G", "QI");
+    g.apply(&ev(0, 3_000, Action::Play { placement: p }), &enable)
+        .unwrap();
+    let fx = g
+        .apply(&ev(1, 4_000, Action::Challenge { words: vec![] }), &enable)
+        .unwrap();
+    assert!(fx.contains(&Effect::Verdict { acceptable: false }));
+    // Void rule: the same play is refused outright.
+    let mut r = Ruleset::naspa_2013();
+    r.challenge = tilebag_core::ruleset::ChallengeRule::Void;
+    let mut g = Game::custom(r, 1, [t("QIZAXEE"), t("AEIOUST")], t("EEEEEEEEEE"));
+    let p = place(&g, "8G", "QI");
+    assert!(g
+        .apply(&ev(0, 1_000, Action::Play { placement: p }), &enable)
+        .is_err());
+    let p = place(&g, "8G", "ZAX");
+    assert!(g
+        .apply(&ev(0, 1_000, Action::Play { placement: p }), &enable)
+        .is_ok());
+}
