@@ -3,8 +3,9 @@
 //! never panic, loop or read out of bounds.
 //!
 //! Each input is tried twice: as given, and with its trailing CRC-32 repaired, so that mutations
-//! get past the checksum to the structural checks. Seed the corpus with a small built file, e.g.
-//! `cargo run -p tilebag-lexicon --example lexstats` writes none; any `Lexicon::save` output does.
+//! get past the checksum to the structural checks. Seeding the corpus with a small built file
+//! (any `Lexicon::save` output, e.g. from `cargo run -p tilebag-lexicon --example lexstats --
+//! --seed corpus/lexicon_from_bytes/small.tblex`) gets the fuzzer to deep states sooner.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -25,7 +26,15 @@ fn check(bytes: &[u8]) {
     let Ok(lex) = Lexicon::from_bytes(bytes) else {
         return;
     };
-    for q in ["", "A", "QI", "CAT", "zyzzyva", "ABCDEFGHIJKLMNOP", "\u{e9}"] {
+    for q in [
+        "",
+        "A",
+        "QI",
+        "CAT",
+        "zyzzyva",
+        "ABCDEFGHIJKLMNOP",
+        "\u{e9}",
+    ] {
         let _ = lex.contains(q);
         let _ = lex.has_prefix(q);
     }

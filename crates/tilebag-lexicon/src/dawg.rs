@@ -18,7 +18,7 @@
 //!
 //! Edge 0 is a sentinel whose arc points at the root node (0 for the empty lexicon). Nodes are laid
 //! out parents first, so every arc points strictly forward (`arc > index`): a walk can never loop,
-//! and [`Dawg::from_edges`] checks this together with every other invariant, so lookups and
+//! and loading (`Dawg::from_edges`) checks this together with every other invariant, so lookups and
 //! enumeration on a loaded file can neither loop nor index out of bounds.
 //!
 //! The idea of one-`u32`-per-edge with contiguous siblings follows the KWG format of wolges
@@ -26,7 +26,7 @@
 //!
 //! # Building
 //!
-//! [`build`] takes the sorted word list and minimises incrementally (Daciuk, Mihov, Watson and
+//! `build` takes the sorted word list and minimises incrementally (Daciuk, Mihov, Watson and
 //! Watson, "Incremental construction of minimal acyclic finite-state automata", 2000): once the
 //! next word leaves a branch, the branch's nodes can never change again, so each is replaced by an
 //! equal node already registered (same edges: letters, accept bits and children) or registered
@@ -76,12 +76,22 @@ fn code(b: u8) -> u8 {
 }
 
 /// A validated minimal DAWG.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Dawg {
     edges: Vec<u32>,
     /// For each letter code, the index of the root's edge for it (0: none). Derived from
     /// `edges`, not stored: it saves scanning the widest node (up to 26 edges) on every lookup.
     root_index: [u32; 27],
+}
+
+impl std::fmt::Debug for Dawg {
+    // A summary: the edges of a real lexicon run to hundreds of thousands.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dawg")
+            .field("edges", &self.edges.len())
+            .field("nodes", &self.node_count())
+            .finish()
+    }
 }
 
 /// What validation learns about a graph.
@@ -342,7 +352,7 @@ enum Step {
     Advance,
 }
 
-/// Depth-first enumeration of a [`Dawg`]'s words in sorted order.
+/// Depth-first enumeration of a lexicon's words in sorted order ([`crate::Lexicon::words`]).
 ///
 /// The stack has room for [`MAX_WORD_LEN`] edges and descent stops there, so even a graph that
 /// slipped past validation could not make it index out of bounds or loop.

@@ -35,7 +35,7 @@
 //! META or DAWG layout): such files are refused with [`LexiconError::UnsupportedVersion`].
 //!
 //! Reading checks the magic, the version, the checksum, the section table (bounds, alignment,
-//! overlap, duplicates), and then every edge of the DAWG (see [`crate::dawg::Dawg::from_edges`]);
+//! overlap, duplicates), and then every edge of the DAWG (see [`crate::dawg`]);
 //! the counts in META must equal those computed from the graph.
 
 use crate::error::LexiconError;

@@ -78,6 +78,20 @@ impl Layer {
     }
 }
 
+impl std::fmt::Display for Layer {
+    /// `owl.txt: 178691 words, lengths 1-15`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} words, lengths {}-{}",
+            self.path.display(),
+            self.lexicon.word_count(),
+            self.min_length,
+            self.max_length
+        )
+    }
+}
+
 /// Several sources, each judging a window of word lengths (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayeredLexicon {
