@@ -75,8 +75,8 @@ pub enum PlayError {
     Occupied(Square),
     #[error("square {0} is covered twice in one play")]
     Duplicate(Square),
-    #[error("the tiles are not in one row or one column (NASPA A.I.B, WESPA appendix 1: no diagonal or scattered plays)")]
-    NotInLine,
+    #[error("the tile at {0} is not in the row or column of the others (NASPA A.I.B, WESPA appendix 1: no diagonal or scattered plays)")]
+    NotInLine(Square),
     #[error("gap at {0}: the new tiles must form one unbroken word (NASPA III.G.5, A.I.B)")]
     Gap(Square),
     #[error(
@@ -85,8 +85,10 @@ pub enum PlayError {
     MissesCentre(Square),
     #[error("the first play must use at least two tiles (NASPA A.I.A)")]
     FirstPlayTooShort,
-    #[error("the play does not touch any tile on the board (NASPA III.G.5, A.I.B)")]
-    NotConnected,
+    #[error(
+        "the play starting at {0} does not touch any tile on the board (NASPA III.G.5, A.I.B)"
+    )]
+    NotConnected(Square),
     #[error("the blank at {0} is not designated (NASPA IV.F.1)")]
     BlankNotDesignated(Square),
     #[error("the record shows {written} at {square}, but the board has {board}")]
@@ -220,7 +222,20 @@ pub fn score_placement(
     } else if same_col {
         Direction::Down
     } else {
-        return Err(PlayError::NotInLine);
+        // Name the first tile off the line of the first two.
+        let (a, b) = (tiles[0].0, tiles[1].0);
+        let stray = tiles
+            .iter()
+            .map(|&(s, _)| s)
+            .find(|s| {
+                if a.row == b.row {
+                    s.row != a.row
+                } else {
+                    s.col != a.col
+                }
+            })
+            .unwrap_or(b);
+        return Err(PlayError::NotInLine(stray));
     };
 
     let get = |sq: Square| -> Option<PlacedTile> {
@@ -271,7 +286,7 @@ pub fn score_placement(
             })
         });
         if !touches {
-            return Err(PlayError::NotConnected);
+            return Err(PlayError::NotConnected(first));
         }
     }
 
@@ -489,9 +504,11 @@ mod tests {
             direction: None,
         };
         let e = score_placement(&b, &l, &s, &off(vec![(0, 0), (0, 1)]), 7).unwrap_err();
-        assert_eq!(e, PlayError::NotConnected);
+        assert_eq!(e, PlayError::NotConnected(Square::new(0, 0)));
+        assert!(e.to_string().contains("A1"));
         let e = score_placement(&b, &l, &s, &off(vec![(8, 6), (9, 7)]), 7).unwrap_err();
-        assert_eq!(e, PlayError::NotInLine);
+        assert_eq!(e, PlayError::NotInLine(Square::new(9, 7)));
+        assert!(e.to_string().contains("H10"));
         let e = score_placement(&b, &l, &s, &off(vec![(8, 6), (8, 8)]), 7).unwrap_err();
         assert_eq!(e, PlayError::Gap(Square::new(8, 7)));
         assert!(e.to_string().contains("H9"));
