@@ -247,7 +247,7 @@ fn lexicon_info(file: &Path) -> Result<ExitCode> {
         None => {
             if let tilebag_lexicon::WordSource::Layered(l) = &source {
                 for layer in l.layers() {
-                    println!("layer: {layer:?}");
+                    println!("layer: {layer}");
                 }
             }
         }
