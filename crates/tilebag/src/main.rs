@@ -24,6 +24,34 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the play server: games in the browser, clocks kept by the server, every action
+    /// committed to the database before it is acknowledged.
+    Serve {
+        /// Port to listen on.
+        #[arg(long, env = "TILEBAG_PORT", default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, env = "TILEBAG_BIND", default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// A SQLite file, or `postgres://user:password@host/db` for PostgreSQL.
+        #[arg(long, env = "TILEBAG_DATABASE", default_value = "tilebag.db")]
+        database: String,
+        /// The preset of games created without one.
+        #[arg(long, env = "TILEBAG_PRESET", default_value = "naspa-2013")]
+        preset: String,
+        /// Another lexicon games may choose, as NAME=PATH (a built file, a word list or a
+        /// layered config). Repeatable. The built-in ENABLE is always available as `enable1`.
+        #[arg(long = "lexicon", value_name = "NAME=PATH")]
+        lexicons: Vec<String>,
+        /// The lexicon of games created without one.
+        #[arg(long, env = "TILEBAG_DEFAULT_LEXICON", default_value = "enable1")]
+        default_lexicon: String,
+    },
+    /// Benchmarks.
+    Bench {
+        #[command(subcommand)]
+        command: BenchCommand,
+    },
     /// Game records (GCG).
     Gcg {
         #[command(subcommand)]
@@ -54,6 +82,26 @@ enum Command {
         /// Seconds the verdict stays on screen.
         #[arg(long, default_value_t = 5)]
         clear_after: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Play N concurrent games over loopback WebSockets with legal moves; report throughput and
+    /// the p50/p99 latency from sending an action to its acknowledgement.
+    Serve {
+        /// Concurrent games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// A running server (default: start one in-process with a temporary SQLite file).
+        #[arg(long)]
+        addr: Option<std::net::SocketAddr>,
+        /// Mean thinking time per action, in milliseconds (0 plays flat out).
+        #[arg(long, default_value_t = 1000)]
+        think_ms: u64,
+        /// The preset of every game.
+        #[arg(long, default_value = "naspa-2013")]
+        preset: String,
     },
 }
 
@@ -114,6 +162,59 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Serve {
+            port,
+            bind,
+            database,
+            preset,
+            lexicons,
+            default_lexicon,
+        } => {
+            let mut map: std::collections::HashMap<String, tilebag_server::Judge> =
+                std::collections::HashMap::new();
+            map.insert(
+                "enable1".into(),
+                std::sync::Arc::new(tilebag_lexicon::WordSource::builtin()),
+            );
+            for spec in lexicons {
+                let (name, path) = spec.split_once('=').with_context(|| {
+                    format!("--lexicon {spec:?}: expected NAME=PATH, e.g. csw21=/data/CSW21.txt")
+                })?;
+                let source = tilebag_lexicon::open_lexicon(path)?;
+                map.insert(name.to_string(), std::sync::Arc::new(source));
+            }
+            let config = tilebag_server::ServeConfig {
+                bind,
+                port,
+                database,
+                default_preset: preset,
+                lexicons: map,
+                default_lexicon,
+                ..Default::default()
+            };
+            tilebag_server::run(config)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench { command } => match command {
+            BenchCommand::Serve {
+                games,
+                addr,
+                think_ms,
+                preset,
+            } => {
+                let options = tilebag_server::BenchOptions {
+                    preset,
+                    think: std::time::Duration::from_millis(think_ms),
+                    ..Default::default()
+                };
+                let rt = tokio::runtime::Builder::new_multi_thread()
+                    .enable_all()
+                    .build()?;
+                let report = rt.block_on(tilebag_server::bench_serve(addr, games, options))?;
+                println!("{report}");
+                Ok(ExitCode::SUCCESS)
+            }
+        },
         Command::Gcg { command } => match command {
             GcgCommand::Verify { files, lexicon } => {
                 let lexicon = lexicon

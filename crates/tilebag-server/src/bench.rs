@@ -1,0 +1,677 @@
+//! The load tool: N concurrent games over loopback, each played by two real WebSocket clients
+//! making legal moves, timing every action from its sending to its acknowledgement.
+//!
+//! The clients play random placements from their own rack that are geometrically legal (checked
+//! with the engine's own placement rules on a mirror of the board built from their view). Most
+//! form phonies, which are legal moves under a challenge rule; nobody challenges, so they stand.
+//! When no placement is found a client exchanges or passes; it goes out, accepts an out play, and
+//! claims the end after six scoreless turns (NASPA V.B), so every game ends.
+
+use crate::client::{post_json, ClientError, WsClient};
+use crate::{ServeConfig, ServerError};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tilebag_core::bag::Rng;
+use tilebag_core::play::score_placement;
+use tilebag_core::{Board, Layout, PlacedTile, Placement, Position, Square, TileSet};
+
+/// How the load tool plays.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// The preset of every game.
+    pub preset: String,
+    /// Mean time a client thinks before each action (uniform in 0.5×–1.5×); 0 plays flat out.
+    pub think: Duration,
+    /// The most tiles a client places in one play (fewer tiles make longer games).
+    pub max_tiles: usize,
+    /// Games set up at once (creating the game and connecting its two clients).
+    pub setup_concurrency: usize,
+    /// Give up after this long.
+    pub timeout: Duration,
+    /// Seeds the games' bags and the clients' choices.
+    pub seed: u64,
+}
+
+impl Default for BenchOptions {
+    fn default() -> BenchOptions {
+        BenchOptions {
+            preset: "naspa-2013".into(),
+            think: Duration::from_millis(1000),
+            max_tiles: 4,
+            setup_concurrency: 32,
+            timeout: Duration::from_secs(900),
+            seed: 2013,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("starting the server: {0}")]
+    Server(#[from] ServerError),
+    #[error("{0}")]
+    Client(#[from] ClientError),
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// What the load tool measured.
+#[derive(Debug, Clone)]
+pub struct LoadReport {
+    pub games: usize,
+    pub games_completed: usize,
+    pub connections: usize,
+    /// Actions sent and answered (ack or error).
+    pub actions: u64,
+    /// `error` answers, failed connections and games that did not finish.
+    pub errors: u64,
+    pub error_samples: Vec<String>,
+    /// From the first game set up to the last game over.
+    pub elapsed: Duration,
+    pub setup: Duration,
+    pub throughput: f64,
+    pub p50: Duration,
+    pub p90: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+    pub think: Duration,
+    pub target: String,
+}
+
+impl std::fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        writeln!(f, "tilebag bench serve ({})", self.target)?;
+        writeln!(
+            f,
+            "  games        {} concurrent, {} completed, {} WebSocket clients (think {} ms)",
+            self.games,
+            self.games_completed,
+            self.connections,
+            self.think.as_millis()
+        )?;
+        writeln!(
+            f,
+            "  actions      {} in {:.1} s = {:.0} actions/s (setup {:.1} s)",
+            self.actions,
+            self.elapsed.as_secs_f64(),
+            self.throughput,
+            self.setup.as_secs_f64()
+        )?;
+        writeln!(
+            f,
+            "  send → ack   p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(self.p50),
+            ms(self.p90),
+            ms(self.p99),
+            ms(self.max)
+        )?;
+        write!(f, "  errors       {}", self.errors)?;
+        for s in &self.error_samples {
+            write!(f, "\n    {s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Play `games` concurrent games against the server at `addr`, or, if `None`, against a server
+/// started here on a free port with a temporary SQLite file (removed afterwards).
+pub async fn bench_serve(
+    addr: Option<SocketAddr>,
+    games: usize,
+    options: BenchOptions,
+) -> Result<LoadReport, BenchError> {
+    let mut own = None;
+    let mut temp_dir = None;
+    let (addr, lexicon, target) = match addr {
+        Some(a) => (a, None, format!("server at {a}")),
+        None => {
+            let dir = std::env::temp_dir().join(format!(
+                "tilebag-bench-{}-{}",
+                std::process::id(),
+                crate::ids::game_id()
+            ));
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| BenchError::Setup(format!("{}: {e}", dir.display())))?;
+            let db = dir.join("bench.db");
+            let mut config = ServeConfig {
+                port: 0,
+                database: db.to_string_lossy().into_owned(),
+                default_lexicon: "accept-all".into(),
+                // Clients that think for 0 ms outrun any human; the limit is for people.
+                limits: crate::Limits {
+                    messages_per_second: 1000.0,
+                    burst: 1000.0,
+                    ..crate::Limits::default()
+                },
+                ..ServeConfig::default()
+            };
+            config
+                .lexicons
+                .insert("accept-all".into(), Arc::new(tilebag_core::game::AcceptAll));
+            let server = crate::start(config).await?;
+            let a = server.addr();
+            own = Some(server);
+            temp_dir = Some(dir);
+            (
+                a,
+                Some("accept-all"),
+                format!("in-process server, SQLite {}", db.display()),
+            )
+        }
+    };
+    let result = run_games(addr, lexicon, games, &options).await;
+    if let Some(server) = own {
+        server.shutdown().await;
+    }
+    if let Some(dir) = temp_dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let (stats, setup, elapsed) = result?;
+    let mut lat: Vec<u32> = Vec::new();
+    let mut errors = 0;
+    let mut samples = Vec::new();
+    let mut completed = 0;
+    for s in stats {
+        lat.extend_from_slice(&s.latencies_us);
+        errors += s.errors;
+        if s.completed {
+            completed += 1;
+        }
+        for e in s.samples {
+            if samples.len() < 10 {
+                samples.push(e);
+            }
+        }
+    }
+    lat.sort_unstable();
+    let pct = |p: f64| -> Duration {
+        if lat.is_empty() {
+            return Duration::ZERO;
+        }
+        let i = ((lat.len() as f64 * p).ceil() as usize).clamp(1, lat.len()) - 1;
+        Duration::from_micros(lat[i] as u64)
+    };
+    let actions = lat.len() as u64;
+    Ok(LoadReport {
+        games,
+        games_completed: completed,
+        connections: 2 * games,
+        actions,
+        errors,
+        error_samples: samples,
+        elapsed,
+        setup,
+        throughput: actions as f64 / elapsed.as_secs_f64().max(1e-9),
+        p50: pct(0.50),
+        p90: pct(0.90),
+        p99: pct(0.99),
+        max: pct(1.0),
+        think: options.think,
+        target,
+    })
+}
+
+#[derive(Default)]
+struct GameStats {
+    latencies_us: Vec<u32>,
+    errors: u64,
+    samples: Vec<String>,
+    completed: bool,
+}
+
+async fn run_games(
+    addr: SocketAddr,
+    lexicon: Option<&str>,
+    games: usize,
+    options: &BenchOptions,
+) -> Result<(Vec<GameStats>, Duration, Duration), BenchError> {
+    let started = Instant::now();
+    let setup_gate = Arc::new(tokio::sync::Semaphore::new(
+        options.setup_concurrency.max(1),
+    ));
+    let set_up = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let setup_done = Arc::new(std::sync::Mutex::new(None::<Instant>));
+    let mut tasks = Vec::with_capacity(games);
+    for g in 0..games {
+        let gate = setup_gate.clone();
+        let opts = options.clone();
+        let lexicon = lexicon.map(str::to_string);
+        let set_up = set_up.clone();
+        let setup_done = setup_done.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut stats = GameStats::default();
+            let permit = gate.acquire_owned().await;
+            let seats = setup_game(addr, lexicon.as_deref(), g, &opts).await;
+            drop(permit);
+            if set_up.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == games {
+                *setup_done.lock().expect("lock") = Some(Instant::now());
+            }
+            let (c0, c1) = match seats {
+                Ok(s) => s,
+                Err(e) => {
+                    stats.errors += 1;
+                    stats.samples.push(format!("game {g}: setup: {e}"));
+                    return stats;
+                }
+            };
+            let seed = opts.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let (a, b) = tokio::join!(
+                play_seat(c0, seed, &opts),
+                play_seat(c1, seed.rotate_left(17), &opts)
+            );
+            for s in [a, b] {
+                stats.latencies_us.extend(s.latencies_us);
+                stats.errors += s.errors;
+                stats
+                    .samples
+                    .extend(s.samples.into_iter().map(|e| format!("game {g}: {e}")));
+                stats.completed |= s.completed;
+            }
+            if !stats.completed {
+                stats.errors += 1;
+                stats.samples.push(format!("game {g}: did not finish"));
+            }
+            stats
+        }));
+    }
+    let all = async {
+        let mut out = Vec::with_capacity(games);
+        for t in tasks {
+            match t.await {
+                Ok(s) => out.push(s),
+                Err(e) => out.push(GameStats {
+                    errors: 1,
+                    samples: vec![format!("a game's task failed: {e}")],
+                    ..GameStats::default()
+                }),
+            }
+        }
+        out
+    };
+    let stats = tokio::time::timeout(options.timeout, all)
+        .await
+        .map_err(|_| BenchError::Setup(format!("gave up after {:?}", options.timeout)))?;
+    let elapsed = started.elapsed();
+    let setup = setup_done
+        .lock()
+        .expect("lock")
+        .map_or(elapsed, |t| t.duration_since(started));
+    Ok((stats, setup, elapsed))
+}
+
+async fn setup_game(
+    addr: SocketAddr,
+    lexicon: Option<&str>,
+    g: usize,
+    opts: &BenchOptions,
+) -> Result<(WsClient, WsClient), ClientError> {
+    let mut req = json!({
+        "preset": opts.preset,
+        "players": [format!("bot{g}a"), format!("bot{g}b")],
+        "seed": opts.seed.wrapping_add(g as u64),
+    });
+    if let Some(l) = lexicon {
+        req["lexicon"] = json!(l);
+    }
+    let resp = post_json(addr, "/api/games", &req).await?;
+    if resp.status != 201 {
+        return Err(ClientError::BadResponse(format!(
+            "creating a game: {} {}",
+            resp.status,
+            resp.text()
+        )));
+    }
+    let created = resp.json()?;
+    let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap_or("").to_string();
+    let mut c0 = WsClient::connect(addr, &path(0)).await?;
+    let mut c1 = WsClient::connect(addr, &path(1)).await?;
+    c0.keep = false;
+    c1.keep = false;
+    Ok((c0, c1))
+}
+
+/// One client playing its seat to the end of the game.
+async fn play_seat(mut c: WsClient, seed: u64, opts: &BenchOptions) -> GameStats {
+    let mut stats = GameStats::default();
+    let mut rng = Rng::new(seed);
+    let mut in_flight: Option<(u64, Instant)> = None;
+    let mut next_id = 0u64;
+    let mut acted_on: Option<u64> = None;
+    let mut force_pass = false;
+    let mut latest: Option<BotView> = None;
+    loop {
+        let text = match tokio::time::timeout(Duration::from_secs(180), c.recv_text()).await {
+            Ok(Ok(Some(t))) => t,
+            Ok(Ok(None)) => {
+                stats.errors += 1;
+                stats
+                    .samples
+                    .push(format!("connection closed early: {:?}", c.closed));
+                break;
+            }
+            Ok(Err(e)) => {
+                stats.errors += 1;
+                stats.samples.push(e.to_string());
+                break;
+            }
+            Err(_) => {
+                stats.errors += 1;
+                stats.samples.push("no message for 180 s".into());
+                break;
+            }
+        };
+        let msg: BotMessage = match serde_json::from_str(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                stats.errors += 1;
+                stats.samples.push(format!("unreadable message: {e}"));
+                break;
+            }
+        };
+        let mut decide = false;
+        match msg.kind.as_str() {
+            "state" => {
+                latest = msg.view;
+                decide = true;
+            }
+            kind @ ("ack" | "error") => {
+                if let Some((id, sent)) = in_flight {
+                    if msg.id == Some(id) {
+                        stats
+                            .latencies_us
+                            .push(sent.elapsed().as_micros().min(u32::MAX as u128) as u32);
+                        in_flight = None;
+                    }
+                }
+                if kind == "error" {
+                    stats.errors += 1;
+                    if stats.samples.len() < 3 {
+                        stats.samples.push(text.clone());
+                    }
+                    // Try something that cannot fail on the same view.
+                    acted_on = None;
+                    force_pass = true;
+                    decide = true;
+                }
+            }
+            _ => {}
+        }
+        let Some(view) = &latest else { continue };
+        if view.phase.kind == "ended" {
+            stats.completed = true;
+            break;
+        }
+        if !decide || in_flight.is_some() {
+            continue;
+        }
+        if acted_on == Some(view.seq) {
+            continue;
+        }
+        let action = if force_pass && view.seat == Some(view.to_move) {
+            force_pass = false;
+            Some(json!({"type": "pass"}))
+        } else {
+            decide_action(view, &mut rng, opts.max_tiles)
+        };
+        let Some(mut action) = action else { continue };
+        if !opts.think.is_zero() {
+            let f = 0.5 + (rng.below(1001) as f64) / 1000.0;
+            tokio::time::sleep(opts.think.mul_f64(f)).await;
+        }
+        next_id += 1;
+        action["id"] = json!(next_id);
+        acted_on = Some(view.seq);
+        in_flight = Some((next_id, Instant::now()));
+        if let Err(e) = c.send_json(&action).await {
+            stats.errors += 1;
+            stats.samples.push(format!("send: {e}"));
+            break;
+        }
+    }
+    c.close().await;
+    stats
+}
+
+/// The parts of a server message a client needs (the rest is skipped unread).
+#[derive(Debug, serde::Deserialize)]
+struct BotMessage {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    view: Option<BotView>,
+}
+
+/// The parts of a seat view a client needs to choose its action.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct BotView {
+    #[serde(default)]
+    seat: Option<usize>,
+    to_move: usize,
+    seq: u64,
+    board: Vec<String>,
+    #[serde(default)]
+    rack: String,
+    bag_count: usize,
+    zero_run: u32,
+    phase: BotPhase,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+struct BotPhase {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    out: bool,
+}
+
+/// The action a client makes on this seat view, or `None` when it is not its turn.
+pub fn choose_action(view: &Value, rng: &mut Rng, max_tiles: usize) -> Option<Value> {
+    let v: BotView = serde_json::from_value(view.clone()).ok()?;
+    decide_action(&v, rng, max_tiles)
+}
+
+fn decide_action(view: &BotView, rng: &mut Rng, max_tiles: usize) -> Option<Value> {
+    let phase = view.phase.kind.as_str();
+    if phase == "ended" || view.seat != Some(view.to_move) {
+        return None;
+    }
+    if phase == "play-pending" && view.phase.out {
+        return Some(json!({"type": "accept"}));
+    }
+    if view.zero_run >= 6 && phase == "awaiting-move" {
+        return Some(json!({"type": "end-after-six-zeros"}));
+    }
+    let rack = view.rack.as_str();
+    if let Some((position, word)) = random_play(&view.board, rack, max_tiles, rng) {
+        return Some(json!({"type": "play", "position": position, "word": word}));
+    }
+    if view.bag_count >= 7 && !rack.is_empty() {
+        let mut tiles: Vec<char> = rack.chars().collect();
+        rng.shuffle(&mut tiles);
+        let n = 1 + rng.below(tiles.len());
+        let t: String = tiles[..n].iter().collect();
+        return Some(json!({"type": "exchange", "tiles": t}));
+    }
+    Some(json!({"type": "pass"}))
+}
+
+/// A random placement of up to `max_tiles` tiles of `rack` that the rules accept (any letters:
+/// most are phonies), in GCG notation, found by trying random spots; `None` if 300 tries fail.
+pub fn random_play(
+    rows: &[String],
+    rack: &str,
+    max_tiles: usize,
+    rng: &mut Rng,
+) -> Option<(String, String)> {
+    let set = TileSet::english();
+    let layout = Layout::standard();
+    let size = layout.size;
+    let mut board = Board::new(size);
+    for (r, row) in rows.iter().enumerate().take(size) {
+        for (c, ch) in row.chars().enumerate().take(size) {
+            if ch == '.' {
+                continue;
+            }
+            let letter = set.letter_index(ch).ok()?;
+            board.set(
+                Square::new(r as u8, c as u8),
+                PlacedTile {
+                    letter,
+                    blank: ch.is_lowercase(),
+                },
+            );
+        }
+    }
+    let rack: Vec<char> = rack.chars().collect();
+    if rack.is_empty() {
+        return None;
+    }
+    // Empty squares next to a tile (or the centre on an empty board).
+    let mut anchors = Vec::new();
+    if board.is_empty() {
+        anchors.push(layout.centre);
+    } else {
+        for r in 0..size {
+            for c in 0..size {
+                let sq = Square::new(r as u8, c as u8);
+                if board.get(sq).is_some() {
+                    continue;
+                }
+                let near = [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)]
+                    .iter()
+                    .any(|(dr, dc)| {
+                        let (nr, nc) = (r as i32 + dr, c as i32 + dc);
+                        nr >= 0
+                            && nc >= 0
+                            && (nr as usize) < size
+                            && (nc as usize) < size
+                            && board.get(Square::new(nr as u8, nc as u8)).is_some()
+                    });
+                if near {
+                    anchors.push(sq);
+                }
+            }
+        }
+    }
+    if anchors.is_empty() {
+        return None;
+    }
+    let most = rack.len().min(max_tiles.max(1));
+    for _ in 0..300 {
+        let anchor = anchors[rng.below(anchors.len())];
+        let dir = if rng.below(2) == 0 {
+            tilebag_core::Direction::Across
+        } else {
+            tilebag_core::Direction::Down
+        };
+        let min = if board.is_empty() { 2 } else { 1 };
+        if most < min {
+            return None;
+        }
+        let k = min + rng.below(most - min + 1);
+        let before = rng.below(k);
+        // Squares for the new tiles: `before` empty squares back from the anchor, the anchor,
+        // and the rest forward, skipping squares that hold tiles.
+        let mut squares = vec![anchor];
+        let mut n = 0i32;
+        let mut ok = true;
+        while squares.len() < before + 1 {
+            n -= 1;
+            match layout.offset(anchor, dir, n) {
+                Some(q) if board.get(q).is_none() => squares.push(q),
+                Some(_) => {}
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        n = 0;
+        while ok && squares.len() < k {
+            n += 1;
+            match layout.offset(anchor, dir, n) {
+                Some(q) if board.get(q).is_none() => squares.push(q),
+                Some(_) => {}
+                None => ok = false,
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let mut tiles = rack.clone();
+        rng.shuffle(&mut tiles);
+        let mut placed: Vec<(Square, char)> = Vec::new();
+        for (i, &sq) in squares.iter().enumerate() {
+            let t = tiles[i];
+            let ch = if t == '?' {
+                (b'a' + rng.below(26) as u8) as char
+            } else {
+                t
+            };
+            placed.push((sq, ch));
+        }
+        let key = |q: Square| match dir {
+            tilebag_core::Direction::Across => q.col as i32,
+            tilebag_core::Direction::Down => q.row as i32,
+        };
+        placed.sort_by_key(|&(q, _)| key(q));
+        // The whole word along `dir`: extend through tiles on either side.
+        let mut start = placed[0].0;
+        while let Some(p) = layout.offset(start, dir, -1) {
+            if board.get(p).is_none() {
+                break;
+            }
+            start = p;
+        }
+        let mut word = String::new();
+        let mut i = 0;
+        while let Some(q) = layout.offset(start, dir, i) {
+            if let Some(&(_, ch)) = placed.iter().find(|(p, _)| *p == q) {
+                word.push(ch);
+            } else if board.get(q).is_some() {
+                word.push('.');
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        if word.chars().filter(|&c| c != '.').count() != placed.len() {
+            continue;
+        }
+        let pos = Position {
+            square: start,
+            direction: dir,
+        };
+        let Ok(placement) = Placement::from_gcg(&board, &layout, &set, pos, &word) else {
+            continue;
+        };
+        if score_placement(&board, &layout, &set, &placement, 7).is_ok() {
+            return Some((pos.to_string(), word));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_plays_are_legal_on_an_empty_and_a_busy_board() {
+        let mut rng = Rng::new(5);
+        let empty: Vec<String> = (0..15).map(|_| ".".repeat(15)).collect();
+        let (pos, word) = random_play(&empty, "AEINRS?", 7, &mut rng).unwrap();
+        assert!(word.len() >= 2, "{pos} {word}");
+        let mut rows = empty.clone();
+        rows[7] = ".......CAT.....".into();
+        for _ in 0..50 {
+            let (pos, word) = random_play(&rows, "QZXJK", 3, &mut rng).unwrap();
+            assert!(!word.is_empty(), "{pos}");
+        }
+    }
+}

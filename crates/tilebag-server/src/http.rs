@@ -1,0 +1,431 @@
+//! The HTTP JSON API (documented in `API.md`) and, optionally, static files for the web UI.
+
+use crate::live::Hub;
+use crate::live::{HubError, NewGame};
+use crate::protocol::ErrorCode;
+use crate::view::ObserverView;
+use crate::ServeConfig;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tilebag_core::Ruleset;
+
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub hub: Arc<Hub>,
+    static_dir: Option<Arc<PathBuf>>,
+    /// The lexicons by name, for the word judge kiosk (`POST /api/judge`).
+    lexicons: Arc<std::collections::HashMap<String, crate::Judge>>,
+    /// Where the kiosk's adjudications are logged (NASPA IV.J.1).
+    judge_log: Arc<crate::web::JudgeLogFile>,
+}
+
+/// The largest request body (creating a game needs a few hundred bytes).
+const MAX_BODY: usize = 16 * 1024;
+const MAX_NAME: usize = 40;
+
+pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
+    let state = AppState {
+        hub,
+        static_dir: config.static_dir.clone().map(Arc::new),
+        lexicons: Arc::new(config.lexicons.clone()),
+        judge_log: Arc::new(crate::web::JudgeLogFile::beside_database(&config.database)),
+    };
+    Router::new()
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/gcg", get(get_gcg))
+        .route("/api/games/{id}/ws", get(crate::ws::upgrade))
+        .route("/api/presets", get(presets))
+        .route("/api/lexicons", get(lexicons))
+        .route("/api/judge", post(judge))
+        .route("/api/gcg/verify", post(verify_gcg))
+        .route(
+            "/api/health",
+            get(|| async { Json(serde_json::json!({"ok": true})) }),
+        )
+        .fallback(fallback)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// An error answer: `{"type":"error","code":"...","message":"..."}` with a fitting status.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    code: ErrorCode,
+    message: String,
+}
+
+impl ApiError {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> ApiError {
+        if matches!(e, HubError::Store(_) | HubError::Restore(_)) {
+            eprintln!("tilebag-server: {e}");
+        }
+        ApiError::new(e.code(), e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.code.http_status())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = serde_json::json!({
+            "type": "error",
+            "code": self.code,
+            "message": self.message,
+        });
+        (status, Json(body)).into_response()
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    preset: Option<String>,
+    lexicon: Option<String>,
+    initial_minutes: Option<f64>,
+    players: Vec<String>,
+    seed: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Created {
+    id: String,
+    preset: String,
+    lexicon: String,
+    seats: Vec<SeatLink>,
+    observer_link: String,
+    observer_ws: String,
+}
+
+#[derive(Serialize)]
+struct SeatLink {
+    seat: usize,
+    name: String,
+    /// Secret: whoever has it plays this seat.
+    token: String,
+    link: String,
+    ws: String,
+}
+
+fn clean_name(raw: &str, seat: usize) -> Result<String, ApiError> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("player {} has an empty name", seat + 1),
+        ));
+    }
+    if name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!(
+                "player {}'s name must be at most {MAX_NAME} printable characters",
+                seat + 1
+            ),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn parse_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    let body = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!("a request body may hold at most {MAX_BODY} bytes"),
+            )
+        } else {
+            ApiError::new(ErrorCode::BadMessage, e.body_text())
+        }
+    })?;
+    let value: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::new(ErrorCode::BadJson, format!("the body is not JSON: {e}")))?;
+    serde_json::from_value(value).map_err(|e| {
+        ApiError::new(
+            ErrorCode::BadMessage,
+            format!("the body is not a request: {e}"),
+        )
+    })
+}
+
+async fn create_game(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: CreateRequest = parse_body(body)?;
+    if req.players.len() != 2 {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("a game has two players; {} were named", req.players.len()),
+        ));
+    }
+    let names = [
+        clean_name(&req.players[0], 0)?,
+        clean_name(&req.players[1], 1)?,
+    ];
+    let initial_ms = match req.initial_minutes {
+        None => None,
+        Some(m) if m.is_finite() && m > 0.0 && m <= 600.0 => Some((m * 60_000.0).round() as i64),
+        Some(m) => {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("initial_minutes must be more than 0 and at most 600, not {m}"),
+            ))
+        }
+    };
+    let handle = app
+        .hub
+        .create(NewGame {
+            preset: req.preset,
+            lexicon: req.lexicon,
+            initial_ms,
+            names,
+            seed: req.seed,
+        })
+        .await?;
+    let m = &handle.meta;
+    let id = &m.id;
+    let created = Created {
+        id: id.clone(),
+        preset: m.preset.clone(),
+        lexicon: m.lexicon.clone(),
+        seats: (0..2)
+            .map(|s| SeatLink {
+                seat: s,
+                name: m.names[s].clone(),
+                token: m.tokens[s].clone(),
+                link: format!("/games/{id}?token={}", m.tokens[s]),
+                ws: format!("/api/games/{id}/ws?token={}", m.tokens[s]),
+            })
+            .collect(),
+        observer_link: format!("/games/{id}"),
+        observer_ws: format!("/api/games/{id}/ws"),
+    };
+    let mut resp = (StatusCode::CREATED, Json(created)).into_response();
+    if let Ok(v) = HeaderValue::from_str(&format!("/api/games/{id}")) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    Ok(resp)
+}
+
+#[derive(Debug, Deserialize)]
+struct ListQuery {
+    limit: Option<usize>,
+}
+
+async fn list_games(
+    State(app): State<AppState>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))?;
+    let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+    let games = app.hub.list(limit).await?;
+    Ok(Json(serde_json::json!({ "games": games })).into_response())
+}
+
+#[derive(Serialize)]
+struct GameDoc<'a> {
+    status: &'static str,
+    created_at_ms: i64,
+    #[serde(flatten)]
+    view: &'a ObserverView,
+}
+
+async fn get_game(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let handle = app.hub.get(&id).await?;
+    let snap = handle.snapshot().await?;
+    Ok(Json(GameDoc {
+        status: snap.status.as_str(),
+        created_at_ms: handle.meta.created_at_ms,
+        view: &snap.view,
+    })
+    .into_response())
+}
+
+async fn get_gcg(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let handle = app.hub.get(&id).await?;
+    let text = handle.gcg().await?;
+    let disposition = format!("attachment; filename=\"tilebag-{id}.gcg\"");
+    let mut resp = text.into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&disposition) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(resp)
+}
+
+async fn presets(State(app): State<AppState>) -> Response {
+    let list: Vec<Value> = Ruleset::PRESETS
+        .iter()
+        .filter_map(|name| Ruleset::preset(name).ok())
+        .map(|r| {
+            serde_json::json!({
+                "name": r.name,
+                "title": r.title,
+                "default": r.name == app.hub.default_preset,
+                "ruleset": r,
+            })
+        })
+        .collect();
+    Json(serde_json::json!({ "presets": list })).into_response()
+}
+
+async fn lexicons(State(app): State<AppState>) -> Response {
+    Json(serde_json::json!({
+        "default": app.hub.default_lexicon,
+        "lexicons": app.hub.lexicon_names(),
+    }))
+    .into_response()
+}
+
+async fn fallback(State(app): State<AppState>, uri: Uri) -> Response {
+    let path = uri.path();
+    if path.starts_with("/api/") || path == "/api" {
+        return ApiError::new(
+            ErrorCode::NotFound,
+            format!("no endpoint {path}; see API.md"),
+        )
+        .into_response();
+    }
+    let Some(dir) = &app.static_dir else {
+        if let Some((content_type, bytes)) = crate::web::asset(path) {
+            return (
+                [
+                    (header::CONTENT_TYPE, content_type),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                bytes,
+            )
+                .into_response();
+        }
+        if path == "/" {
+            return (
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                "tilebag server. The API is under /api (GET /api/presets, POST /api/games).\n",
+            )
+                .into_response();
+        }
+        return ApiError::new(ErrorCode::NotFound, format!("nothing at {path}")).into_response();
+    };
+    serve_static(dir, path).await
+}
+
+/// A file of the static directory; unknown paths without an extension get `index.html` (the
+/// page's own router decides, e.g. `/games/ID`).
+async fn serve_static(dir: &std::path::Path, path: &str) -> Response {
+    let mut rel = PathBuf::new();
+    for part in path.split('/').filter(|p| !p.is_empty()) {
+        if part == ".." || part == "." || part.contains('\\') || part.starts_with('.') {
+            return ApiError::new(ErrorCode::NotFound, "no such file").into_response();
+        }
+        rel.push(part);
+    }
+    let mut file = dir.join(&rel);
+    if rel.as_os_str().is_empty() || file.is_dir() {
+        file = file.join("index.html");
+    }
+    let bytes = match tokio::fs::read(&file).await {
+        Ok(b) => b,
+        Err(_) if rel.extension().is_none() => {
+            match tokio::fs::read(dir.join("index.html")).await {
+                Ok(b) => {
+                    file = dir.join("index.html");
+                    b
+                }
+                Err(_) => {
+                    return ApiError::new(ErrorCode::NotFound, "no such file").into_response()
+                }
+            }
+        }
+        Err(_) => return ApiError::new(ErrorCode::NotFound, "no such file").into_response(),
+    };
+    let ct = match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        "txt" | "gcg" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    ([(header::CONTENT_TYPE, ct)], bytes).into_response()
+}
+
+impl From<crate::web::WebError> for ApiError {
+    fn from(e: crate::web::WebError) -> ApiError {
+        ApiError::new(e.code, e.message)
+    }
+}
+
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                ErrorCode::TooLarge,
+                format!("a request body may hold at most {MAX_BODY} bytes"),
+            )
+        } else {
+            ApiError::new(ErrorCode::BadMessage, e.body_text())
+        }
+    })
+}
+
+/// `POST /api/judge`: the word judge kiosk (see `web.rs`).
+async fn judge(
+    State(app): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body_bytes(body)?;
+    // Judging is quick; appending to the log is file I/O: keep it off the async workers.
+    let verdict = tokio::task::spawn_blocking(move || {
+        crate::web::judge_request(
+            &body,
+            &app.lexicons,
+            &app.hub.default_lexicon,
+            &*app.judge_log,
+        )
+    })
+    .await
+    .map_err(|e| ApiError::new(ErrorCode::Internal, e.to_string()))??;
+    Ok(Json(verdict).into_response())
+}
+
+/// `POST /api/gcg/verify`: replay a score sheet and say where it differs (see `web.rs`).
+async fn verify_gcg(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+    let body = body_bytes(body)?;
+    let report = crate::web::verify_request(&body)?;
+    Ok(Json(report).into_response())
+}

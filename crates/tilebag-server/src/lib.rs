@@ -1,0 +1,286 @@
+//! tilebag-server: the play server. Two people play a tournament-rules game in their browsers,
+//! with the clocks kept here, exactly as the presets define it.
+//!
+//! - [`ServeConfig`], [`run`] (blocking, for the CLI) and [`start`] (async, for tests): the
+//!   server itself. `API.md` beside this crate documents every endpoint and message.
+//! - `store`: persistence behind the [`store::Store`] trait: SQLite (the default, a file) and
+//!   PostgreSQL. A game is stored as (ruleset, seed, events) and rebuilt by replaying its events.
+//! - `live`: one task owns each live game, applies events in order, commits each accepted event
+//!   before acknowledging or broadcasting it, and lets time act (flags, windows, the game clock).
+//! - [`view`]: what each audience may see, built at the source: a seat sees its own rack, an
+//!   observer sees no rack, nobody sees the bag's order.
+//! - [`protocol`]: the typed JSON messages of the WebSocket.
+//! - [`bench`]: the load tool ([`bench_serve`]); [`client`]: the small HTTP/WebSocket client it
+//!   and the tests use.
+
+pub mod bench;
+pub mod client;
+mod clock;
+mod http;
+mod ids;
+mod live;
+pub mod protocol;
+pub mod store;
+pub mod view;
+pub mod web;
+mod ws;
+
+pub use bench::{bench_serve, BenchOptions, LoadReport};
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tilebag_core::WordJudge;
+use tokio::sync::watch;
+
+/// A lexicon the server can judge words with.
+pub type Judge = Arc<dyn WordJudge + Send + Sync>;
+
+/// Everything `tilebag serve` can be told.
+#[derive(Clone)]
+pub struct ServeConfig {
+    /// Address to listen on (default 127.0.0.1).
+    pub bind: IpAddr,
+    /// Port (default 8080; 0 picks a free one).
+    pub port: u16,
+    /// `tilebag.db` (a SQLite file, created if missing) or `postgres://user:pass@host/db`.
+    pub database: String,
+    /// The preset of a game created without one (default `naspa-2013`).
+    pub default_preset: String,
+    /// The lexicons games may name, by name.
+    pub lexicons: HashMap<String, Judge>,
+    /// The lexicon of a game created without one. Must be a key of `lexicons`.
+    pub default_lexicon: String,
+    /// Serve the files of this directory at `/` (the web UI), if set.
+    pub static_dir: Option<PathBuf>,
+    /// Game milliseconds per real millisecond (1.0). Only tests change it, to play a
+    /// 20-minute Literacy game in seconds.
+    pub time_scale: f64,
+    /// How often the game time of live games is checkpointed (default 2 s). On restart a game's
+    /// time resumes from its last event or checkpoint, so at most this much running time is lost
+    /// and the downtime is never charged (WESPA 4.1(f): a power failure stops the clocks).
+    pub checkpoint_every: Duration,
+    /// Per-connection limits.
+    pub limits: Limits,
+}
+
+/// Limits on each WebSocket connection.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The largest message a client may send (16 KiB).
+    pub max_message_bytes: usize,
+    /// Token bucket: messages per second refilled (10) and the burst allowed (20). Past it the
+    /// server sends a `rate-limited` error and closes with 1008 (policy violation).
+    pub messages_per_second: f64,
+    pub burst: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_message_bytes: 16 * 1024,
+            messages_per_second: 10.0,
+            burst: 20.0,
+        }
+    }
+}
+
+impl Default for ServeConfig {
+    fn default() -> ServeConfig {
+        ServeConfig {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            database: "tilebag.db".into(),
+            default_preset: "naspa-2013".into(),
+            lexicons: HashMap::new(),
+            default_lexicon: "enable1".into(),
+            static_dir: None,
+            time_scale: 1.0,
+            checkpoint_every: Duration::from_secs(2),
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ServeConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut names: Vec<&String> = self.lexicons.keys().collect();
+        names.sort();
+        f.debug_struct("ServeConfig")
+            .field("bind", &self.bind)
+            .field("port", &self.port)
+            .field("database", &store::redact_url(&self.database))
+            .field("default_preset", &self.default_preset)
+            .field("lexicons", &names)
+            .field("default_lexicon", &self.default_lexicon)
+            .field("static_dir", &self.static_dir)
+            .field("time_scale", &self.time_scale)
+            .field("checkpoint_every", &self.checkpoint_every)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+/// Why the server could not start or a request could not be served.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("database: {0}")]
+    Store(#[from] store::StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("I/O: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("restoring game {game}: {message}")]
+    Restore { game: String, message: String },
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A server started by [`start`]: where it listens, and how to stop it.
+pub struct RunningServer {
+    addr: SocketAddr,
+    shutdown: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+    hub: Arc<live::Hub>,
+}
+
+impl RunningServer {
+    /// The address the server listens on (with the real port when 0 was asked for).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Stop cleanly: stop accepting, close the connections (1001 going away), write a last
+    /// clock checkpoint for every live game, and wait for it all.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        let _ = self.task.await;
+        self.hub.final_checkpoint().await;
+        self.hub.stop_games();
+    }
+
+    /// Stop at once, as a crash would: no last checkpoint, connections dropped. For tests of
+    /// durability (whatever was acknowledged is in the database already).
+    pub fn kill(self) {
+        self.task.abort();
+        self.hub.stop_games();
+        let _ = self.shutdown.send(true);
+    }
+}
+
+/// Start serving on the current tokio runtime: open the database, restore every unfinished
+/// game, bind, and return at once. Port 0 picks a free port ([`RunningServer::addr`]).
+pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
+    if !(config.time_scale > 0.0 && config.time_scale.is_finite()) {
+        return Err(ServerError::Config(format!(
+            "time_scale must be a positive number, not {}",
+            config.time_scale
+        )));
+    }
+    tilebag_core::Ruleset::preset(&config.default_preset)
+        .map_err(|e| ServerError::Config(e.to_string()))?;
+    if !config.lexicons.contains_key(&config.default_lexicon) {
+        let mut names: Vec<&String> = config.lexicons.keys().collect();
+        names.sort();
+        return Err(ServerError::Config(format!(
+            "the default lexicon {:?} is not loaded (loaded: {names:?})",
+            config.default_lexicon
+        )));
+    }
+    let store = store::open(&config.database).await?;
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let hub = live::Hub::new(store, &config, shutdown_rx.clone());
+    hub.restore_unfinished().await?;
+    let addr = SocketAddr::new(config.bind, config.port);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServerError::Bind { addr, source })?;
+    let addr = listener.local_addr()?;
+    let app = http::router(hub.clone(), &config);
+    let mut rx = shutdown_rx.clone();
+    let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
+    // Small messages (an ack, then a view) must not wait for Nagle's algorithm.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let task = tokio::spawn(async move {
+        let serve = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        });
+        if let Err(e) = serve.await {
+            eprintln!("tilebag-server: {e}");
+        }
+        checkpoints.abort();
+    });
+    Ok(RunningServer {
+        addr,
+        shutdown: shutdown_tx,
+        task,
+        hub,
+    })
+}
+
+/// Serve until Ctrl-C or SIGTERM (blocking): builds a tokio runtime, prints where it listens.
+pub fn run(config: ServeConfig) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let db = store::redact_url(&config.database);
+        let server = start(config).await?;
+        // Not println!: a closed stdout (a parent that read the first line and left) must not
+        // stop the server.
+        say(&format!(
+            "tilebag serve: listening on http://{} (database {db})",
+            server.addr()
+        ));
+        wait_for_signal().await;
+        say("tilebag serve: shutting down");
+        server.shutdown().await;
+        Ok(())
+    })
+}
+
+fn say(line: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Resolves once shutdown is signalled (or the sender is gone).
+pub(crate) async fn stopped(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|stop| *stop).await;
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

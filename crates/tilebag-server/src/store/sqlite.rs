@@ -1,0 +1,374 @@
+//! SQLite: one connection on a dedicated thread. Writes that arrive together are committed in one
+//! transaction (group commit: one fsync for many games' events, `synchronous=FULL` in WAL mode),
+//! each inside its own savepoint so that one failing write does not undo the others. A write's
+//! future resolves only after its transaction is committed.
+
+use super::{
+    decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
+    StoreFuture, StoredEvent,
+};
+use rusqlite::{params, Connection, OptionalExtension};
+use tokio::sync::{mpsc, oneshot};
+
+type WriteFn = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
+type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
+
+enum Job {
+    Write(WriteFn, oneshot::Sender<Result<(), StoreError>>),
+    Read(ReadFn),
+}
+
+/// The most writes committed in one transaction.
+const MAX_BATCH: usize = 1024;
+
+pub struct SqliteStore {
+    jobs: mpsc::UnboundedSender<Job>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id            TEXT PRIMARY KEY,
+    seat0_token   TEXT NOT NULL,
+    seat1_token   TEXT NOT NULL,
+    player0       TEXT NOT NULL,
+    player1       TEXT NOT NULL,
+    preset        TEXT NOT NULL,
+    ruleset_json  TEXT NOT NULL,
+    seed          INTEGER NOT NULL,
+    lexicon       TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'live',
+    result_json   TEXT,
+    ended_at_ms   INTEGER,
+    checkpoint_ms INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS games_status ON games (status);
+CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
+CREATE TABLE IF NOT EXISTS events (
+    game_id    TEXT NOT NULL REFERENCES games (id),
+    seq        INTEGER NOT NULL,
+    at_ms      INTEGER NOT NULL,
+    wall_ms    INTEGER NOT NULL,
+    event_json TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+";
+
+const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+
+impl SqliteStore {
+    /// Open (or create) the database file and start its worker thread.
+    pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        let path = path.to_string();
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let (tx, rx) = mpsc::unbounded_channel();
+        std::thread::Builder::new()
+            .name("tilebag-sqlite".into())
+            .spawn(move || {
+                match init(&path).map_err(|e| StoreError::Other(format!("{path}: {e}"))) {
+                    Ok(conn) => {
+                        let _ = ready_tx.send(Ok(()));
+                        worker(conn, rx);
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e));
+                    }
+                }
+            })
+            .map_err(|e| StoreError::Other(format!("cannot start the SQLite thread: {e}")))?;
+        ready_rx.await.map_err(|_| StoreError::WorkerGone)??;
+        Ok(SqliteStore { jobs: tx })
+    }
+
+    fn write(&self, f: WriteFn) -> StoreFuture<'static, ()> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.jobs.send(Job::Write(f, tx));
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::WorkerGone)?;
+            rx.await.map_err(|_| StoreError::WorkerGone)?
+        })
+    }
+
+    fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> StoreFuture<'static, T> {
+        let (tx, rx) = oneshot::channel();
+        let sent = self.jobs.send(Job::Read(Box::new(move |c| {
+            let _ = tx.send(f(c));
+        })));
+        Box::pin(async move {
+            sent.map_err(|_| StoreError::WorkerGone)?;
+            rx.await.map_err(|_| StoreError::WorkerGone)?
+        })
+    }
+}
+
+fn init(path: &str) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.execute_batch(SCHEMA)?;
+    Ok(conn)
+}
+
+fn worker(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
+    while let Some(first) = rx.blocking_recv() {
+        let mut writes = Vec::new();
+        let mut reads = Vec::new();
+        let mut push = |job| match job {
+            Job::Write(f, reply) => writes.push((f, reply)),
+            Job::Read(f) => reads.push(f),
+        };
+        push(first);
+        let mut n = 1;
+        while n < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => {
+                    push(job);
+                    n += 1;
+                }
+                Err(_) => break,
+            }
+        }
+        if !writes.is_empty() {
+            commit_batch(&conn, writes);
+        }
+        for f in reads {
+            f(&conn);
+        }
+    }
+}
+
+fn commit_batch(
+    conn: &Connection,
+    writes: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>,
+) {
+    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        let msg = e.to_string();
+        for (_, reply) in writes {
+            let _ = reply.send(Err(StoreError::Other(msg.clone())));
+        }
+        return;
+    }
+    let mut results = Vec::with_capacity(writes.len());
+    for (f, reply) in writes {
+        let r = (|| {
+            conn.execute_batch("SAVEPOINT w")?;
+            match f(conn) {
+                Ok(()) => conn.execute_batch("RELEASE w"),
+                Err(e) => {
+                    conn.execute_batch("ROLLBACK TO w; RELEASE w")?;
+                    Err(e)
+                }
+            }
+        })();
+        results.push((r.map_err(StoreError::from), reply));
+    }
+    if let Err(e) = conn.execute_batch("COMMIT") {
+        let _ = conn.execute_batch("ROLLBACK");
+        let msg = e.to_string();
+        for (_, reply) in results {
+            let _ = reply.send(Err(StoreError::Other(format!("commit failed: {msg}"))));
+        }
+        return;
+    }
+    for (r, reply) in results {
+        let _ = reply.send(r);
+    }
+}
+
+fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
+    Ok(RawGame {
+        id: row.get(0)?,
+        tokens: [row.get(1)?, row.get(2)?],
+        names: [row.get(3)?, row.get(4)?],
+        preset: row.get(5)?,
+        ruleset_json: row.get(6)?,
+        seed: row.get(7)?,
+        lexicon: row.get(8)?,
+        created_at_ms: row.get(9)?,
+        status: row.get(10)?,
+        result_json: row.get(11)?,
+        checkpoint_ms: row.get(12)?,
+    })
+}
+
+struct RawGame {
+    id: String,
+    tokens: [String; 2],
+    names: [String; 2],
+    preset: String,
+    ruleset_json: String,
+    seed: i64,
+    lexicon: String,
+    created_at_ms: i64,
+    status: String,
+    result_json: Option<String>,
+    checkpoint_ms: i64,
+}
+
+impl RawGame {
+    fn decode(self) -> Result<GameRecord, StoreError> {
+        Ok(GameRecord {
+            ruleset: decode_ruleset(&self.id, &self.ruleset_json)?,
+            id: self.id,
+            tokens: self.tokens,
+            names: self.names,
+            preset: self.preset,
+            // Stored as the same 64 bits, signed.
+            seed: self.seed as u64,
+            lexicon: self.lexicon,
+            created_at_ms: self.created_at_ms,
+            status: GameStatus::parse(&self.status),
+            result_json: self.result_json,
+            checkpoint_ms: self.checkpoint_ms,
+        })
+    }
+}
+
+fn load_events(conn: &Connection, id: &str) -> Result<Vec<StoredEvent>, StoreError> {
+    let mut st = conn.prepare_cached(
+        "SELECT seq, wall_ms, event_json FROM events WHERE game_id = ?1 ORDER BY seq",
+    )?;
+    let rows = st.query_map([id], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, wall_ms, json) = row?;
+        out.push(StoredEvent {
+            seq: seq as u64,
+            event: decode_event(id, seq, &json)?,
+            wall_ms,
+        });
+    }
+    Ok(out)
+}
+
+impl super::Store for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn create_game<'a>(&'a self, g: &'a GameRecord) -> StoreFuture<'a, ()> {
+        let g = g.clone();
+        self.write(Box::new(move |c| {
+            c.prepare_cached(&format!(
+                "INSERT INTO games ({GAME_COLUMNS}) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+            ))?
+            .execute(params![
+                g.id,
+                g.tokens[0],
+                g.tokens[1],
+                g.names[0],
+                g.names[1],
+                g.preset,
+                encode_ruleset(&g.ruleset),
+                g.seed as i64,
+                g.lexicon,
+                g.created_at_ms,
+                g.status.as_str(),
+                g.result_json,
+                g.checkpoint_ms,
+            ])?;
+            Ok(())
+        }))
+    }
+
+    fn append_event<'a>(
+        &'a self,
+        game_id: &'a str,
+        ev: &'a StoredEvent,
+        ended: Option<&'a str>,
+    ) -> StoreFuture<'a, ()> {
+        let id = game_id.to_string();
+        let json = encode_event(&ev.event);
+        let (seq, at, wall) = (ev.seq as i64, ev.event.at_ms, ev.wall_ms);
+        let ended = ended.map(str::to_string);
+        self.write(Box::new(move |c| {
+            c.prepare_cached(
+                "INSERT INTO events (game_id, seq, at_ms, wall_ms, event_json) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![id, seq, at, wall, json])?;
+            if let Some(result) = ended {
+                c.prepare_cached(
+                    "UPDATE games SET status = 'ended', result_json = ?2, ended_at_ms = ?3 \
+                     WHERE id = ?1",
+                )?
+                .execute(params![id, result, wall])?;
+            }
+            Ok(())
+        }))
+    }
+
+    fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()> {
+        let clocks = clocks.to_vec();
+        self.write(Box::new(move |c| {
+            let mut st = c.prepare_cached(
+                "UPDATE games SET checkpoint_ms = ?2 WHERE id = ?1 AND checkpoint_ms < ?2",
+            )?;
+            for (id, ms) in &clocks {
+                st.execute(params![id, ms])?;
+            }
+            Ok(())
+        }))
+    }
+
+    fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
+        self.read(move |c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT ?1"
+            ))?;
+            let raw: Vec<RawGame> = st
+                .query_map([limit as i64], game_from_row)?
+                .collect::<rusqlite::Result<_>>()?;
+            raw.into_iter().map(RawGame::decode).collect()
+        })
+    }
+
+    fn load_game<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>> {
+        let id = id.to_string();
+        self.read(move |c| {
+            let raw = c
+                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                .query_row([&id], game_from_row)
+                .optional()?;
+            let Some(raw) = raw else { return Ok(None) };
+            let g = raw.decode()?;
+            let events = load_events(c, &id)?;
+            Ok(Some((g, events)))
+        })
+    }
+
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+        self.read(move |c| {
+            let raw: Vec<RawGame> = c
+                .prepare_cached(&format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at_ms"
+                ))?
+                .query_map([], game_from_row)?
+                .collect::<rusqlite::Result<_>>()?;
+            let mut out = Vec::new();
+            for r in raw {
+                let g = r.decode()?;
+                let events = load_events(c, &g.id)?;
+                out.push((g, events));
+            }
+            Ok(out)
+        })
+    }
+}

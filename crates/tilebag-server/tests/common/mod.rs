@@ -1,0 +1,377 @@
+//! Helpers for the server tests: a server on port 0 with a temporary SQLite file, and a table of
+//! real WebSocket clients (two seats and an observer) that records every message.
+
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tilebag_core::bag::Rng;
+use tilebag_core::gcg::{parse_gcg, GcgRecord};
+use tilebag_core::replay::{verify_record, Completion};
+use tilebag_server::bench::choose_action;
+use tilebag_server::client::{http, post_json, WsClient};
+use tilebag_server::ServeConfig;
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// 12 random hex digits.
+pub fn random_tag() -> String {
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// A fresh directory for a test's database.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let tag = random_tag();
+    let dir =
+        std::env::temp_dir().join(format!("tilebag-test-{name}-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A config on port 0 with the lexicon `test` made of `words`.
+pub fn config(database: &str, words: &[&str]) -> ServeConfig {
+    let set: HashSet<String> = words.iter().map(|w| w.to_uppercase()).collect();
+    let mut c = ServeConfig {
+        port: 0,
+        database: database.to_string(),
+        default_lexicon: "test".into(),
+        ..ServeConfig::default()
+    };
+    c.lexicons.insert("test".into(), Arc::new(set));
+    // The test clients play far faster than people: only the rate-limit test keeps the limit.
+    c.limits.messages_per_second = 1000.0;
+    c.limits.burst = 1000.0;
+    c
+}
+
+pub async fn create(addr: SocketAddr, body: Value) -> Value {
+    let r = post_json(addr, "/api/games", &body).await.unwrap();
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json().unwrap()
+}
+
+/// One connection and the last view it received.
+pub struct Conn {
+    pub ws: WsClient,
+    pub view: Option<Value>,
+}
+
+impl Conn {
+    pub async fn open(addr: SocketAddr, path: &str) -> Conn {
+        let mut c = Conn {
+            ws: WsClient::connect(addr, path).await.unwrap(),
+            view: None,
+        };
+        c.wait_seq(0).await;
+        c
+    }
+
+    /// The next message; states update `view`.
+    pub async fn next(&mut self) -> Value {
+        let m = self
+            .ws
+            .recv_timeout(WAIT)
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("connection closed: {:?}", self.ws.closed));
+        if m["type"] == "state" {
+            self.view = Some(m["view"].clone());
+        }
+        m
+    }
+
+    /// Read until the view shows at least `seq` events.
+    pub async fn wait_seq(&mut self, seq: u64) -> Value {
+        loop {
+            if let Some(v) = &self.view {
+                if v["seq"].as_u64().unwrap() >= seq {
+                    return v.clone();
+                }
+            }
+            self.next().await;
+        }
+    }
+
+    /// Read whatever has arrived, without waiting.
+    pub async fn drain(&mut self) {
+        while let Ok(Ok(Some(m))) =
+            tokio::time::timeout(Duration::from_millis(1), self.ws.recv()).await
+        {
+            if m["type"] == "state" {
+                self.view = Some(m["view"].clone());
+            }
+        }
+    }
+
+    pub fn view(&self) -> &Value {
+        self.view.as_ref().unwrap()
+    }
+}
+
+/// Two seats and (optionally) an observer on one game.
+pub struct Table {
+    pub addr: SocketAddr,
+    pub id: String,
+    pub seats: Vec<Conn>,
+    pub observer: Option<Conn>,
+    next_id: u64,
+}
+
+impl Table {
+    pub async fn open(addr: SocketAddr, created: &Value, observer: bool) -> Table {
+        let id = created["id"].as_str().unwrap().to_string();
+        let mut seats = Vec::new();
+        for s in 0..2 {
+            seats.push(Conn::open(addr, created["seats"][s]["ws"].as_str().unwrap()).await);
+        }
+        let observer = if observer {
+            Some(Conn::open(addr, created["observer_ws"].as_str().unwrap()).await)
+        } else {
+            None
+        };
+        Table {
+            addr,
+            id,
+            seats,
+            observer,
+            next_id: 0,
+        }
+    }
+
+    /// Send an action from `seat`; return its `ack` or `error`. After an ack, every connection
+    /// has received the new view.
+    pub async fn act(&mut self, seat: usize, mut action: Value) -> Value {
+        self.next_id += 1;
+        let id = format!("t{}", self.next_id);
+        action["id"] = json!(id);
+        self.seats[seat].ws.send_json(&action).await.unwrap();
+        let reply = loop {
+            let m = self.seats[seat].next().await;
+            if (m["type"] == "ack" || m["type"] == "error") && m["id"] == json!(id) {
+                break m;
+            }
+        };
+        if reply["type"] == "ack" {
+            let seq = reply["seq"].as_u64().unwrap();
+            self.wait_all(seq).await;
+        }
+        reply
+    }
+
+    /// Like `act`, but the action must be acknowledged.
+    pub async fn ok(&mut self, seat: usize, action: Value) -> Value {
+        let r = self.act(seat, action.clone()).await;
+        assert_eq!(r["type"], "ack", "{action} was refused: {r}");
+        r
+    }
+
+    pub async fn wait_all(&mut self, seq: u64) {
+        for c in self.seats.iter_mut().chain(self.observer.iter_mut()) {
+            c.wait_seq(seq).await;
+        }
+    }
+
+    pub fn view(&self, seat: usize) -> &Value {
+        self.seats[seat].view()
+    }
+
+    /// Let the two seats play random legal moves until the game is over (or `max` actions).
+    pub async fn autoplay(&mut self, seed: u64, max_tiles: usize, think: Duration, max: usize) {
+        let mut rng = Rng::new(seed);
+        for _ in 0..max {
+            for c in self.seats.iter_mut().chain(self.observer.iter_mut()) {
+                c.drain().await;
+            }
+            if self.view(0)["phase"]["type"] == "ended" {
+                let seq = self.view(0)["seq"].as_u64().unwrap();
+                self.wait_all(seq).await;
+                return;
+            }
+            let mut acted = false;
+            for s in 0..2 {
+                if let Some(a) = choose_action(self.view(s), &mut rng, max_tiles) {
+                    if !think.is_zero() {
+                        tokio::time::sleep(think).await;
+                    }
+                    let r = self.act(s, a.clone()).await;
+                    if r["type"] == "error" {
+                        // Time may have moved the game on (a turn timed out): look again.
+                        eprintln!("refused {a}: {r}");
+                    }
+                    acted = true;
+                    break;
+                }
+            }
+            if !acted {
+                // Nobody to move (e.g. an out play waiting for its window): wait for news.
+                let _ =
+                    tokio::time::timeout(Duration::from_millis(200), self.seats[0].next()).await;
+            }
+        }
+        panic!(
+            "the game did not end within {max} actions: {}",
+            self.view(0)
+        );
+    }
+
+    pub async fn gcg(&self) -> String {
+        let r = http(
+            self.addr,
+            "GET",
+            &format!("/api/games/{}/gcg", self.id),
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+        r.text()
+    }
+
+    pub async fn get(&self) -> Value {
+        let r = http(self.addr, "GET", &format!("/api/games/{}", self.id), None)
+            .await
+            .unwrap();
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.json().unwrap()
+    }
+}
+
+/// Check a finished game's GCG as `tilebag gcg verify` does: it parses, replays without error,
+/// is complete and ends with the server's final scores.
+pub fn verify_gcg(text: &str, scores: [i64; 2]) -> GcgRecord {
+    let record = parse_gcg(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let report = verify_record(&record).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(report.completion, Completion::Complete, "{text}");
+    assert_eq!(
+        [report.scores[0] as i64, report.scores[1] as i64],
+        scores,
+        "{text}"
+    );
+    record
+}
+
+pub fn final_scores(view: &Value) -> [i64; 2] {
+    [0, 1].map(|s| view["players"][s]["score"].as_i64().unwrap())
+}
+
+/// Effects of an ack, by type.
+pub fn effect_types(ack: &Value) -> Vec<String> {
+    ack["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The running clock's time left in a seat view.
+pub fn running_left(view: &Value) -> i64 {
+    let s = view["clocks"]["running"].as_u64().expect("a clock runs") as usize;
+    view["clocks"]["remaining_ms"][s].as_i64().unwrap()
+}
+
+/// What must survive a restart exactly (everything but the time of the view).
+pub fn position(view: &Value) -> Value {
+    json!({
+        "board": view["board"], "rack": view["rack"], "unseen": view["unseen"],
+        "players": view["players"], "history": view["history"], "seq": view["seq"],
+        "phase": view["phase"], "to_move": view["to_move"], "bag_count": view["bag_count"],
+    })
+}
+
+/// Play part of a game, stop the server as a crash would, wait, start a new server on the same
+/// database, reconnect, check that everything came back (clocks included, the downtime not
+/// charged), and finish the game.
+pub async fn restart_scenario(database: &str) {
+    let mut cfg = config(database, &[]);
+    cfg.checkpoint_every = Duration::from_millis(100);
+    let server = tilebag_server::start(cfg.clone()).await.unwrap();
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"preset": "naspa-2013", "players": ["Gil", "Hal"], "initial_minutes": 10, "seed": 77}),
+    )
+    .await;
+    let mut t = Table::open(addr, &created, false).await;
+    let mut rng = Rng::new(3);
+    for _ in 0..6 {
+        for s in 0..2 {
+            if let Some(a) = choose_action(t.view(s), &mut rng, 3) {
+                t.ok(s, a).await;
+                break;
+            }
+        }
+    }
+    // Let the clock run a little, with checkpoints, then take a fresh view.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let mover = t.view(0)["to_move"].as_u64().unwrap() as usize;
+    t.seats[mover]
+        .ws
+        .send_json(&json!({"type": "state"}))
+        .await
+        .unwrap();
+    let seq = t.view(mover)["seq"].as_u64().unwrap();
+    let before_left;
+    loop {
+        let m = t.seats[mover].next().await;
+        if m["type"] == "state" {
+            before_left = running_left(&m["view"]);
+            break;
+        }
+    }
+    let before = [position(t.view(0)), position(t.view(1))];
+    assert_eq!(before[0]["seq"], seq);
+    assert!(
+        before_left < 10 * 60_000 - 300,
+        "the clock ran: {before_left}"
+    );
+    server.kill();
+    drop(t);
+
+    // Down for two seconds: WESPA 4.1(f) — the time the server was down is not charged.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let server = tilebag_server::start(cfg).await.unwrap();
+    let addr = server.addr();
+    let mut t = Table::open(addr, &created, true).await;
+    let after = [position(t.view(0)), position(t.view(1))];
+    assert_eq!(before, after, "the game came back exactly");
+    let after_left = running_left(t.view(mover));
+    let lost = before_left - after_left;
+    eprintln!(
+        "restart on {}: the running clock was charged {lost} ms across 2 s of downtime",
+        tilebag_server::store::redact_url(database)
+    );
+    assert!(
+        (-300..700).contains(&lost),
+        "the clock should resume where it stopped (charged {lost} ms for 2 s of downtime)"
+    );
+    // The listing shows the game live, without secrets.
+    let list = http(addr, "GET", "/api/games", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    let entry = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == created["id"])
+        .expect("listed")
+        .clone();
+    assert_eq!(entry["status"], "live");
+    assert!(!entry
+        .to_string()
+        .contains(created["seats"][0]["token"].as_str().unwrap()));
+
+    t.autoplay(21, 4, Duration::ZERO, 400).await;
+    let end = t.view(0).clone();
+    verify_gcg(&t.gcg().await, final_scores(&end));
+    server.shutdown().await;
+}

@@ -1,0 +1,216 @@
+//! Complete games over two real WebSocket clients, under three presets; each game's downloaded
+//! GCG must verify (parse, replay, complete, same final scores).
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use std::time::Duration;
+use tilebag_core::gcg::GcgEventKind;
+use tilebag_core::{Game, Ruleset};
+
+/// A seed whose two opening racks each hold two letters (not blanks), different pairs, and the
+/// pairs: seat 0's, seat 1's.
+fn opening_pairs(preset: &str) -> (u64, String, String) {
+    for seed in 1.. {
+        let g = Game::new(Ruleset::preset(preset).unwrap(), seed);
+        let set = g.tile_set();
+        let pair = |s: usize| -> String {
+            set.tiles_to_string(g.rack(s))
+                .chars()
+                .filter(|&c| c != '?')
+                .take(2)
+                .collect()
+        };
+        let (a, b) = (pair(0), pair(1));
+        if a.len() == 2 && b.len() == 2 && a != b {
+            return (seed, a, b);
+        }
+    }
+    unreachable!()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn naspa_game_with_a_withdrawn_phony_and_a_lost_double_challenge() {
+    let (seed, phony, word) = opening_pairs("naspa-2013");
+    let dir = temp_dir("naspa");
+    let db = dir.join("t.db");
+    // The lexicon knows seat 1's opening word only: seat 0's opening is a phony.
+    let server = tilebag_server::start(config(db.to_str().unwrap(), &[&word]))
+        .await
+        .unwrap();
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"preset": "naspa-2013", "players": ["Ann Able", "Bob Baker"], "seed": seed}),
+    )
+    .await;
+    let mut t = Table::open(addr, &created, true).await;
+    let rack0 = t.view(0)["rack"].as_str().unwrap().to_string();
+
+    // Seat 0 plays a phony; seat 1 challenges it off the board (NASPA IV.J.1.k).
+    let ack = t
+        .ok(0, json!({"type": "play", "position": "8H", "word": phony}))
+        .await;
+    assert_eq!(effect_types(&ack), ["played"]);
+    assert_eq!(t.view(1)["phase"]["type"], "play-pending");
+    assert_eq!(t.view(1)["phase"]["play"]["words"], json!([phony]));
+    let ack = t
+        .ok(1, json!({"type": "challenge", "words": [phony]}))
+        .await;
+    assert_eq!(
+        ack["effects"][0],
+        json!({"type": "verdict", "acceptable": false})
+    );
+    assert!(effect_types(&ack).contains(&"withdrawn".to_string()));
+    let v0 = t.view(0).clone();
+    assert_eq!(
+        v0["rack"],
+        json!(rack0),
+        "the phony's tiles are back on the rack"
+    );
+    assert_eq!(v0["players"][0]["score"], 0);
+    assert!(v0["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r == &json!(".".repeat(15))));
+    assert_eq!(v0["to_move"], 1);
+
+    // Seat 1 plays a good word; seat 0 challenges and loses the turn (NASPA IV.I.3).
+    let played = t
+        .ok(1, json!({"type": "play", "position": "8H", "word": word}))
+        .await;
+    let score1 = played["effects"][0]["score"].as_i64().unwrap();
+    assert!(score1 > 0);
+    let ack = t.ok(0, json!({"type": "challenge"})).await;
+    assert_eq!(
+        ack["effects"][0],
+        json!({"type": "verdict", "acceptable": true})
+    );
+    assert!(effect_types(&ack).contains(&"turn-lost".to_string()));
+    let v = t.view(0).clone();
+    assert_eq!(
+        v["to_move"], 1,
+        "seat 1 moves again after seat 0's lost turn"
+    );
+    assert_eq!(v["players"][1]["score"], score1);
+    let kinds: Vec<&str> = v["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["play", "withdrawal", "play", "lost-challenge"]);
+
+    t.autoplay(11, 4, Duration::ZERO, 400).await;
+    let end = t.view(0).clone();
+    assert_eq!(end["phase"]["type"], "ended");
+    let scores = final_scores(&end);
+    assert_eq!(end["result"]["scores"], json!(scores));
+
+    let gcg = t.gcg().await;
+    let record = verify_gcg(&gcg, scores);
+    assert!(record
+        .events
+        .iter()
+        .any(|e| e.kind == GcgEventKind::Withdrawal));
+    assert_eq!(record.events[1].kind, GcgEventKind::Withdrawal);
+    assert_eq!(
+        record.events[3].kind,
+        GcgEventKind::Pass,
+        "the lost challenge"
+    );
+    assert_eq!(record.players[0].nick, "Ann_Able");
+    // The observer's GET shows the same finished game.
+    let doc = t.get().await;
+    assert_eq!(doc["status"], "ended");
+    assert_eq!(doc["result"]["scores"], json!(scores));
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wespa_game_with_five_points_per_challenged_word() {
+    let (seed, word, _) = opening_pairs("wespa-2010");
+    let dir = temp_dir("wespa");
+    let db = dir.join("t.db");
+    let server = tilebag_server::start(config(db.to_str().unwrap(), &[&word]))
+        .await
+        .unwrap();
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"preset": "wespa-2010", "players": ["Cat", "Dan"], "seed": seed}),
+    )
+    .await;
+    let mut t = Table::open(addr, &created, false).await;
+    let played = t
+        .ok(0, json!({"type": "play", "position": "8H", "word": word}))
+        .await;
+    let score = played["effects"][0]["score"].as_i64().unwrap();
+    // WESPA 3.10.15(b)(ii): 5 points to the challenged player per word challenged.
+    let ack = t.ok(1, json!({"type": "challenge"})).await;
+    assert_eq!(
+        ack["effects"][0],
+        json!({"type": "verdict", "acceptable": true})
+    );
+    assert_eq!(
+        ack["effects"][1],
+        json!({"type": "challenge-bonus", "seat": 0, "points": 5})
+    );
+    let v = t.view(1).clone();
+    assert_eq!(v["players"][0]["score"], score + 5);
+    assert_eq!(
+        v["to_move"], 1,
+        "the challenger keeps the turn under points per word"
+    );
+
+    t.autoplay(12, 4, Duration::ZERO, 400).await;
+    let end = t.view(0).clone();
+    let scores = final_scores(&end);
+    let record = verify_gcg(&t.gcg().await, scores);
+    assert_eq!(record.events[1].kind, GcgEventKind::ChallengeBonus);
+    assert_eq!(record.events[1].score, 5);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn literacy_game_ends_when_the_shared_game_clock_runs_out() {
+    let dir = temp_dir("literacy");
+    let db = dir.join("t.db");
+    let mut cfg = config(db.to_str().unwrap(), &[]);
+    // 200 game ms per real ms: the 20-minute game clock runs out in 6 s, a 2-minute turn
+    // lasts 0.6 s.
+    cfg.time_scale = 200.0;
+    let server = tilebag_server::start(cfg).await.unwrap();
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"preset": "literacy-2018", "players": ["Eve", "Fay"], "seed": 18}),
+    )
+    .await;
+    let mut t = Table::open(addr, &created, true).await;
+    let v = t.view(0).clone();
+    assert_eq!(v["clocks"]["remaining_ms"], json!(null));
+    assert!(v["clocks"]["game_remaining_ms"].as_i64().unwrap() <= 20 * 60_000);
+    // Each move takes about 50 s of game time and places at most two tiles, so the bag lasts
+    // longer than the clock.
+    t.autoplay(13, 2, Duration::from_millis(250), 400).await;
+    let end = t.view(0).clone();
+    assert_eq!(
+        end["phase"],
+        json!({"type": "ended", "reason": {"type": "game-clock-expired"}}),
+        "{end}"
+    );
+    assert_eq!(end["clocks"]["game_remaining_ms"], 0);
+    let scores = final_scores(&end);
+    let record = verify_gcg(&t.gcg().await, scores);
+    assert!(matches!(
+        record.events.last().unwrap().kind,
+        GcgEventKind::EndRack { .. }
+    ));
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,219 @@
+// The tournament clock for a physical board (NASPA III.A.3, WESPA 1.4.2): it counts down, shows
+// overtime counting up as −m:ss with the penalty it costs, can be neutralised from the centre key,
+// and recalls its times through a reload or a closed tab (localStorage holds the remaining times,
+// the running side and when it started running; the elapsed time is computed on load).
+
+import { fmtClock, navLinks, overtimePenalty } from './common.js';
+
+const $ = (id) => document.getElementById(id);
+const KEY = 'tilebag.clock.v1';
+const params = new URLSearchParams(location.search);
+
+let C = null;
+let confirmTimer = null;
+let wakeLock = null;
+
+function fresh(minutes, penalty, names) {
+  const ms = Math.round(minutes * 60000);
+  return {
+    minutes,
+    penalty,
+    names,
+    remaining: [ms, ms],
+    running: null, // the side whose clock runs
+    since: null, // Date.now() when it started running
+    paused: null, // the side to resume after a neutralisation
+    started: false,
+  };
+}
+
+function save() {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(C));
+  } catch {
+    // Private browsing without storage: the clock still runs, it just cannot recall.
+  }
+}
+
+function load() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(KEY) || 'null');
+  } catch {
+    saved = null;
+  }
+  const urlMinutes = Number(params.get('minutes'));
+  const hasUrl = params.has('minutes') && Number.isFinite(urlMinutes) && urlMinutes > 0;
+  if (saved && Array.isArray(saved.remaining) && (saved.started || !hasUrl)) return saved;
+  return fresh(hasUrl ? urlMinutes : 25, Number(params.get('penalty')) || 10, ['Left', 'Right']);
+}
+
+function remainingNow(side) {
+  const base = C.remaining[side];
+  return C.running === side && C.since !== null ? base - (Date.now() - C.since) : base;
+}
+
+/** Fold the running time into the remaining time (before any change of state). */
+function settle() {
+  if (C.running !== null && C.since !== null) {
+    C.remaining[C.running] = remainingNow(C.running);
+    C.since = Date.now();
+  }
+}
+
+function press(side) {
+  if (C.paused !== null) {
+    status('The clock is neutralised: press the centre key (Space) to resume.');
+    return;
+  }
+  if (C.running !== null && C.running !== side) return; // only the player whose clock runs
+  settle();
+  C.running = 1 - side;
+  C.since = Date.now();
+  C.started = true;
+  save();
+  status(`${C.names[C.running]}'s clock is running.`);
+  keepAwake(true);
+  render();
+}
+
+function togglePause() {
+  if (C.paused !== null) {
+    C.running = C.paused;
+    C.paused = null;
+    C.since = Date.now();
+    status(`Resumed: ${C.names[C.running]}'s clock is running.`);
+    keepAwake(true);
+  } else if (C.running !== null) {
+    settle();
+    C.paused = C.running;
+    C.running = null;
+    C.since = null;
+    status('Neutralised: both clocks are stopped.');
+    keepAwake(false);
+  } else {
+    status('The clock has not started: the second player presses their key to start it.');
+  }
+  save();
+  render();
+}
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+function render() {
+  const face = $('face');
+  face.dataset.running = C.running === null ? 'none' : String(C.running);
+  face.dataset.paused = String(C.paused !== null);
+  for (const s of [0, 1]) {
+    const ms = remainingNow(s);
+    const t = $(`time-${s}`);
+    t.textContent = fmtClock(ms);
+    const side = $(`side-${s}`);
+    side.classList.toggle('running', C.running === s);
+    side.classList.toggle('overtime', ms < 0);
+    const p = overtimePenalty(ms, C.penalty);
+    $(`penalty-${s}`).textContent = p ? `overtime penalty \u2212${p}` : '';
+    $(`name-${s}`).textContent = C.names[s];
+    const key = s === 0 ? 'A or left Shift' : 'L or right Shift';
+    side.setAttribute('aria-label',
+      `${C.names[s]}: ${fmtClock(ms)}${p ? `, overtime penalty ${p}` : ''}${C.running === s ? ', running' : ''}. ` +
+      `Press to end ${C.names[s]}'s turn (${key}).`);
+  }
+  const pause = $('pause');
+  pause.textContent = C.paused !== null ? 'Resume' : 'Pause';
+  pause.setAttribute('aria-label', C.paused !== null ? 'Resume the clock (Space)' : 'Neutralise the clock (Space)');
+  pause.setAttribute('aria-pressed', String(C.paused !== null));
+}
+
+async function keepAwake(on) {
+  try {
+    if (on && !wakeLock && navigator.wakeLock) wakeLock = await navigator.wakeLock.request('screen');
+    if (!on && wakeLock) {
+      await wakeLock.release();
+      wakeLock = null;
+    }
+  } catch {
+    wakeLock = null;
+  }
+}
+
+function fillSettings() {
+  $('set-minutes').value = String(C.minutes);
+  $('set-penalty').value = String(C.penalty);
+  $('set-name-0').value = C.names[0];
+  $('set-name-1').value = C.names[1];
+}
+
+function onReset(ev) {
+  ev.preventDefault();
+  const btn = $('reset');
+  if (C.started && !confirmTimer) {
+    btn.dataset.label = btn.textContent;
+    btn.textContent = 'Press again to discard the running clock';
+    confirmTimer = setTimeout(() => {
+      confirmTimer = null;
+      btn.textContent = btn.dataset.label;
+    }, 4000);
+    return;
+  }
+  clearTimeout(confirmTimer);
+  confirmTimer = null;
+  if (btn.dataset.label) btn.textContent = btn.dataset.label;
+  const minutes = Number($('set-minutes').value);
+  const penalty = Number($('set-penalty').value);
+  if (!(minutes > 0)) {
+    status('Minutes must be more than 0.');
+    return;
+  }
+  C = fresh(minutes, Number.isFinite(penalty) && penalty >= 0 ? penalty : 10,
+    [$('set-name-0').value.trim() || 'Left', $('set-name-1').value.trim() || 'Right']);
+  save();
+  keepAwake(false);
+  status('New clock set.');
+  render();
+}
+
+function onKey(ev) {
+  const tag = ev.target && ev.target.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.repeat) {
+    if (ev.key === ' ') ev.preventDefault();
+    return;
+  }
+  if (ev.code === 'ShiftLeft' || ev.key === 'a' || ev.key === 'A') {
+    ev.preventDefault();
+    press(0);
+  } else if (ev.code === 'ShiftRight' || ev.key === 'l' || ev.key === 'L') {
+    ev.preventDefault();
+    press(1);
+  } else if (ev.key === ' ' || ev.code === 'Space') {
+    ev.preventDefault();
+    togglePause();
+  }
+}
+
+$('nav').replaceWith(navLinks('/clock'));
+C = load();
+save();
+fillSettings();
+render();
+if (C.running !== null) status(`${C.names[C.running]}'s clock is running.`);
+else if (C.paused !== null) status('Neutralised: press the centre key (Space) to resume.');
+else status('The second player presses their key to start the first player\u2019s clock.');
+$('side-0').addEventListener('click', () => press(0));
+$('side-1').addEventListener('click', () => press(1));
+$('pause').addEventListener('click', togglePause);
+$('settings').addEventListener('submit', onReset);
+document.addEventListener('keydown', onKey);
+// Space on a focused button would also "click" it on key up: the keydown handler owns Space.
+for (const b of document.querySelectorAll('.clock-face button')) {
+  b.addEventListener('keyup', (ev) => { if (ev.key === ' ') ev.preventDefault(); });
+}
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden && C.running !== null) keepAwake(true);
+});
+setInterval(render, 100);
+window.tilebagClock = { get state() { return C; } };

@@ -1,0 +1,1143 @@
+// The game page: /game/ID?token=SEAT_TOKEN plays a seat, /game/ID without a token watches.
+// Everything shown comes from the server's view (sent on connect and after every change); the
+// page keeps only what is local: the rack's order, tiles placed but not yet played, the cursor.
+
+import {
+  COLS, SIZE, api, el, fmtClock, navLinks, overtimePenalty, playSquares, renderTracking, signed,
+  svg, tileValue, unseenFromBoard,
+} from './common.js';
+import { BoardView, tileNode } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const token = params.get('token');
+// /game/ID or /games/ID (the links the API hands out).
+const gameId = decodeURIComponent(location.pathname.split('/').filter(Boolean)[1] || '');
+
+const S = {
+  view: null,
+  recvAt: 0,
+  ruleset: null,
+  seat: null,
+  rack: [], // [{id, ch}] in the player's own order
+  nextTileId: 1,
+  placed: new Map(), // "r,c" -> {tileId, letter, blank, r, c}
+  order: [], // keys of placed tiles, oldest first (Backspace removes the newest)
+  cursor: null, // {r, c, dir: 'across' | 'down'}
+  exchange: false,
+  exchangeSel: new Set(),
+  ws: null,
+  retry: 0,
+  retryTimer: null,
+  msgId: 1,
+  inflight: new Map(),
+  drag: null,
+  confirmTimers: {},
+  connects: 0,
+};
+
+let board;
+
+// ---------------------------------------------------------------------------------------------
+// Connection
+
+function wsUrl() {
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  return `${proto}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${q}`;
+}
+
+function setConn(state, text) {
+  const c = $('conn');
+  c.dataset.state = state;
+  c.textContent = text;
+}
+
+function connect() {
+  clearTimeout(S.retryTimer);
+  S.retryTimer = null;
+  if (S.ws && S.ws.readyState <= 1) return;
+  let ws;
+  try {
+    ws = new WebSocket(wsUrl());
+  } catch (e) {
+    scheduleReconnect();
+    return;
+  }
+  S.ws = ws;
+  setConn('connecting', S.connects ? 'Reconnecting…' : 'Connecting…');
+  ws.onopen = () => {
+    S.retry = 0;
+    S.connects += 1;
+    setConn('connected', S.seat === null && !token ? 'Watching (live)' : 'Connected');
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    onMessage(m);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.ws = null;
+    S.inflight.clear();
+    setConn('offline', 'Connection lost; reconnecting…');
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect() {
+  if (S.retryTimer) return;
+  const delay = Math.min(10000, 400 * 2 ** S.retry);
+  S.retry += 1;
+  S.retryTimer = setTimeout(() => { S.retryTimer = null; connect(); }, delay);
+}
+
+function send(msg) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    showError('Not connected; reconnecting…');
+    connect();
+    return false;
+  }
+  const id = S.msgId++;
+  S.inflight.set(id, msg.type);
+  S.ws.send(JSON.stringify({ ...msg, id }));
+  showError('');
+  return true;
+}
+
+function onMessage(m) {
+  if (m.type === 'state') {
+    S.view = m.view;
+    S.recvAt = performance.now();
+    S.seat = m.view.audience === 'seat' ? m.view.seat : null;
+    if (S.seat !== null) reconcileRack(m.view.rack);
+    if (m.effects && m.effects.length) announceEffects(m.effects);
+    if (!S.ruleset) loadRuleset(m.view.preset);
+    render();
+  } else if (m.type === 'ack') {
+    const kind = S.inflight.get(m.id);
+    S.inflight.delete(m.id);
+    if (kind === 'play') {
+      S.placed.clear();
+      S.order = [];
+      S.cursor = null;
+    }
+    if (kind === 'exchange') {
+      S.exchange = false;
+      S.exchangeSel.clear();
+    }
+  } else if (m.type === 'error') {
+    S.inflight.delete(m.id);
+    showError(m.message || m.code);
+  }
+}
+
+async function loadRuleset(preset) {
+  try {
+    const r = await api('/api/presets');
+    const p = (r.presets || []).find((x) => x.name === preset);
+    if (p) S.ruleset = p.ruleset;
+    render();
+  } catch {
+    // The page works without it (the overtime penalty falls back to 10 a minute).
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local rack and tentative tiles
+
+function reconcileRack(rackStr) {
+  const avail = [...(rackStr || '')];
+  const kept = [];
+  for (const t of S.rack) {
+    const i = avail.indexOf(t.ch);
+    if (i >= 0) {
+      avail.splice(i, 1);
+      kept.push(t);
+    }
+  }
+  for (const ch of avail) kept.push({ id: S.nextTileId++, ch });
+  S.rack = kept;
+  const ids = new Set(kept.map((t) => t.id));
+  for (const [key, p] of [...S.placed]) {
+    if (!ids.has(p.tileId) || boardChar(p.r, p.c) !== '.') removePlaced(key);
+  }
+  for (const id of [...S.exchangeSel]) if (!ids.has(id)) S.exchangeSel.delete(id);
+}
+
+function boardChar(r, c) {
+  const rows = S.view ? S.view.board : null;
+  return rows && rows[r] ? rows[r][c] : '.';
+}
+
+function occupied(r, c) {
+  return boardChar(r, c) !== '.' || S.placed.has(`${r},${c}`);
+}
+
+function inBoard(r, c) {
+  return r >= 0 && c >= 0 && r < SIZE && c < SIZE;
+}
+
+function freeTiles() {
+  const used = new Set([...S.placed.values()].map((p) => p.tileId));
+  return S.rack.filter((t) => !used.has(t.id));
+}
+
+function removePlaced(key) {
+  S.placed.delete(key);
+  S.order = S.order.filter((k) => k !== key);
+}
+
+function canPlace() {
+  return S.seat !== null && S.view && S.view.phase.type !== 'ended';
+}
+
+async function placeTile(tile, r, c, letter) {
+  if (!canPlace() || !inBoard(r, c) || occupied(r, c)) return false;
+  let l = tile.ch;
+  let blank = false;
+  if (tile.ch === '?') {
+    blank = true;
+    l = letter || (await askBlank());
+    if (!l) return false;
+    if (occupied(r, c)) return false;
+  }
+  const key = `${r},${c}`;
+  S.placed.set(key, { tileId: tile.id, letter: l.toUpperCase(), blank, r, c });
+  S.order.push(key);
+  return true;
+}
+
+function step(dir, n = 1) {
+  return dir === 'down' ? [n, 0] : [0, n];
+}
+
+function advanceCursor() {
+  if (!S.cursor) return;
+  const [dr, dc] = step(S.cursor.dir);
+  let { r, c } = S.cursor;
+  do {
+    r += dr;
+    c += dc;
+  } while (inBoard(r, c) && occupied(r, c));
+  if (inBoard(r, c)) S.cursor = { ...S.cursor, r, c };
+}
+
+async function typeLetter(letter, forceBlank) {
+  if (!canPlace()) return;
+  if (!S.cursor) S.cursor = { r: 7, c: 7, dir: 'across' };
+  const [dr, dc] = step(S.cursor.dir);
+  let { r, c } = S.cursor;
+  while (inBoard(r, c) && occupied(r, c)) {
+    r += dr;
+    c += dc;
+  }
+  if (!inBoard(r, c)) {
+    notice('The word would run off the board');
+    return;
+  }
+  const free = freeTiles();
+  let tile = forceBlank ? null : free.find((t) => t.ch === letter);
+  if (!tile) tile = free.find((t) => t.ch === '?');
+  if (!tile) {
+    notice(`There is no ${letter} on your rack`);
+    return;
+  }
+  S.cursor = { ...S.cursor, r, c };
+  if (await placeTile(tile, r, c, letter)) advanceCursor();
+  render();
+}
+
+async function typeBlank() {
+  if (!canPlace()) return;
+  if (!S.cursor) S.cursor = { r: 7, c: 7, dir: 'across' };
+  const tile = freeTiles().find((t) => t.ch === '?');
+  if (!tile) {
+    notice('There is no blank on your rack');
+    return;
+  }
+  let { r, c } = S.cursor;
+  const [dr, dc] = step(S.cursor.dir);
+  while (inBoard(r, c) && occupied(r, c)) {
+    r += dr;
+    c += dc;
+  }
+  if (!inBoard(r, c)) return;
+  S.cursor = { ...S.cursor, r, c };
+  if (await placeTile(tile, r, c)) advanceCursor();
+  render();
+}
+
+function backspace() {
+  const key = S.order[S.order.length - 1];
+  if (!key) return;
+  const p = S.placed.get(key);
+  removePlaced(key);
+  S.cursor = { r: p.r, c: p.c, dir: S.cursor ? S.cursor.dir : 'across' };
+  render();
+}
+
+function recall() {
+  S.placed.clear();
+  S.order = [];
+  render();
+}
+
+/** The play the tentative tiles make, in GCG terms, or an error message. */
+function computePlay() {
+  const tiles = [...S.placed.values()];
+  if (tiles.length === 0) return { error: 'Place tiles on the board first' };
+  const rows = new Set(tiles.map((t) => t.r));
+  const cols = new Set(tiles.map((t) => t.c));
+  let dir;
+  if (tiles.length === 1) {
+    const { r, c } = tiles[0];
+    const horiz = (inBoard(r, c - 1) && boardChar(r, c - 1) !== '.') || (inBoard(r, c + 1) && boardChar(r, c + 1) !== '.');
+    const vert = (inBoard(r - 1, c) && boardChar(r - 1, c) !== '.') || (inBoard(r + 1, c) && boardChar(r + 1, c) !== '.');
+    if (horiz && !vert) dir = 'across';
+    else if (vert && !horiz) dir = 'down';
+    else dir = S.cursor ? S.cursor.dir : 'across';
+  } else if (rows.size === 1) dir = 'across';
+  else if (cols.size === 1) dir = 'down';
+  else return { error: 'The tiles must be in one row or one column' };
+  const fixed = dir === 'across' ? tiles[0].r : tiles[0].c;
+  const idx = tiles.map((t) => (dir === 'across' ? t.c : t.r));
+  let start = Math.min(...idx);
+  let end = Math.max(...idx);
+  const at = (i) => (dir === 'across' ? [fixed, i] : [i, fixed]);
+  while (start > 0 && boardChar(...at(start - 1)) !== '.') start -= 1;
+  while (end < SIZE - 1 && boardChar(...at(end + 1)) !== '.') end += 1;
+  let word = '';
+  for (let i = start; i <= end; i++) {
+    const [r, c] = at(i);
+    const p = S.placed.get(`${r},${c}`);
+    if (p) word += p.blank ? p.letter.toLowerCase() : p.letter;
+    else if (boardChar(r, c) !== '.') word += '.';
+    else return { error: `There is a gap at ${COLS[c]}${r + 1}` };
+  }
+  const [r0, c0] = at(start);
+  const position = dir === 'across' ? `${r0 + 1}${COLS[c0]}` : `${COLS[c0]}${r0 + 1}`;
+  return { position, word };
+}
+
+function play() {
+  if (!isMyMove()) {
+    showError('It is not your turn');
+    return;
+  }
+  const p = computePlay();
+  if (p.error) {
+    showError(p.error);
+    return;
+  }
+  send({ type: 'play', position: p.position, word: p.word });
+}
+
+function isMyMove() {
+  const v = S.view;
+  return !!v && S.seat !== null && v.phase.type !== 'ended' && v.to_move === S.seat;
+}
+
+function opponentPlayPending() {
+  const v = S.view;
+  return !!v && S.seat !== null && v.phase.type === 'play-pending' && v.phase.player !== S.seat;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two-step buttons (pass, resign): the first press asks, the second within 4 s does it.
+
+function confirmStep(button, label, action) {
+  const key = button.id;
+  if (S.confirmTimers[key]) {
+    clearTimeout(S.confirmTimers[key]);
+    delete S.confirmTimers[key];
+    button.classList.remove('confirming');
+    button.textContent = button.dataset.label;
+    action();
+    return;
+  }
+  button.dataset.label = button.dataset.label || button.textContent;
+  button.textContent = label;
+  button.classList.add('confirming');
+  S.confirmTimers[key] = setTimeout(() => {
+    delete S.confirmTimers[key];
+    button.classList.remove('confirming');
+    button.textContent = button.dataset.label;
+  }, 4000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The blank prompt
+
+function askBlank() {
+  const dlg = $('blank-dialog');
+  const input = $('blank-input');
+  input.value = '';
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (letter) => {
+      if (done) return;
+      done = true;
+      input.oninput = null;
+      dlg.onclose = null;
+      $('blank-cancel').onclick = null;
+      if (dlg.open) dlg.close();
+      resolve(letter);
+    };
+    input.oninput = () => {
+      const v = input.value.trim().toUpperCase();
+      if (/^[A-Z]$/.test(v)) finish(v);
+    };
+    $('blank-form').onsubmit = (ev) => {
+      ev.preventDefault();
+      const v = input.value.trim().toUpperCase();
+      if (/^[A-Z]$/.test(v)) finish(v);
+    };
+    $('blank-cancel').onclick = () => finish(null);
+    for (const b of $('blank-letters').querySelectorAll('button')) {
+      b.onclick = () => finish(b.dataset.letter);
+    }
+    dlg.onclose = () => finish(null);
+    dlg.showModal();
+    input.focus();
+  });
+}
+
+function buildBlankLetters() {
+  const box = $('blank-letters');
+  for (const L of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') {
+    box.append(el('button', { type: 'button', 'data-letter': L, 'aria-label': `Blank as ${L}` }, L));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drag and drop
+
+function dragData(ev) {
+  if (S.drag) return S.drag;
+  const t = ev.dataTransfer && ev.dataTransfer.getData('text/plain');
+  if (!t) return null;
+  const [kind, val] = t.split(':');
+  return kind === 'rack' ? { kind, id: Number(val) } : { kind, key: val };
+}
+
+async function dropOnSquare(r, c, ev) {
+  const d = dragData(ev);
+  S.drag = null;
+  if (!d || !canPlace()) return;
+  if (d.kind === 'rack') {
+    const tile = freeTiles().find((t) => t.id === d.id);
+    if (tile && (await placeTile(tile, r, c))) {
+      S.cursor = { r, c, dir: S.cursor ? S.cursor.dir : 'across' };
+      advanceCursor();
+    }
+  } else if (d.kind === 'board') {
+    const p = S.placed.get(d.key);
+    if (p && !occupied(r, c)) {
+      removePlaced(d.key);
+      const key = `${r},${c}`;
+      S.placed.set(key, { ...p, r, c });
+      S.order.push(key);
+    }
+  }
+  render();
+}
+
+function dropOnRack(beforeId, ev) {
+  const d = dragData(ev);
+  S.drag = null;
+  if (!d) return;
+  let id;
+  if (d.kind === 'board') {
+    const p = S.placed.get(d.key);
+    if (!p) return;
+    removePlaced(d.key);
+    id = p.tileId;
+  } else {
+    id = d.id;
+  }
+  moveTileBefore(id, beforeId);
+  render();
+}
+
+function moveTileBefore(id, beforeId) {
+  if (id === beforeId) return;
+  const i = S.rack.findIndex((t) => t.id === id);
+  if (i < 0) return;
+  const [t] = S.rack.splice(i, 1);
+  const j = beforeId == null ? -1 : S.rack.findIndex((x) => x.id === beforeId);
+  if (j < 0) S.rack.push(t); else S.rack.splice(j, 0, t);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+function render() {
+  const v = S.view;
+  if (!v) return;
+  const names = v.players.map((p) => p.name);
+  document.title = `${isMyMove() ? '\u25CF ' : ''}${names[0]} vs ${names[1]} · tilebag`;
+  renderPlayers();
+  renderBoard();
+  renderRack();
+  renderPending();
+  renderSheet();
+  renderGraph();
+  renderTrackingPanel();
+  renderResult();
+}
+
+function penaltyPerMinute() {
+  return S.ruleset && S.ruleset.overtime ? S.ruleset.overtime.penalty_per_minute : 10;
+}
+
+function clocksNow() {
+  const v = S.view;
+  const c = v.clocks;
+  const ended = v.phase.type === 'ended';
+  const dt = ended || c.running === null || c.running === undefined ? 0 : performance.now() - S.recvAt;
+  return {
+    remaining: c.remaining_ms ? c.remaining_ms.map((ms, i) => (i === c.running ? ms - dt : ms)) : null,
+    game: c.game_remaining_ms !== null && c.game_remaining_ms !== undefined ? c.game_remaining_ms - dt : null,
+    turn: c.turn_remaining_ms !== null && c.turn_remaining_ms !== undefined ? Math.max(0, c.turn_remaining_ms - dt) : null,
+    running: ended ? null : c.running,
+  };
+}
+
+function renderPlayers() {
+  const v = S.view;
+  const box = $('players');
+  if (!box.dataset.built) {
+    box.dataset.built = '1';
+    box.replaceChildren();
+    for (const i of [0, 1]) {
+      box.append(el('div', { class: 'player', id: `player-${i}`, 'data-testid': `player-${i}` },
+        el('div', { class: 'player-head' },
+          el('span', { class: 'player-name', id: `name-${i}` }),
+          el('span', { class: 'player-tag', id: `tag-${i}` })),
+        el('div', { class: 'player-score', id: `score-${i}`, 'data-testid': `score-${i}`, 'aria-label': 'Score' }),
+        el('div', { class: 'player-clock', id: `clock-${i}`, 'data-testid': `clock-${i}`, role: 'timer', 'aria-label': 'Clock' }),
+        el('div', { class: 'player-penalty', id: `penalty-${i}`, 'data-testid': `penalty-${i}` }),
+        el('div', { class: 'player-rack-count', id: `rackcount-${i}` })));
+    }
+    box.append(el('div', { class: 'game-clock', id: 'game-clock', hidden: true, role: 'timer', 'aria-label': 'Game clock', 'data-testid': 'game-clock' }));
+  }
+  for (const i of [0, 1]) {
+    const p = v.players[i];
+    $(`name-${i}`).textContent = p.name;
+    const tags = [];
+    if (S.seat === i) tags.push('you');
+    if (v.phase.type !== 'ended' && v.to_move === i) tags.push('to move');
+    $(`tag-${i}`).textContent = tags.join(' · ');
+    $(`player-${i}`).classList.toggle('to-move', v.phase.type !== 'ended' && v.to_move === i);
+    $(`score-${i}`).textContent = String(p.score);
+    $(`rackcount-${i}`).textContent = `${p.rack_count} tile${p.rack_count === 1 ? '' : 's'} on rack`;
+  }
+  updateClocks();
+}
+
+function updateClocks() {
+  if (!S.view) return;
+  const c = clocksNow();
+  for (const i of [0, 1]) {
+    const node = $(`clock-${i}`);
+    const pen = $(`penalty-${i}`);
+    if (!node) continue;
+    if (c.remaining) {
+      const ms = c.remaining[i];
+      node.textContent = fmtClock(ms);
+      node.classList.toggle('overtime', ms < 0);
+      node.classList.toggle('running', c.running === i);
+      const p = overtimePenalty(ms, penaltyPerMinute());
+      pen.textContent = p ? `overtime: \u2212${p} points` : '';
+      node.setAttribute('aria-label', `${S.view.players[i].name}'s clock${c.running === i ? ' (running)' : ''}`);
+    } else {
+      node.textContent = '';
+      pen.textContent = '';
+    }
+  }
+  const g = $('game-clock');
+  if (g) {
+    if (c.game !== null) {
+      g.hidden = false;
+      g.textContent = `Game clock ${fmtClock(Math.max(0, c.game))}` +
+        (c.turn !== null ? ` · this turn ${fmtClock(c.turn)}` : '');
+    } else {
+      g.hidden = true;
+    }
+  }
+}
+
+function lastPlaySquares() {
+  const v = S.view;
+  if (v.phase.type === 'play-pending' && v.phase.play && v.phase.play.position) {
+    return playSquares(v.phase.play.position, v.phase.play.word);
+  }
+  const h = v.history || [];
+  for (let i = h.length - 1; i >= 0; i--) {
+    const line = h[i];
+    if (line.type === 'withdrawal') {
+      i -= 1; // the withdrawn play left the board
+      continue;
+    }
+    if (line.type === 'play') return playSquares(line.position, line.word);
+  }
+  return [];
+}
+
+function renderBoard() {
+  const highlight = new Set();
+  for (const [r, c] of lastPlaySquares()) if (boardChar(r, c) !== '.') highlight.add(`${r},${c}`);
+  board.render({ rows: S.view.board, highlight, placed: S.placed, cursor: S.seat !== null ? S.cursor : null });
+}
+
+function renderRack() {
+  const area = $('rack-area');
+  if (S.seat === null) {
+    area.hidden = true;
+    $('cursor-help').hidden = true;
+    document.body.classList.add('observer');
+    return;
+  }
+  area.hidden = false;
+  const v = S.view;
+  const ended = v.phase.type === 'ended';
+  const ol = $('rack');
+  const focusedId = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.tileId : undefined;
+  ol.replaceChildren();
+  const used = new Set([...S.placed.values()].map((p) => p.tileId));
+  for (const t of S.rack) {
+    const onBoard = used.has(t.id);
+    const selected = S.exchangeSel.has(t.id);
+    const label = `${t.ch === '?' ? 'blank' : t.ch}, ${tileValue(t.ch)} point${tileValue(t.ch) === 1 ? '' : 's'}` +
+      (onBoard ? ', on the board' : '') + (S.exchange ? (selected ? ', chosen for exchange' : ', not chosen') : '');
+    const btn = el('button', {
+      type: 'button',
+      class: 'rack-tile' + (onBoard ? ' on-board' : '') + (selected ? ' selected' : ''),
+      draggable: onBoard || ended ? null : 'true',
+      'data-tile-id': t.id,
+      'data-letter': t.ch,
+      'aria-label': label,
+      'aria-pressed': S.exchange ? String(selected) : null,
+      disabled: ended ? true : null,
+    }, tileNode(t.ch));
+    btn.addEventListener('click', () => onRackTile(t));
+    btn.addEventListener('keydown', (ev) => onRackKey(ev, t));
+    btn.addEventListener('dragstart', (ev) => {
+      S.drag = { kind: 'rack', id: t.id };
+      ev.dataTransfer.setData('text/plain', `rack:${t.id}`);
+      ev.dataTransfer.effectAllowed = 'move';
+    });
+    btn.addEventListener('dragend', () => { S.drag = null; });
+    const li = el('li', { class: 'rack-slot' }, btn);
+    li.addEventListener('dragover', (ev) => ev.preventDefault());
+    li.addEventListener('drop', (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      dropOnRack(t.id, ev);
+    });
+    ol.append(li);
+  }
+  if (focusedId !== undefined) {
+    const again = ol.querySelector(`[data-tile-id="${focusedId}"]`);
+    if (again) again.focus();
+  }
+
+  const my = isMyMove();
+  $('btn-play').disabled = !my || S.placed.size === 0 || S.exchange;
+  $('btn-recall').disabled = S.placed.size === 0;
+  $('btn-shuffle').disabled = ended;
+  $('btn-exchange').disabled = !my || ended;
+  $('btn-exchange').setAttribute('aria-pressed', String(S.exchange));
+  $('btn-pass').disabled = !my || ended;
+  $('btn-resign').disabled = ended;
+  const six = S.ruleset && S.ruleset.six_zero;
+  $('btn-six').hidden = !(six && six.ending === 'either-player-may-end' && v.zero_run >= six.turns && !ended);
+  $('exchange-bar').hidden = !S.exchange;
+  const n = S.exchangeSel.size;
+  $('btn-exchange-go').textContent = `Exchange ${n} tile${n === 1 ? '' : 's'}`;
+  $('btn-exchange-go').disabled = n === 0;
+  $('move-buttons').hidden = ended;
+  $('cursor-help').hidden = ended;
+}
+
+function onRackTile(t) {
+  if (S.exchange) {
+    if (S.exchangeSel.has(t.id)) S.exchangeSel.delete(t.id); else S.exchangeSel.add(t.id);
+    render();
+    return;
+  }
+  // Without a drag: put the tile at the cursor (keyboard and touch users).
+  const p = [...S.placed.entries()].find(([, x]) => x.tileId === t.id);
+  if (p) {
+    removePlaced(p[0]);
+    render();
+    return;
+  }
+  if (!S.cursor) S.cursor = { r: 7, c: 7, dir: 'across' };
+  placeAtCursor(t);
+}
+
+async function placeAtCursor(t) {
+  let { r, c } = S.cursor;
+  const [dr, dc] = step(S.cursor.dir);
+  while (inBoard(r, c) && occupied(r, c)) {
+    r += dr;
+    c += dc;
+  }
+  if (!inBoard(r, c)) return;
+  S.cursor = { ...S.cursor, r, c };
+  if (await placeTile(t, r, c)) advanceCursor();
+  render();
+}
+
+function onRackKey(ev, t) {
+  if (ev.key === 'ArrowLeft' || ev.key === 'ArrowRight') {
+    ev.preventDefault();
+    ev.stopPropagation();
+    const i = S.rack.findIndex((x) => x.id === t.id);
+    const j = ev.key === 'ArrowLeft' ? i - 1 : i + 1;
+    if (j < 0 || j >= S.rack.length) return;
+    if (ev.shiftKey || ev.altKey) {
+      // Rearrange: move this tile one place.
+      const [x] = S.rack.splice(i, 1);
+      S.rack.splice(j, 0, x);
+      render();
+      const again = $('rack').querySelector(`[data-tile-id="${t.id}"]`);
+      if (again) again.focus();
+    } else {
+      const next = $('rack').querySelector(`[data-tile-id="${S.rack[j].id}"]`);
+      if (next) next.focus();
+    }
+  }
+}
+
+function shuffle() {
+  for (let i = S.rack.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [S.rack[i], S.rack[j]] = [S.rack[j], S.rack[i]];
+  }
+  render();
+}
+
+function toggleExchange(on) {
+  S.exchange = on === undefined ? !S.exchange : on;
+  S.exchangeSel.clear();
+  if (S.exchange) recall();
+  render();
+  if (S.exchange) {
+    const first = $('rack').querySelector('button');
+    if (first) first.focus();
+  }
+}
+
+function doExchange() {
+  const tiles = S.rack.filter((t) => S.exchangeSel.has(t.id)).map((t) => t.ch).join('');
+  if (!tiles) return;
+  send({ type: 'exchange', tiles });
+}
+
+function renderPending() {
+  const v = S.view;
+  const box = $('pending');
+  const ph = v.phase;
+  if (ph.type !== 'play-pending') {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.key;
+    return;
+  }
+  box.hidden = false;
+  const who = v.players[ph.player].name;
+  const play = ph.play || {};
+  const voidRule = v.challenge && v.challenge.kind === 'void';
+  const key = `${v.seq}:${ph.held}:${S.seat}`;
+  if (box.dataset.key === key) return; // keep the ticks the player has made
+  box.dataset.key = key;
+  box.replaceChildren();
+  const desc = `${play.position} ${play.word} for ${play.score}${ph.out ? ' (going out)' : ''}`;
+  if (S.seat !== null && ph.player !== S.seat) {
+    box.append(el('h2', {}, `${who} played ${desc}`));
+    if (ph.held) box.append(el('p', { class: 'held', 'data-testid': 'held' }, 'You are holding the play.'));
+    if (!voidRule) {
+      const fs = el('fieldset', { class: 'challenge-words' },
+        el('legend', {}, 'Words to challenge'));
+      (play.words || []).forEach((w, i) => {
+        const id = `chw-${i}`;
+        fs.append(el('div', { class: 'check' },
+          el('input', { type: 'checkbox', id, value: w, checked: true, 'data-testid': 'challenge-word' }),
+          el('label', { for: id }, w)));
+      });
+      box.append(fs);
+    }
+    const buttons = el('div', { class: 'buttons' });
+    if (!voidRule) {
+      buttons.append(
+        el('button', {
+          type: 'button', id: 'btn-hold', disabled: ph.held ? true : null,
+          'aria-label': ph.held ? 'The play is held' : 'Hold the play while you decide',
+          onclick: () => send({ type: 'hold' }),
+        }, ph.held ? 'Held' : 'Hold'),
+        el('button', {
+          type: 'button', id: 'btn-challenge', class: 'danger', 'aria-label': 'Challenge the ticked words',
+          onclick: () => {
+            const words = [...box.querySelectorAll('input[type=checkbox]:checked')].map((x) => x.value);
+            if (words.length === 0) {
+              showError('Tick at least one word to challenge');
+              return;
+            }
+            send({ type: 'challenge', words });
+          },
+        }, 'Challenge'));
+    }
+    buttons.append(el('button', {
+      type: 'button', id: 'btn-accept', class: 'primary', 'aria-label': 'Accept the play',
+      onclick: () => send({ type: 'accept' }),
+    }, 'Accept'));
+    box.append(buttons,
+      el('p', { class: 'hint' }, 'Making your own move also accepts the play.'));
+  } else if (S.seat !== null) {
+    box.append(el('h2', {}, `Your play ${desc} is pending`),
+      el('p', { 'data-testid': ph.held ? 'held' : null },
+        ph.held ? `${v.players[1 - ph.player].name} is holding it.` : `${v.players[1 - ph.player].name} may hold, challenge or accept it.`));
+  } else {
+    box.append(el('h2', {}, `${who} played ${desc}`),
+      el('p', {}, ph.held ? 'The play is held.' : 'The opponent may challenge it.'));
+  }
+}
+
+/** A score-sheet line in GCG notation, and a note saying what it was. */
+function moveText(line) {
+  switch (line.type) {
+    case 'play': return [`${line.position} ${line.word}`, ''];
+    case 'exchange': return [line.tiles ? `-${line.tiles}` : `-${line.count}`, 'exchange'];
+    case 'pass': return ['-', 'pass'];
+    case 'lost-challenge': return ['-', 'lost challenge'];
+    case 'timed-out': return ['-', 'turn timed out'];
+    case 'withdrawal': return ['--', 'withdrawn'];
+    case 'challenge-bonus': return ['(challenge)', ''];
+    case 'time-penalty': return ['(time)', 'overtime'];
+    case 'end-rack': return [`(${line.tiles})`, line.score < 0 ? 'own rack' : "opponent's rack"];
+    case 'adjustment': return ['', line.why || 'adjustment'];
+    default: return [line.type, ''];
+  }
+}
+
+function renderSheet() {
+  const v = S.view;
+  const tbody = $('sheet').tBodies[0];
+  tbody.replaceChildren();
+  (v.history || []).forEach((line, i) => {
+    const [gcg, note] = moveText(line);
+    const extra = line.type === 'play' && line.words && line.words.length > 1
+      ? line.words.slice(1).join(', ') : note;
+    tbody.append(el('tr', { class: `seat-${line.seat}`, 'data-testid': 'sheet-row', 'data-type': line.type },
+      el('td', {}, String(i + 1)),
+      el('td', {}, v.players[line.seat].name),
+      el('td', { class: 'rack-cell' }, line.rack || ''),
+      el('td', { class: 'move' }, gcg, extra ? el('span', { class: 'cross' }, ` ${extra}`) : null),
+      el('td', { class: 'score' }, signed(line.score)),
+      el('td', { class: 'cum' }, String(line.cumulative))));
+  });
+  const scroll = $('sheet').parentElement;
+  scroll.scrollTop = scroll.scrollHeight;
+  $('gcg-link').href = `/api/games/${encodeURIComponent(gameId)}/gcg`;
+  $('gcg-link').setAttribute('download', `tilebag-${gameId}.gcg`);
+}
+
+function renderGraph() {
+  const v = S.view;
+  const h = v.history || [];
+  const W = 320;
+  const H = 140;
+  const pad = 24;
+  // A step for each line of the sheet; each player's total carries over the other's lines.
+  const series = [[[0, 0]], [[0, 0]]];
+  const cum = [0, 0];
+  h.forEach((line, i) => {
+    cum[line.seat] = line.cumulative;
+    for (const s of [0, 1]) series[s].push([i + 1, cum[s]]);
+  });
+  const all = series.flat();
+  const maxY = Math.max(50, ...all.map((p) => p[1]));
+  const minY = Math.min(0, ...all.map((p) => p[1]));
+  const maxX = Math.max(1, h.length);
+  const x = (i) => pad + ((W - 2 * pad) * i) / maxX;
+  const y = (s) => H - pad - ((H - 2 * pad) * (s - minY)) / (maxY - minY || 1);
+  const names = v.players.map((p) => p.name);
+  const node = svg('svg', {
+    viewBox: `0 0 ${W} ${H}`, class: 'score-graph', role: 'img',
+    'aria-label': `Score graph: ${names[0]} ${v.players[0].score}, ${names[1]} ${v.players[1].score}`,
+  },
+  svg('line', { x1: pad, y1: y(0), x2: W - pad, y2: y(0), class: 'axis' }),
+  svg('text', { x: 2, y: y(maxY) + 4, class: 'axis-label' }, String(maxY)),
+  svg('text', { x: 2, y: y(0) + 4, class: 'axis-label' }, '0'),
+  series.map((pts, s) => svg('polyline', {
+    points: pts.map(([i, sc]) => `${x(i).toFixed(1)},${y(sc).toFixed(1)}`).join(' '),
+    class: `series seat-${s}`,
+  })),
+  names.map((n, s) => svg('text', { x: pad + s * 140, y: 12, class: `legend seat-${s}` }, `\u25A0 ${n}`)));
+  $('graph').replaceChildren(node);
+}
+
+function renderTrackingPanel() {
+  const v = S.view;
+  let tiles;
+  let where;
+  if (S.seat !== null && typeof v.unseen === 'string') {
+    tiles = v.unseen;
+    const opp = v.players[1 - S.seat].rack_count;
+    where = `In the bag: ${v.bag_count} · on ${v.players[1 - S.seat].name}'s rack: ${opp}`;
+  } else {
+    tiles = unseenFromBoard(v.board);
+    where = `In the bag: ${v.bag_count} · on the racks: ${v.players[0].rack_count + v.players[1].rack_count}`;
+  }
+  $('tracking-where').textContent = where;
+  renderTracking($('tracking'), tiles, 'Unseen tiles');
+}
+
+function reasonText(reason, names) {
+  switch (reason.type) {
+    case 'went-out': return `${names[reason.seat]} went out.`;
+    case 'six-zeros': return 'Six successive scoreless turns.';
+    case 'overtime-limit': return `${names[reason.seat]} went past the overtime limit.`;
+    case 'game-clock-expired': return 'The game clock ran out.';
+    case 'resigned': return `${names[reason.seat]} resigned.`;
+    case 'director-ended': return 'The director ended the game.';
+    default: return reason.type;
+  }
+}
+
+function renderResult() {
+  const v = S.view;
+  const box = $('result');
+  if (!v.result) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const r = v.result;
+  const names = v.players.map((p) => p.name);
+  const head = r.winner === null || r.winner === undefined
+    ? `A tie, ${r.scores[0]} to ${r.scores[1]}`
+    : `${names[r.winner]} wins ${r.scores[r.winner]} to ${r.scores[1 - r.winner]} (spread ${signed(Math.abs(r.spread))})`;
+  const adj = el('ul', { class: 'adjustments', 'data-testid': 'adjustments' });
+  const endLines = (v.history || []).filter((l) => l.type === 'end-rack');
+  for (const a of r.adjustments || []) {
+    const rackLine = endLines.find((l) => l.seat === a.seat && l.score === a.points);
+    adj.append(el('li', {},
+      el('strong', {}, `${names[a.seat]}: ${signed(a.points)}`),
+      ` \u2014 ${a.why}`,
+      rackLine ? ` (tiles ${rackLine.tiles})` : ''));
+  }
+  box.replaceChildren(
+    el('h2', {}, 'Result'),
+    el('p', { class: 'result-line', 'data-testid': 'result' }, head),
+    el('p', {}, `Why the game ended: ${reasonText(r.reason, names)}`),
+    (r.adjustments || []).length
+      ? el('div', {}, el('h3', {}, 'End-of-game adjustments'), adj)
+      : el('p', {}, 'No end-of-game adjustments.'),
+    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(gameId)}/gcg`, download: `tilebag-${gameId}.gcg` }, 'Download the GCG record')));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages for the player
+
+let noticeTimer;
+function notice(text) {
+  $('notice').textContent = text;
+  clearTimeout(noticeTimer);
+  if (text) noticeTimer = setTimeout(() => { $('notice').textContent = ''; }, 8000);
+}
+
+function showError(text) {
+  $('error').textContent = text;
+}
+
+function announceEffects(effects) {
+  const v = S.view;
+  const name = (s) => (v.players[s] ? v.players[s].name : `Player ${s + 1}`);
+  const parts = [];
+  for (const e of effects) {
+    switch (e.type) {
+      case 'played': parts.push(`${name(e.seat)} played for ${e.score}${e.out ? ', going out' : ''}.`); break;
+      case 'exchanged': parts.push(`${name(e.seat)} exchanged ${e.count} tile${e.count === 1 ? '' : 's'}.`); break;
+      case 'passed': parts.push(`${name(e.seat)} passed.`); break;
+      case 'held': parts.push(`${name(e.seat)} is holding the play.`); break;
+      case 'verdict': parts.push(`Challenge: the play is ${e.acceptable ? 'ACCEPTABLE' : 'NOT ACCEPTABLE'}.`); break;
+      case 'withdrawn': parts.push(`${name(e.seat)}'s play is withdrawn.`); break;
+      case 'challenge-bonus': parts.push(`${name(e.seat)} gets ${e.points} points for the challenge.`); break;
+      case 'turn-lost': parts.push(`${name(e.seat)} loses the turn.`); break;
+      case 'turn-timed-out': parts.push(`${name(e.seat)}'s turn timed out.`); break;
+      case 'ended': parts.push(`The game is over: ${reasonText(e.reason, v.players.map((p) => p.name))}`); break;
+      default: break;
+    }
+  }
+  if (parts.length) notice(parts.join(' '));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyboard
+
+function onKey(ev) {
+  if ($('blank-dialog').open) return;
+  const t = ev.target;
+  const tag = t && t.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+  if (ev.ctrlKey || ev.metaKey) return;
+  if (S.seat === null || !S.view || S.view.phase.type === 'ended') return;
+  const onControl = tag === 'BUTTON' || tag === 'A';
+  const onBoard = t === board.grid;
+  const k = ev.key;
+  if (S.exchange) {
+    if (/^[a-zA-Z?]$/.test(k)) {
+      const ch = k === '?' ? '?' : k.toUpperCase();
+      const tile = S.rack.find((x) => x.ch === ch && !S.exchangeSel.has(x.id));
+      if (tile) S.exchangeSel.add(tile.id);
+      ev.preventDefault();
+      render();
+    } else if (k === 'Backspace') {
+      const last = [...S.exchangeSel].pop();
+      if (last !== undefined) S.exchangeSel.delete(last);
+      ev.preventDefault();
+      render();
+    } else if (k === 'Enter' && !onControl) {
+      ev.preventDefault();
+      doExchange();
+    } else if (k === 'Escape') {
+      ev.preventDefault();
+      toggleExchange(false);
+    }
+    return;
+  }
+  if (/^[a-zA-Z]$/.test(k) && !ev.altKey) {
+    ev.preventDefault();
+    typeLetter(k.toUpperCase(), ev.shiftKey);
+    return;
+  }
+  if (k === '?' || k === '*') {
+    ev.preventDefault();
+    typeBlank();
+    return;
+  }
+  if (k === 'Backspace') {
+    ev.preventDefault();
+    backspace();
+    return;
+  }
+  if (k === 'Escape') {
+    ev.preventDefault();
+    recall();
+    return;
+  }
+  if (k === 'Enter' && !onControl) {
+    ev.preventDefault();
+    play();
+    return;
+  }
+  if (k.startsWith('Arrow') && (onBoard || (tag === 'BODY' && S.cursor))) {
+    ev.preventDefault();
+    const dir = k === 'ArrowLeft' || k === 'ArrowRight' ? 'across' : 'down';
+    if (!S.cursor) S.cursor = { r: 7, c: 7, dir };
+    else if (S.cursor.dir !== dir) S.cursor = { ...S.cursor, dir };
+    else {
+      const d = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[k];
+      const r = S.cursor.r + d[0];
+      const c = S.cursor.c + d[1];
+      if (inBoard(r, c)) S.cursor = { ...S.cursor, r, c };
+    }
+    render();
+    return;
+  }
+  if (k === ' ' && onBoard) {
+    ev.preventDefault();
+    if (!S.cursor) S.cursor = { r: 7, c: 7, dir: 'across' };
+    else S.cursor = { ...S.cursor, dir: S.cursor.dir === 'down' ? 'across' : 'down' };
+    render();
+  }
+}
+
+function onSquareClick(r, c) {
+  if (S.seat === null || !S.view || S.view.phase.type === 'ended') return;
+  const key = `${r},${c}`;
+  if (S.placed.has(key)) {
+    removePlaced(key);
+    S.cursor = { r, c, dir: S.cursor ? S.cursor.dir : 'across' };
+  } else if (S.cursor && S.cursor.r === r && S.cursor.c === c) {
+    S.cursor = { r, c, dir: S.cursor.dir === 'down' ? 'across' : 'down' };
+  } else {
+    S.cursor = { r, c, dir: S.cursor ? S.cursor.dir : 'across' };
+  }
+  board.grid.focus({ preventScroll: true });
+  render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+async function init() {
+  $('nav').replaceWith(navLinks(''));
+  buildBlankLetters();
+  board = new BoardView($('board-holder'), {
+    id: 'board',
+    label: 'Board: 15 by 15 squares; columns A to O, rows 1 to 15',
+    interactive: true,
+    onSquareClick,
+    onDrop: dropOnSquare,
+    onTileDragStart: (r, c, ev) => {
+      S.drag = { kind: 'board', key: `${r},${c}` };
+      ev.dataTransfer.setData('text/plain', `board:${r},${c}`);
+    },
+  });
+  board.grid.addEventListener('focus', () => {
+    if (S.seat !== null && !S.cursor && S.view && S.view.phase.type !== 'ended') {
+      S.cursor = { r: 7, c: 7, dir: 'across' };
+      render();
+    }
+  });
+  const rack = $('rack');
+  rack.addEventListener('dragover', (ev) => ev.preventDefault());
+  rack.addEventListener('drop', (ev) => {
+    ev.preventDefault();
+    dropOnRack(null, ev);
+  });
+  $('btn-play').addEventListener('click', play);
+  $('btn-recall').addEventListener('click', recall);
+  $('btn-shuffle').addEventListener('click', shuffle);
+  $('btn-exchange').addEventListener('click', () => toggleExchange());
+  $('btn-exchange-go').addEventListener('click', doExchange);
+  $('btn-exchange-cancel').addEventListener('click', () => toggleExchange(false));
+  $('btn-pass').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm pass', () => send({ type: 'pass' })));
+  $('btn-resign').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm resign', () => send({ type: 'resign' })));
+  $('btn-six').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm: end the game', () => send({ type: 'end-after-six-zeros' })));
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden && !S.ws) connect();
+  });
+  window.addEventListener('online', () => { if (!S.ws) connect(); });
+  setInterval(updateClocks, 200);
+  if (!gameId) {
+    showError('No game named in the address.');
+    return;
+  }
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}`);
+  } catch (e) {
+    if (e.status === 404) {
+      setConn('offline', 'No such game');
+      showError(`There is no game ${gameId}.`);
+      return;
+    }
+  }
+  connect();
+}
+
+// For debugging and the browser tests: the page's state and a way to drop the connection.
+window.tilebag = {
+  state: S,
+  dropConnection: () => { if (S.ws) S.ws.close(); },
+  computePlay,
+};
+
+init();

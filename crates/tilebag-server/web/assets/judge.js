@@ -1,0 +1,100 @@
+// The word-judge kiosk (NASPA IV.J.1): the challenger types the words, the challenged player
+// presses Tab, one verdict appears for the whole play (never naming a word), and the page clears
+// after a few seconds. The server judges and keeps the log (POST /api/judge).
+
+import { api, el, navLinks } from './common.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const clearAfter = Math.max(0.5, Number(params.get('clear')) || 6) * 1000;
+let busy = false;
+let clearTimer = null;
+
+function words() {
+  return $('words').value.split(/[\s,]+/).filter(Boolean);
+}
+
+async function judge() {
+  if (busy) return;
+  $('judge-error').textContent = '';
+  const w = words();
+  if (w.length === 0) {
+    $('judge-error').textContent = 'Type the challenged words first.';
+    $('words').focus();
+    return;
+  }
+  const bad = w.find((x) => !/^[A-Za-z]+$/.test(x));
+  if (bad) {
+    $('judge-error').textContent = `Use letters only: “${bad}” is not a word.`;
+    $('words').focus();
+    return;
+  }
+  busy = true;
+  try {
+    const body = { words: w.map((x) => x.toUpperCase()) };
+    if ($('lexicon').value) body.lexicon = $('lexicon').value;
+    const r = await api('/api/judge', { json: body });
+    show(r.acceptable);
+  } catch (e) {
+    $('judge-error').textContent = `The play could not be judged: ${e.message}`;
+    busy = false;
+  }
+}
+
+function show(acceptable) {
+  // Hide what was typed while the verdict shows: the verdict is for the whole play.
+  $('judge-form').hidden = true;
+  $('words').value = '';
+  const v = $('verdict');
+  v.className = `verdict ${acceptable ? 'acceptable' : 'unacceptable'}`;
+  $('verdict-text').textContent = acceptable ? 'ACCEPTABLE' : 'NOT ACCEPTABLE';
+  $('verdict-sub').textContent = acceptable ? 'The play is acceptable.' : 'The play is not acceptable.';
+  v.hidden = false;
+  clearTimeout(clearTimer);
+  clearTimer = setTimeout(reset, clearAfter);
+}
+
+function reset() {
+  clearTimeout(clearTimer);
+  clearTimer = null;
+  $('verdict').hidden = true;
+  $('verdict-text').textContent = '';
+  $('verdict-sub').textContent = '';
+  $('judge-form').hidden = false;
+  $('words').value = '';
+  $('judge-error').textContent = '';
+  busy = false;
+  $('words').focus();
+}
+
+async function loadLexicons() {
+  try {
+    const lx = await api('/api/lexicons');
+    // A director may fix the kiosk's lexicon in its address (`/judge?lexicon=csw21`).
+    const fixed = params.get('lexicon');
+    $('lexicon').replaceChildren(...(lx.lexicons || []).map((n) => el('option', {
+      value: n, selected: (fixed ? n === fixed : n === lx.default) ? true : null,
+    }, n)));
+    $('lexicon').disabled = !!fixed && (lx.lexicons || []).includes(fixed);
+  } catch {
+    $('lexicon').replaceChildren(el('option', { value: '' }, 'server default'));
+  }
+}
+
+$('nav').replaceWith(navLinks('/judge'));
+$('judge-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  judge();
+});
+$('words').addEventListener('keydown', (ev) => {
+  // The challenged player's key. With nothing typed, Tab moves on as usual.
+  if (ev.key === 'Tab' && !ev.shiftKey && words().length > 0) {
+    ev.preventDefault();
+    judge();
+  }
+});
+document.addEventListener('keydown', (ev) => {
+  if (!$('verdict').hidden && ev.key === 'Escape') reset();
+});
+loadLexicons();
+$('words').focus();

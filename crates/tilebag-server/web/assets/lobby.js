@@ -1,0 +1,148 @@
+// The lobby: create a game (rules preset, lexicon, time control, names), hand out the seat and
+// observer links, list the games.
+
+import { api, el, navLinks } from './common.js';
+
+const $ = (id) => document.getElementById(id);
+let presets = [];
+
+function describe(p) {
+  const r = p.ruleset;
+  const parts = [p.title];
+  if (r.clock.kind === 'per-player') parts.push(`${r.clock.initial_ms / 60000} minutes each`);
+  if (r.clock.kind === 'shared-game') {
+    parts.push(`one ${r.clock.total_ms / 60000}-minute game clock, at most ${r.clock.per_turn_max_ms / 1000} s a turn`);
+  }
+  const ch = r.challenge;
+  const chText = {
+    void: 'void (phonies are refused)',
+    single: 'single challenge',
+    double: 'double challenge',
+    'points-per-word': `${ch.points} points per word challenged`,
+    'points-per-turn': `${ch.points} points per challenge`,
+  }[ch.kind] || ch.kind;
+  parts.push(chText);
+  if (r.overtime) parts.push(`overtime −${r.overtime.penalty_per_minute} a minute`);
+  return parts.join(' · ');
+}
+
+function onPreset() {
+  const p = presets.find((x) => x.name === $('preset').value);
+  if (!p) return;
+  $('preset-desc').textContent = describe(p);
+  const m = $('minutes');
+  if (p.ruleset.clock.kind === 'per-player') {
+    m.disabled = false;
+    m.value = String(p.ruleset.clock.initial_ms / 60000);
+  } else {
+    m.disabled = true;
+    m.value = '';
+  }
+}
+
+async function load() {
+  try {
+    const [pr, lx] = await Promise.all([api('/api/presets'), api('/api/lexicons')]);
+    presets = pr.presets || [];
+    const sel = $('preset');
+    sel.replaceChildren(...presets.map((p) => el('option', { value: p.name, selected: p.default ? true : null }, `${p.name} — ${p.title}`)));
+    const lex = $('lexicon');
+    lex.replaceChildren(...(lx.lexicons || []).map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
+    onPreset();
+  } catch (e) {
+    $('create-error').textContent = `Cannot reach the server: ${e.message}`;
+  }
+  listGames();
+}
+
+function linkItem(label, path, testid) {
+  const url = new URL(path, location.origin).href;
+  const input = el('input', { readonly: true, value: url, 'aria-label': `${label} link`, 'data-testid': testid });
+  const copy = el('button', {
+    type: 'button',
+    'aria-label': `Copy the ${label} link`,
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        copy.textContent = 'Copied';
+      } catch {
+        input.select();
+        copy.textContent = 'Selected: copy it';
+      }
+      setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+    },
+  }, 'Copy');
+  return el('li', {}, el('div', { class: 'link-label' }, label),
+    el('div', { class: 'link-row' }, input, copy, el('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open')));
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  $('create-error').textContent = '';
+  const body = {
+    players: [$('p1').value, $('p2').value],
+    preset: $('preset').value || undefined,
+    lexicon: $('lexicon').value || undefined,
+  };
+  const m = $('minutes');
+  if (!m.disabled && m.value !== '') body.initial_minutes = Number(m.value);
+  const seed = $('seed').value.trim();
+  if (seed !== '') body.seed = Number(seed);
+  $('create').disabled = true;
+  try {
+    const g = await api('/api/games', { json: body });
+    const links = $('links');
+    links.replaceChildren(
+      ...g.seats.map((s) => linkItem(`${s.name} (seat ${s.seat + 1})`, gamePath(s.link), `seat-link-${s.seat}`)),
+      linkItem('Observer', gamePath(g.observer_link), 'observer-link'));
+    $('created').hidden = false;
+    $('created').scrollIntoView({ block: 'nearest' });
+    $('created-h').focus();
+    listGames();
+  } catch (e) {
+    $('create-error').textContent = e.message;
+  } finally {
+    $('create').disabled = false;
+  }
+}
+
+// The API hands out /games/ID links; the page lives at /game/ID (both work).
+function gamePath(p) {
+  return p.replace(/^\/games\//, '/game/');
+}
+
+function statusText(g) {
+  if (g.status === 'ended' && g.result) {
+    const r = g.result;
+    if (r.winner === null || r.winner === undefined) return 'Ended: a tie';
+    return `Ended: ${g.players[r.winner]} won`;
+  }
+  if (g.status === 'ended') return 'Ended';
+  return g.to_move !== null && g.to_move !== undefined ? `Live: ${g.players[g.to_move]} to move` : 'Live';
+}
+
+async function listGames() {
+  try {
+    const r = await api('/api/games?limit=50');
+    const tbody = $('games').tBodies[0];
+    const games = r.games || [];
+    $('games-empty').hidden = games.length > 0;
+    tbody.replaceChildren(...games.map((g) => {
+      const scores = g.result ? g.result.scores : g.scores;
+      return el('tr', { 'data-testid': 'game-row' },
+        el('td', {}, `${g.players[0]} vs ${g.players[1]}`),
+        el('td', {}, `${g.preset} · ${g.lexicon}`),
+        el('td', {}, scores ? `${scores[0]}\u2013${scores[1]}` : ''),
+        el('td', {}, statusText(g)),
+        el('td', {}, el('a', { href: `/game/${encodeURIComponent(g.id)}`, 'aria-label': `Watch ${g.players[0]} vs ${g.players[1]}` }, g.status === 'ended' ? 'View' : 'Watch')));
+    }));
+  } catch {
+    // The list is a convenience; creating a game still works.
+  }
+}
+
+$('nav').replaceWith(navLinks('/'));
+$('preset').addEventListener('change', onPreset);
+$('create-form').addEventListener('submit', create);
+$('refresh').addEventListener('click', listGames);
+load();

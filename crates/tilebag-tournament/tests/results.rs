@@ -1,0 +1,252 @@
+//! Results: online reports, tally slips confirmed by both players, director corrections, and
+//! spread penalties and compensations.
+
+mod common;
+
+use common::Event;
+use tilebag_tournament::*;
+
+fn two_player_event(preset: &str) -> Event {
+    let mut e = Event::new(preset, "RR:2", 5);
+    e.add("Ace, Amy", 1800);
+    e.add("Bee, Bo", 1700);
+    e.pair(1);
+    e
+}
+
+#[test]
+fn online_results_are_reported_automatically() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    e.act(Action::ReportOnline {
+        division: "A".into(),
+        round: 1,
+        game_id: "xyz123".into(),
+        player: g.second,
+        score: 420,
+        opponent_score: 390,
+    });
+    let g = e.games(1)[0].clone();
+    assert_eq!(
+        g.result,
+        Some(GameResult::Played {
+            first_score: 390,
+            second_score: 420,
+            source: ResultSource::Online {
+                game_id: "xyz123".into()
+            },
+            left_by: None
+        })
+    );
+    // A second report is refused: the result is final.
+    assert!(matches!(
+        e.try_act(Action::ReportOnline {
+            division: "A".into(),
+            round: 1,
+            game_id: "xyz123".into(),
+            player: g.first,
+            score: 1,
+            opponent_score: 2,
+        }),
+        Err(TournamentError::ResultFinal { .. })
+    ));
+}
+
+#[test]
+fn naspa_v_j_tally_slip_needs_both_players() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    e.act(Action::SubmitSlip {
+        division: "A".into(),
+        round: 1,
+        player: g.first,
+        score: 401,
+        opponent_score: 377,
+    });
+    // Not final yet: no result, the slip waits.
+    assert!(e.games(1)[0].result.is_none());
+    assert!(!e.d().round_complete(1));
+    // The submitter cannot confirm their own slip.
+    let err = e
+        .try_act(Action::ConfirmSlip {
+            division: "A".into(),
+            round: 1,
+            player: g.first,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TournamentError::OwnSlip { .. }));
+    assert!(err.to_string().contains("round 1"), "{err}");
+    e.act(Action::ConfirmSlip {
+        division: "A".into(),
+        round: 1,
+        player: g.second,
+    });
+    assert_eq!(
+        e.games(1)[0].result,
+        Some(GameResult::Played {
+            first_score: 401,
+            second_score: 377,
+            source: ResultSource::Slip {
+                submitted_by: g.first,
+                confirmed_by: g.second
+            },
+            left_by: None
+        })
+    );
+    // WESPA 5.4.1: a signed sheet is final; a new slip is refused.
+    assert!(matches!(
+        e.try_act(Action::SubmitSlip {
+            division: "A".into(),
+            round: 1,
+            player: g.second,
+            score: 1,
+            opponent_score: 1,
+        }),
+        Err(TournamentError::ResultFinal { .. })
+    ));
+}
+
+#[test]
+fn wespa_5_4_a_resubmitted_slip_replaces_the_unconfirmed_one() {
+    let mut e = two_player_event("wespa-2010");
+    let g = e.games(1)[0].clone();
+    for (by, s) in [(g.first, 300), (g.second, 310)] {
+        e.act(Action::SubmitSlip {
+            division: "A".into(),
+            round: 1,
+            player: by,
+            score: s,
+            opponent_score: 400,
+        });
+    }
+    // Now the first player confirms the second's slip (second 310, first 400).
+    e.act(Action::ConfirmSlip {
+        division: "A".into(),
+        round: 1,
+        player: g.first,
+    });
+    let Some(GameResult::Played {
+        first_score,
+        second_score,
+        ..
+    }) = e.games(1)[0].result.clone()
+    else {
+        panic!()
+    };
+    assert_eq!((first_score, second_score), (400, 310));
+}
+
+#[test]
+fn naspa_v_j_director_corrections_are_logged() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    e.score(1, g.first, 350, 400);
+    e.act(Action::SetResult {
+        division: "A".into(),
+        round: 1,
+        player: g.first,
+        result: ResultEntry::Scores {
+            score: 400,
+            opponent_score: 350,
+        },
+        note: "both players report the scores were reversed".into(),
+    });
+    let g = e.games(1)[0].clone();
+    assert_eq!(g.corrections.len(), 1);
+    assert_eq!(
+        g.corrections[0].note,
+        "both players report the scores were reversed"
+    );
+    assert!(matches!(
+        g.corrections[0].previous,
+        Some(GameResult::Played {
+            first_score: 350,
+            ..
+        })
+    ));
+    assert_eq!(e.standing(1, g.first).wins2, 2);
+}
+
+#[test]
+fn naspa_iv_b_5_drawing_out_of_order_penalty() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    e.score(1, g.first, 400, 380);
+    e.act(Action::AdjustSpread {
+        division: "A".into(),
+        player: g.first,
+        round: 1,
+        reason: AdjustmentReason::DrawingOutOfOrder,
+        amount: None,
+    });
+    // +20 from the game, −50 penalty: −30; the win stands.
+    let s = e.standing(1, g.first);
+    assert_eq!((s.wins2, s.spread), (2, -30));
+    // Not counted before its round.
+    assert_eq!(e.standing(0, g.first).spread, 0);
+}
+
+#[test]
+fn naspa_iv_k_5_erroneous_adjudication_compensation() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    e.score(1, g.second, 380, 400);
+    // A 36-point play lost to a wrong manual adjudication: +36 + 25 = +61.
+    e.act(Action::AdjustSpread {
+        division: "A".into(),
+        player: g.second,
+        round: 1,
+        reason: AdjustmentReason::ErroneousAdjudication { play_score: 36 },
+        amount: None,
+    });
+    let s = e.standing(1, g.second);
+    assert_eq!(s.spread, -20 + 61);
+    assert_eq!(s.losses2, 2, "the game result is unchanged");
+    assert_eq!(e.d().adjustments[0].amount, 61);
+    // An unspecified adjustment needs an amount.
+    assert!(e
+        .try_act(Action::AdjustSpread {
+            division: "A".into(),
+            player: 1,
+            round: 1,
+            reason: AdjustmentReason::Other {
+                note: "slow play".into()
+            },
+            amount: None,
+        })
+        .is_err());
+}
+
+#[test]
+fn naspa_v_h_a_tie_is_half_a_win() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    e.score(1, g.first, 377, 377);
+    for p in [1, 2] {
+        let s = e.standing(1, p);
+        assert_eq!((s.wins2, s.losses2, s.spread), (1, 1, 0));
+        assert_eq!(s.wins(), 0.5);
+    }
+}
+
+#[test]
+fn scores_out_of_range_are_refused_naming_the_player() {
+    let mut e = two_player_event("naspa-2013");
+    let err = e
+        .try_act(Action::SetResult {
+            division: "A".into(),
+            round: 1,
+            player: 2,
+            result: ResultEntry::Scores {
+                score: 4000,
+                opponent_score: 300,
+            },
+            note: String::new(),
+        })
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("#2 (Bee, Bo)") && msg.contains("round 1") && msg.contains("4000"),
+        "{msg}"
+    );
+}

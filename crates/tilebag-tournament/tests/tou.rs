@@ -1,0 +1,129 @@
+//! AUPAIR `.TOU` export, checked line by line against the format's rules.
+
+mod common;
+
+use common::Event;
+use tilebag_tournament::tou::write_tou;
+use tilebag_tournament::*;
+
+fn manual(e: &mut Event, round: u32, first: u32, second: Option<u32>) {
+    e.act(Action::ManualPair {
+        division: "A".into(),
+        round,
+        first,
+        second,
+        first_by: FirstReason::Director,
+    });
+}
+
+#[test]
+fn tou_export_follows_the_format_rules() {
+    let mut e = Event::new("wespa-2010", "MAN:2", 1);
+    for (n, r) in [
+        ("Ann", 1900),
+        ("Bob", 1800),
+        ("Cy", 1700),
+        ("Dee", 1600),
+        ("Eve", 1500),
+    ] {
+        e.add(n, r);
+    }
+    // Round 1: Ann (first) beats Bob 420–380; Cy (first) beats Dee 400–350; Eve has a bye.
+    manual(&mut e, 1, 1, Some(2));
+    manual(&mut e, 1, 3, Some(4));
+    manual(&mut e, 1, 5, None);
+    e.score(1, 1, 420, 380);
+    e.score(1, 3, 400, 350);
+    // Round 2: Eve does not show for Bob (WESPA 2.3.6: Bob wins by 75, unrated); Ann (first)
+    // and Cy tie 390–390; Dee has a bye.
+    manual(&mut e, 2, 2, Some(5));
+    manual(&mut e, 2, 1, Some(3));
+    manual(&mut e, 2, 4, None);
+    e.act(Action::SetResult {
+        division: "A".into(),
+        round: 2,
+        player: 5,
+        result: ResultEntry::Forfeit { spread: None },
+        note: "late".into(),
+    });
+    e.score(2, 1, 390, 390);
+    let tou = write_tou(&e.t, "A").unwrap();
+    // CRLF line endings throughout.
+    assert!(tou.ends_with("\r\n"));
+    assert_eq!(tou.matches('\n').count(), tou.matches("\r\n").count());
+    let lines: Vec<&str> = tou.split("\r\n").collect();
+    // Blocks: result digit (2 win, 1 draw, space loss), score %03d, opponent right-aligned in 4
+    // with '+' if the player started. Byes and forfeits are games against oneself:
+    // 2001 +X (a win), 0000 X (a forfeit loss).
+    let want = [
+        "*M04.05.2024 Test Open",
+        "*A",
+        "0",
+        "Ann                 2420  +21390  +3",
+        "Bob                  380   12001  +2",
+        "Cy                  2400  +41390   1",
+        "Dee                  350   32001  +4",
+        "Eve                 2001  +50000   5",
+        "*** END OF FILE ***",
+        "",
+    ];
+    assert_eq!(lines, want);
+    // Every player line: a 20-character name field, then 8-character blocks.
+    for l in &lines[3..8] {
+        assert_eq!(l.len(), 20 + 2 * 8);
+    }
+}
+
+#[test]
+fn tou_blocks_are_nine_characters_past_99_players() {
+    let mut e = Event::new("wespa-2010", "KOTH:1", 1);
+    for i in 1..=101 {
+        e.add(&format!("Player{i:03} With A Long Name"), 2000 - i);
+    }
+    e.pair(1);
+    e.better_seed_wins(1);
+    let tou = write_tou(&e.t, "A").unwrap();
+    let lines: Vec<&str> = tou.split("\r\n").collect();
+    // 101 players: 1v2 … 99v100, and 101 has the bye. Names are cut to 20 characters.
+    let g = e.games(1)[0].clone();
+    let plus = |p: u32| if g.first == p { "+" } else { "" };
+    assert_eq!(
+        lines[3],
+        format!("Player001 With A Lon2400{:>5}", format!("{}2", plus(1)))
+    );
+    assert_eq!(
+        lines[4],
+        format!("Player002 With A Lon 300{:>5}", format!("{}1", plus(2)))
+    );
+    assert_eq!(lines[103], "Player101 With A Lon2001 +101");
+    for l in &lines[3..104] {
+        assert_eq!(l.len(), 20 + 9, "{l:?}");
+    }
+}
+
+#[test]
+fn tou_needs_a_date_and_writes_only_complete_rounds() {
+    let mut e = Event::new("wespa-2010", "KOTH:2", 1);
+    e.add("Ann", 1900);
+    e.add("Bob", 1800);
+    e.pair(1);
+    e.better_seed_wins(1);
+    e.pair(2);
+    let tou = write_tou(&e.t, "A").unwrap();
+    assert!(tou.contains("Ann                 2400"));
+    assert_eq!(
+        tou.split("\r\n").nth(3).unwrap().len(),
+        28,
+        "round 2 has no result yet"
+    );
+    let mut log = e.log.clone();
+    log[0] = Action::CreateTournament {
+        name: "Undated".into(),
+        date: None,
+    };
+    let t = Tournament::replay(&log).unwrap();
+    assert!(matches!(
+        write_tou(&t, "A"),
+        Err(TournamentError::BadSetting { .. })
+    ));
+}

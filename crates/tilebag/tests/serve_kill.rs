@@ -1,0 +1,172 @@
+//! `tilebag serve` killed with SIGKILL mid-game and restarted: every acknowledged action is back,
+//! the clocks resume where they were (the downtime is not charged, WESPA 4.1(f)), and the game
+//! can be finished; its GCG verifies.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tilebag_server::client::{http, post_json, WsClient};
+
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Server {
+    // A failing test must not leave a server running (it would hold the test's output open).
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(dir: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilebag"))
+        .args(["serve", "--port", "0", "--database", "t.db"])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start tilebag serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .parse()
+        .unwrap();
+    Server { child, addr }
+}
+
+async fn state(ws: &mut WsClient) -> Value {
+    ws.recv_until(Duration::from_secs(10), "a state message", |m| {
+        m["type"] == "state"
+    })
+    .await
+    .unwrap()["view"]
+        .clone()
+}
+
+/// The newest view: read until the connection has been quiet for a moment.
+async fn latest_state(ws: &mut WsClient) -> Value {
+    let mut last = None;
+    while let Ok(Some(m)) = ws.recv_timeout(Duration::from_millis(400)).await {
+        if m["type"] == "state" {
+            last = Some(m["view"].clone());
+        }
+    }
+    last.expect("a state message")
+}
+
+async fn act(ws: &mut WsClient, msg: Value) -> Value {
+    ws.send_json(&msg).await.unwrap();
+    let reply = ws
+        .recv_until(Duration::from_secs(10), "ack or error", |m| {
+            m["type"] == "ack" || m["type"] == "error"
+        })
+        .await
+        .unwrap();
+    assert_eq!(reply["type"], "ack", "{msg} → {reply}");
+    reply
+}
+
+fn rack(view: &Value) -> String {
+    view["rack"].as_str().unwrap().to_string()
+}
+
+fn table(view: &Value) -> &Value {
+    if view.get("table").is_some() {
+        &view["table"]
+    } else {
+        view
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_survives_kill_9_mid_game_and_finishes_it() {
+    let dir = std::env::temp_dir().join(format!("tilebag-kill9-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut server = start(&dir);
+    let created = post_json(
+        server.addr,
+        "/api/games",
+        &json!({"players": ["Ann", "Bob"], "seed": 77, "preset": "naspa-2013"}),
+    )
+    .await
+    .unwrap()
+    .json()
+    .unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    let ws_path = |seat: usize| created["seats"][seat]["ws"].as_str().unwrap().to_string();
+    let mut a = WsClient::connect(server.addr, &ws_path(0)).await.unwrap();
+    let mut b = WsClient::connect(server.addr, &ws_path(1)).await.unwrap();
+    let va = state(&mut a).await;
+    state(&mut b).await;
+    // Ann opens with two tiles through the centre (a phony is a legal play; nobody challenges).
+    let r: Vec<char> = rack(&va).chars().collect();
+    let letter = |c: char| if c == '?' { 'e' } else { c };
+    let word: String = [letter(r[0]), letter(r[1])].iter().collect();
+    act(
+        &mut a,
+        json!({"type": "play", "position": "8H", "word": word}),
+    )
+    .await;
+    act(&mut b, json!({"type": "accept"})).await;
+    // Bob exchanges one tile; the ack means it is committed. Then the server is killed at once.
+    let vb = latest_state(&mut b).await;
+    let first: String = rack(&vb).chars().take(1).collect();
+    act(&mut b, json!({"type": "exchange", "tiles": first})).await;
+    let before_a = latest_state(&mut a).await;
+    let before_b = latest_state(&mut b).await;
+    server.child.kill().unwrap(); // SIGKILL
+    server.child.wait().unwrap();
+    drop((a, b, server));
+    // Down for three seconds: none of it may be charged to Ann, whose clock was running.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let server = start(&dir);
+    let mut a = WsClient::connect(server.addr, &ws_path(0)).await.unwrap();
+    let mut b = WsClient::connect(server.addr, &ws_path(1)).await.unwrap();
+    let after_a = state(&mut a).await;
+    let after_b = state(&mut b).await;
+    assert_eq!(rack(&after_a), rack(&before_a));
+    assert_eq!(rack(&after_b), rack(&before_b));
+    for key in [
+        "board",
+        "bag_count",
+        "to_move",
+        "players",
+        "phase",
+        "zero_run",
+    ] {
+        assert_eq!(table(&after_a)[key], table(&before_a)[key], "{key}");
+    }
+    assert_eq!(after_b["history"], before_b["history"]);
+    let clock = |v: &Value| table(v)["clocks"]["remaining_ms"][0].as_i64().unwrap();
+    let lost = clock(&before_a) - clock(&after_a);
+    assert!(
+        (-100..2_600).contains(&lost),
+        "Ann's clock moved by {lost} ms across a 3 s outage"
+    );
+    // Finish the game: Ann resigns.
+    act(&mut a, json!({"type": "resign"})).await;
+    let end = latest_state(&mut a).await;
+    assert!(!table(&end)["result"].is_null(), "{end}");
+    let gcg = http(server.addr, "GET", &format!("/api/games/{id}/gcg"), None)
+        .await
+        .unwrap();
+    assert_eq!(gcg.status, 200);
+    let record = tilebag_core::gcg::parse_gcg(&gcg.body).unwrap();
+    let report = tilebag_core::replay::verify_record(&record).unwrap();
+    assert_eq!(record.events.len(), 2, "{}", gcg.text());
+    assert!(report.warnings.is_empty());
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
