@@ -840,6 +840,8 @@ impl GameTask {
         ];
         let mut record = game_to_gcg(&self.game, players);
         record.id = Some(format!("tilebag {}", self.meta.id));
+        // The lexicon the game was judged with, not the rulebook's word source.
+        record.lexicon = Some(self.meta.lexicon.clone());
         if !self.game.is_over() {
             record.last_racks = [None, None];
             for e in &mut record.events {
