@@ -167,7 +167,11 @@ async fn serve_survives_kill_9_mid_game_and_finishes_it() {
     let report = tilebag_core::replay::verify_record(&record).unwrap();
     assert_eq!(record.events.len(), 2, "{}", gcg.text());
     assert!(report.warnings.is_empty());
-    assert_eq!(record.lexicon.as_deref(), Some("enable1"), "the record names the lexicon used");
+    assert_eq!(
+        record.lexicon.as_deref(),
+        Some("enable1"),
+        "the record names the lexicon used"
+    );
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
