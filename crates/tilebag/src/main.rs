@@ -1,6 +1,7 @@
 //! The `tilebag` command line: a thin shell around tilebag-core.
 
 mod judge;
+mod td;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -46,6 +47,11 @@ enum Command {
         /// The lexicon of games created without one.
         #[arg(long, env = "TILEBAG_DEFAULT_LEXICON", default_value = "enable1")]
         default_lexicon: String,
+    },
+    /// Tournament direction: divisions, players, pairings, results, standings, exports.
+    Td {
+        #[command(subcommand)]
+        command: td::TdCommand,
     },
     /// Benchmarks.
     Bench {
@@ -195,6 +201,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tilebag_server::run(config)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Td { command } => td::run(command),
         Command::Bench { command } => match command {
             BenchCommand::Serve {
                 games,

@@ -1,0 +1,1618 @@
+//! `tilebag td`: tournament direction from the command line, over `tilebag-tournament`.
+//!
+//! An event is one SQLite file (`tournament.db` by convention) holding the append-only action
+//! log: `actions(seq INTEGER PRIMARY KEY, at TEXT, action TEXT)`, the action as JSON. Every
+//! command loads the log and replays it ([`Tournament::replay`]); a command that changes the
+//! event builds its action(s), checks them with [`Tournament::apply`] and appends them in the same
+//! transaction. A refused action is reported (naming the division, round and player) with exit
+//! status 2, and nothing is written. `td undo` deletes the last action; `td log` prints the log
+//! as JSON lines, which `td replay` turns back into an event.
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tilebag_core::ruleset::FirstPlayerRule;
+use tilebag_tournament::standings::fmt_half;
+use tilebag_tournament::{
+    report, tou, tsh, Action, AdjustmentReason, ByeFirsts, Division, FirstReason, FirstsPolicy,
+    FontesDraw, Format, GameResult, GibsonConfig, Method, Pairing, PlayerId, RatingSystem,
+    ResultEntry, Seat, Setting, TieBreak, Tournament, WithdrawnResult,
+};
+
+/// The event file and the division, shared by most commands.
+#[derive(Args, Clone)]
+pub struct At {
+    /// The event's SQLite file (e.g. `tournament.db`).
+    event: PathBuf,
+    /// The division's name.
+    division: String,
+}
+
+#[derive(Subcommand)]
+pub enum TdCommand {
+    /// Create an event file.
+    New {
+        /// The SQLite file to create (e.g. `tournament.db`).
+        event: PathBuf,
+        /// The event's name.
+        #[arg(long)]
+        name: String,
+        /// The first day, YYYY-MM-DD (needed for `.TOU` export).
+        #[arg(long)]
+        date: Option<String>,
+    },
+    /// Add or configure a division.
+    Division {
+        #[command(subcommand)]
+        command: DivisionCommand,
+    },
+    /// Add, edit, withdraw or reinstate a player.
+    Player {
+        #[command(subcommand)]
+        command: PlayerCommand,
+    },
+    /// Pair a round by its schedule (or --method), and post it unless --dry-run.
+    Pair {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        /// A method code (IF, SW, KOTH, RR, AD, RAND, …) instead of the schedule's.
+        #[arg(long)]
+        method: Option<String>,
+        /// The round whose standings to pair on (default: the schedule's).
+        #[arg(long)]
+        based_on: Option<u32>,
+        /// Print the pairings without posting them.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Pair two players (or give a bye) by hand; their earlier entries in the round are removed.
+    PairManual {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        /// The opponent's number, or `bye`.
+        opponent: String,
+    },
+    /// Remove the last round's pairings (before any result is in).
+    Unpair {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+    },
+    /// Swap who goes first in a player's game.
+    Swap {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+    },
+    /// Enter or correct a game's final scores, from PLAYER's side.
+    #[command(allow_negative_numbers = true)]
+    Result {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        score: i32,
+        opponent_score: i32,
+        /// Why (kept with the correction when a result is replaced).
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// PLAYER forfeits (no-show, lateness): by the division's forfeit spread unless --spread.
+    Forfeit {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        #[arg(long)]
+        spread: Option<i32>,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Neither player of PLAYER's game played: a loss for both.
+    DoubleForfeit {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        #[arg(long)]
+        spread: Option<i32>,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// PLAYER left the game in progress with these scores on the board (NASPA V.K.2).
+    #[command(allow_negative_numbers = true)]
+    Left {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        score: i32,
+        opponent_score: i32,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Remove the result of PLAYER's game.
+    ClearResult {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Tally slips: one player submits, the other confirms (NASPA V.J, WESPA 5.4).
+    Slip {
+        #[command(subcommand)]
+        command: SlipCommand,
+    },
+    /// A spread penalty or compensation (NASPA IV.B.5, IV.K.5).
+    #[command(allow_negative_numbers = true)]
+    Adjust {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        /// drawing-out-of-order | erroneous-adjudication | other
+        reason: String,
+        /// The amount (default: the rule's: −50, or the play's score + 25).
+        #[arg(long)]
+        amount: Option<i32>,
+        /// For erroneous-adjudication: the score of the lost play.
+        #[arg(long)]
+        play_score: Option<i32>,
+        /// For other: what it is for.
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Print pairings, standings, firsts, ratings or players (plain text unless --csv/--html).
+    Show {
+        #[command(flatten)]
+        at: At,
+        view: View,
+        /// The round (pairings) or the round standings are after (default: the last paired).
+        #[arg(long)]
+        round: Option<u32>,
+        #[arg(long, conflicts_with = "html")]
+        csv: bool,
+        #[arg(long)]
+        html: bool,
+    },
+    /// Write a file: tsh `.t` (--tsh) or `.tsh` archive (--archive), AUPAIR `.TOU` (--tou), or a
+    /// CSV/HTML report of WHAT.
+    Export {
+        /// The event's SQLite file.
+        event: PathBuf,
+        /// The division (not needed with --archive).
+        division: Option<String>,
+        /// pairings | standings | firsts | ratings | players | scorecards | slips (--csv/--html).
+        what: Option<View>,
+        /// The division as a tsh `.t` file.
+        #[arg(long, group = "format")]
+        tsh: bool,
+        /// The whole event as a `.tsh` archive (every division).
+        #[arg(long, group = "format")]
+        archive: bool,
+        /// The division as an AUPAIR `.TOU` file (CRLF lines) for WESPA ratings.
+        #[arg(long, group = "format")]
+        tou: bool,
+        /// WHAT as CSV.
+        #[arg(long, group = "format")]
+        csv: bool,
+        /// WHAT as a printable HTML page.
+        #[arg(long, group = "format")]
+        html: bool,
+        /// The round (pairings, slips) or the round standings are after (default: the last paired).
+        #[arg(long)]
+        round: Option<u32>,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Import a tsh `.t` file (or a `.tsh` archive) as a division; creates the event if needed.
+    Import {
+        event: PathBuf,
+        file: PathBuf,
+        /// The division's name (default: the file's stem; an archive names its own).
+        #[arg(long)]
+        division: Option<String>,
+        /// The ruleset preset.
+        #[arg(long)]
+        rules: String,
+        /// The schedule, e.g. `IF:3 SW:6 KOTH:1`.
+        #[arg(long)]
+        schedule: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The event's name, when the import creates it (default: the file's stem).
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        date: Option<String>,
+    },
+    /// Delete the last action of the log.
+    Undo { event: PathBuf },
+    /// Print the action log as JSON lines: {"seq":…,"at":…,"action":{…}}.
+    Log { event: PathBuf },
+    /// Build a new event from a log printed by `td log` (a file, or `-` for standard input).
+    Replay { event: PathBuf, log: PathBuf },
+    /// Print the whole replayed state as JSON.
+    State { event: PathBuf },
+}
+
+#[derive(Subcommand)]
+pub enum DivisionCommand {
+    /// Add a division under a ruleset preset with a schedule such as `IF:3 SW:9 KOTH:1`.
+    Add {
+        event: PathBuf,
+        name: String,
+        /// The ruleset preset (naspa-2013, wespa-2010, sanspa-1999, literacy-2018, …).
+        #[arg(long)]
+        rules: String,
+        #[arg(long)]
+        schedule: String,
+        /// Seed of every random choice (default: drawn now, and recorded in the log).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Change one setting: schedule S | bye-spread N | forfeit-spread N | resignation-margin N |
+    /// spread-cap N|none | tie-breaks wins,losses,spread,rating,points-for |
+    /// gibson SPREAD:PLACES|off | firsts naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither] |
+    /// withdrawn forfeit|void | fontes random|snaked | ratings naspa|naspa-club|wespa|none |
+    /// format individual|literacy-2018
+    Set {
+        #[command(flatten)]
+        at: At,
+        key: String,
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum PlayerCommand {
+    /// Add a player ("Surname, Given") with a rating; prints the player's number.
+    Add {
+        #[command(flatten)]
+        at: At,
+        name: String,
+        rating: i32,
+        /// Member id.
+        #[arg(long)]
+        id: Option<String>,
+        /// Career rated games before the event.
+        #[arg(long)]
+        games: Option<u32>,
+    },
+    /// Change a player's name, rating or member id.
+    Edit {
+        #[command(flatten)]
+        at: At,
+        player: PlayerId,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        rating: Option<i32>,
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// The player misses every round from --from on.
+    Withdraw {
+        #[command(flatten)]
+        at: At,
+        player: PlayerId,
+        #[arg(long)]
+        from: u32,
+    },
+    /// The player may be paired again.
+    Reinstate {
+        #[command(flatten)]
+        at: At,
+        player: PlayerId,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum SlipCommand {
+    /// PLAYER submits a tally slip (scores from PLAYER's side).
+    #[command(allow_negative_numbers = true)]
+    Submit {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        score: i32,
+        opponent_score: i32,
+    },
+    /// PLAYER (the opponent of the submitter) confirms it; the result is then final.
+    Confirm {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum View {
+    Pairings,
+    Standings,
+    Firsts,
+    Ratings,
+    Players,
+    Scorecards,
+    Slips,
+}
+
+pub fn run(command: TdCommand) -> Result<ExitCode> {
+    match command {
+        TdCommand::New { event, name, date } => {
+            if let Some(d) = &date {
+                check_date(d)?;
+            }
+            let mut store = Store::create(&event)?;
+            store.append(|_| {
+                Ok(vec![Action::CreateTournament {
+                    name: name.clone(),
+                    date: date.clone(),
+                }])
+            })?;
+            println!("created {name:?} in {}", event.display());
+        }
+        TdCommand::Division { command } => match command {
+            DivisionCommand::Add {
+                event,
+                name,
+                rules,
+                schedule,
+                seed,
+            } => {
+                let seed = seed.unwrap_or_else(fresh_seed);
+                let mut store = Store::open(&event)?;
+                let t = store.append(|_| {
+                    Ok(vec![Action::AddDivision {
+                        division: name.clone(),
+                        preset: rules.clone(),
+                        schedule: schedule.clone(),
+                        seed,
+                    }])
+                })?;
+                let d = t.division(&name)?;
+                println!(
+                    "division {} ({}), schedule {}, seed {seed}",
+                    d.name, d.preset, d.schedule.text
+                );
+            }
+            DivisionCommand::Set { at, key, value } => {
+                let mut store = Store::open(&at.event)?;
+                store.append(|t| {
+                    let d = t.division(&at.division)?;
+                    Ok(vec![Action::Configure {
+                        division: at.division.clone(),
+                        setting: parse_setting(d, &key, &value)?,
+                    }])
+                })?;
+                println!("division {}: {key} = {value}", at.division);
+            }
+        },
+        TdCommand::Player { command } => player(command)?,
+        TdCommand::Pair {
+            at,
+            round,
+            method,
+            based_on,
+            dry_run,
+        } => {
+            let method = method
+                .map(|m| Method::from_code(&m).ok_or_else(|| anyhow!("unknown pairing method {m:?}; codes: RR KOTH SW IF AD RAND LIT3 PO FIN MAN")))
+                .transpose()?;
+            let mut store = Store::open(&at.event)?;
+            let mut notes = Vec::new();
+            let build = |t: &Tournament, notes: &mut Vec<String>| -> Result<Vec<Action>> {
+                let (a, n) = t.pair(&at.division, round, method, based_on)?;
+                *notes = n;
+                Ok(vec![a])
+            };
+            let t = if dry_run {
+                let mut t = store.load()?;
+                let actions = build(&t, &mut notes).map_err(|e| anyhow!("refused: {e:#}"))?;
+                for a in actions {
+                    t.apply(&a).map_err(|e| anyhow!("refused: {e}"))?;
+                }
+                t
+            } else {
+                store.append(|t| build(t, &mut notes))?
+            };
+            let d = t.division(&at.division)?;
+            let r = d.round(round).expect("just paired");
+            println!(
+                "Division {} round {} ({}, based on round {}){}",
+                d.name,
+                round,
+                r.method,
+                r.based_on,
+                if dry_run {
+                    " — dry run, not posted"
+                } else {
+                    ""
+                }
+            );
+            print!("{}", pairings_table(d, round).text());
+            for n in notes {
+                println!("note: {n}");
+            }
+        }
+        TdCommand::PairManual {
+            at,
+            round,
+            player,
+            opponent,
+        } => {
+            let opp = if opponent.eq_ignore_ascii_case("bye") {
+                None
+            } else {
+                Some(opponent.parse::<PlayerId>().map_err(|_| {
+                    anyhow!("the opponent must be a player number or `bye`, not {opponent:?}")
+                })?)
+            };
+            let mut store = Store::open(&at.event)?;
+            let t =
+                store.append(|t| Ok(vec![t.manual_pair(&at.division, round, player, opp)?]))?;
+            let d = t.division(&at.division)?;
+            print!("{}", pairings_table(d, round).text());
+        }
+        TdCommand::Unpair { at, round } => {
+            Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::Unpair {
+                    division: at.division.clone(),
+                    round,
+                }])
+            })?;
+            println!("division {}: round {round} unpaired", at.division);
+        }
+        TdCommand::Swap { at, round, player } => {
+            let t = Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::SwapSeats {
+                    division: at.division.clone(),
+                    round,
+                    player,
+                }])
+            })?;
+            print!(
+                "{}",
+                pairings_table(t.division(&at.division)?, round).text()
+            );
+        }
+        TdCommand::Result {
+            at,
+            round,
+            player,
+            score,
+            opponent_score,
+            note,
+        } => set_result(
+            &at,
+            round,
+            player,
+            ResultEntry::Scores {
+                score,
+                opponent_score,
+            },
+            note,
+        )?,
+        TdCommand::Forfeit {
+            at,
+            round,
+            player,
+            spread,
+            note,
+        } => set_result(&at, round, player, ResultEntry::Forfeit { spread }, note)?,
+        TdCommand::DoubleForfeit {
+            at,
+            round,
+            player,
+            spread,
+            note,
+        } => set_result(
+            &at,
+            round,
+            player,
+            ResultEntry::DoubleForfeit { spread },
+            note,
+        )?,
+        TdCommand::Left {
+            at,
+            round,
+            player,
+            score,
+            opponent_score,
+            note,
+        } => set_result(
+            &at,
+            round,
+            player,
+            ResultEntry::LeftInProgress {
+                score,
+                opponent_score,
+            },
+            note,
+        )?,
+        TdCommand::ClearResult {
+            at,
+            round,
+            player,
+            note,
+        } => set_result(&at, round, player, ResultEntry::Clear, note)?,
+        TdCommand::Slip { command } => match command {
+            SlipCommand::Submit {
+                at,
+                round,
+                player,
+                score,
+                opponent_score,
+            } => {
+                let t = Store::open(&at.event)?.append(|_| {
+                    Ok(vec![Action::SubmitSlip {
+                        division: at.division.clone(),
+                        round,
+                        player,
+                        score,
+                        opponent_score,
+                    }])
+                })?;
+                let d = t.division(&at.division)?;
+                println!(
+                    "round {round}: slip from {} ({score}–{opponent_score}) awaits the opponent's confirmation",
+                    d.who(player)
+                );
+            }
+            SlipCommand::Confirm { at, round, player } => {
+                let t = Store::open(&at.event)?.append(|_| {
+                    Ok(vec![Action::ConfirmSlip {
+                        division: at.division.clone(),
+                        round,
+                        player,
+                    }])
+                })?;
+                println!("{}", game_line(t.division(&at.division)?, round, player));
+            }
+        },
+        TdCommand::Adjust {
+            at,
+            round,
+            player,
+            reason,
+            amount,
+            play_score,
+            note,
+        } => {
+            let reason = match reason.as_str() {
+                "drawing-out-of-order" => AdjustmentReason::DrawingOutOfOrder,
+                "erroneous-adjudication" => AdjustmentReason::ErroneousAdjudication {
+                    play_score: play_score
+                        .context("erroneous-adjudication needs --play-score (NASPA IV.K.5)")?,
+                },
+                "other" => {
+                    if amount.is_none() {
+                        bail!("an `other` adjustment needs --amount");
+                    }
+                    AdjustmentReason::Other { note: note.clone() }
+                }
+                r => bail!(
+                    "unknown reason {r:?}: drawing-out-of-order, erroneous-adjudication or other"
+                ),
+            };
+            let t = Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::AdjustSpread {
+                    division: at.division.clone(),
+                    player,
+                    round,
+                    reason: reason.clone(),
+                    amount,
+                }])
+            })?;
+            let d = t.division(&at.division)?;
+            let a = d.adjustments.last().expect("just added");
+            println!(
+                "{}: spread {:+} from round {}",
+                d.who(player),
+                a.amount,
+                a.round
+            );
+        }
+        TdCommand::Show {
+            at,
+            view,
+            round,
+            csv,
+            html,
+        } => {
+            let t = Store::open_read(&at.event)?.load()?;
+            let d = t.division(&at.division)?;
+            let fmt = if csv {
+                Out::Csv
+            } else if html {
+                Out::Html
+            } else {
+                Out::Text
+            };
+            print!("{}", render(&t, d, view, round, fmt)?);
+        }
+        TdCommand::Export {
+            event,
+            division,
+            what,
+            tsh,
+            archive,
+            tou,
+            csv,
+            html,
+            round,
+            output,
+        } => {
+            let t = Store::open_read(&event)?.load()?;
+            let need_div = || -> Result<&Division> {
+                let name = division.as_deref().context("name the division to export")?;
+                Ok(t.division(name)?)
+            };
+            let text = if archive {
+                tsh::write_tsh_archive(&t)?
+            } else if tsh {
+                tsh::write_t(need_div()?)?
+            } else if tou {
+                tou::write_tou(&t, &need_div()?.name)?
+            } else if csv || html {
+                let what = what.context(
+                    "say what to export: pairings, standings, firsts, ratings, players, scorecards or slips",
+                )?;
+                render(
+                    &t,
+                    need_div()?,
+                    what,
+                    round,
+                    if csv { Out::Csv } else { Out::Html },
+                )?
+            } else {
+                bail!("choose a format: --tsh, --archive, --tou, --csv or --html");
+            };
+            match output {
+                Some(path) => {
+                    std::fs::write(&path, text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    println!("wrote {}", path.display());
+                }
+                None => print!("{text}"),
+            }
+        }
+        TdCommand::Import {
+            event,
+            file,
+            division,
+            rules,
+            schedule,
+            seed,
+            name,
+            date,
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            let stem = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "A".into());
+            let files = if text.lines().any(|l| l.trim().starts_with("#begin_file")) {
+                tsh::read_tsh_archive(&text)?
+            } else {
+                vec![(division.clone().unwrap_or_else(|| stem.clone()), text)]
+            };
+            if let Some(d) = &date {
+                check_date(d)?;
+            }
+            let mut store = Store::create(&event)?;
+            let t = store.append(|t| {
+                let mut out = Vec::new();
+                if t.name.is_empty() {
+                    out.push(Action::CreateTournament {
+                        name: name.clone().unwrap_or_else(|| stem.clone()),
+                        date: date.clone(),
+                    });
+                }
+                for (div, body) in &files {
+                    out.extend(
+                        tsh::division_actions(body, div, &rules, &schedule, seed)
+                            .with_context(|| format!("{} (division {div})", file.display()))?,
+                    );
+                }
+                Ok(out)
+            })?;
+            for (div, _) in &files {
+                let d = t.division(div)?;
+                println!(
+                    "imported division {}: {} players, {} rounds",
+                    d.name,
+                    d.players.len(),
+                    d.rounds.len()
+                );
+            }
+        }
+        TdCommand::Undo { event } => {
+            let mut store = Store::open(&event)?;
+            let (seq, action) = store.undo()?;
+            println!("undone #{seq}: {action}");
+        }
+        TdCommand::Log { event } => {
+            let store = Store::open_read(&event)?;
+            store.load()?;
+            let mut out = String::new();
+            for row in store.rows()? {
+                // The action exactly as stored (it must be valid JSON: it replayed above).
+                let raw = row.action.trim();
+                writeln!(
+                    out,
+                    "{{\"seq\":{},\"at\":{},\"action\":{raw}}}",
+                    row.seq,
+                    serde_json::to_string(&row.at)?
+                )
+                .expect("a string");
+            }
+            print!("{out}");
+        }
+        TdCommand::Replay { event, log } => {
+            let mut text = String::new();
+            if log.as_os_str() == "-" {
+                std::io::stdin().read_to_string(&mut text)?;
+            } else {
+                text = std::fs::read_to_string(&log)
+                    .with_context(|| format!("cannot read {}", log.display()))?;
+            }
+            let mut actions = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let v: serde_json::Value = serde_json::from_str(line)
+                    .with_context(|| format!("line {}: not JSON", i + 1))?;
+                let a = v.get("action").filter(|a| a.is_object()).unwrap_or(&v);
+                let a: Action = serde_json::from_value(a.clone())
+                    .with_context(|| format!("line {}: not an action", i + 1))?;
+                actions.push(a);
+            }
+            let mut store = Store::create(&event)?;
+            if !store.rows()?.is_empty() {
+                bail!(
+                    "{} already holds an event; replay into a new file",
+                    event.display()
+                );
+            }
+            store.append(|_| Ok(actions.clone()))?;
+            println!(
+                "replayed {} actions into {}",
+                actions.len(),
+                event.display()
+            );
+        }
+        TdCommand::State { event } => {
+            let t = Store::open_read(&event)?.load()?;
+            println!("{}", serde_json::to_string_pretty(&t)?);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn player(command: PlayerCommand) -> Result<()> {
+    match command {
+        PlayerCommand::Add {
+            at,
+            name,
+            rating,
+            id,
+            games,
+        } => {
+            let t = Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::AddPlayer {
+                    division: at.division.clone(),
+                    name: name.clone(),
+                    rating,
+                    member_id: id.clone(),
+                    career_games: games,
+                    members: Vec::new(),
+                }])
+            })?;
+            let d = t.division(&at.division)?;
+            let p = d.players.last().expect("just added");
+            println!(
+                "added {} rated {} to division {}",
+                d.who(p.id),
+                p.rating,
+                d.name
+            );
+        }
+        PlayerCommand::Edit {
+            at,
+            player,
+            name,
+            rating,
+            id,
+        } => {
+            let t = Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::EditPlayer {
+                    division: at.division.clone(),
+                    player,
+                    name: name.clone(),
+                    rating,
+                    member_id: id.clone(),
+                }])
+            })?;
+            let d = t.division(&at.division)?;
+            println!(
+                "{} rated {}",
+                d.who(player),
+                d.player(player).expect("edited").rating
+            );
+        }
+        PlayerCommand::Withdraw { at, player, from } => {
+            let t = Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::Withdraw {
+                    division: at.division.clone(),
+                    player,
+                    from_round: from,
+                }])
+            })?;
+            let d = t.division(&at.division)?;
+            println!("{} withdrawn from round {from}", d.who(player));
+        }
+        PlayerCommand::Reinstate { at, player } => {
+            let t = Store::open(&at.event)?.append(|_| {
+                Ok(vec![Action::Reinstate {
+                    division: at.division.clone(),
+                    player,
+                }])
+            })?;
+            println!("{} reinstated", t.division(&at.division)?.who(player));
+        }
+    }
+    Ok(())
+}
+
+fn set_result(
+    at: &At,
+    round: u32,
+    player: PlayerId,
+    result: ResultEntry,
+    note: String,
+) -> Result<()> {
+    let t = Store::open(&at.event)?.append(|_| {
+        Ok(vec![Action::SetResult {
+            division: at.division.clone(),
+            round,
+            player,
+            result: result.clone(),
+            note: note.clone(),
+        }])
+    })?;
+    println!("{}", game_line(t.division(&at.division)?, round, player));
+    Ok(())
+}
+
+/// `round 3, board 2: #1 (A) 400 – #4 (B) 300`.
+fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
+    let Some(pr) = d.player_round(round, player) else {
+        return format!("round {round}: {} has no entry", d.who(player));
+    };
+    match pr.pairing {
+        Pairing::Game(g) => format!(
+            "round {round}, board {}: {} v {}: {}",
+            g.board,
+            d.who(g.first),
+            d.who(g.second),
+            result_text(d, g.result.as_ref(), g.slip.is_some())
+        ),
+        Pairing::Bye { spread, .. } => format!("round {round}: {} bye {spread:+}", d.who(player)),
+        Pairing::Absent { spread, .. } => {
+            format!("round {round}: {} withdrawn {spread:+}", d.who(player))
+        }
+    }
+}
+
+fn result_text(d: &Division, r: Option<&GameResult>, slip: bool) -> String {
+    match r {
+        Some(GameResult::Played {
+            first_score,
+            second_score,
+            left_by,
+            ..
+        }) => match left_by {
+            Some(p) => format!("{first_score}-{second_score} (#{p} left)"),
+            None => format!("{first_score}-{second_score}"),
+        },
+        Some(GameResult::Forfeit { loser, spread }) => {
+            format!("forfeit by #{loser} ({}) by {spread}", name_of(d, *loser))
+        }
+        Some(GameResult::DoubleForfeit { spread }) => format!("double forfeit ({spread})"),
+        None if slip => "slip awaiting confirmation".into(),
+        None => String::new(),
+    }
+}
+
+fn name_of(d: &Division, p: PlayerId) -> String {
+    d.player(p)
+        .map_or_else(|| format!("#{p}"), |x| x.name.clone())
+}
+
+fn why_first(r: &FirstReason) -> String {
+    match r {
+        FirstReason::FewerFirsts => "fewer firsts".into(),
+        FirstReason::MoreSeconds => "more seconds".into(),
+        FirstReason::Balance => "balance".into(),
+        FirstReason::Draw { draws } => format!(
+            "draw {}",
+            draws
+                .iter()
+                .map(|(a, b)| format!("{a}/{b}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        FirstReason::Director => "director".into(),
+        FirstReason::Imported => "imported".into(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings.
+
+fn parse_setting(d: &Division, key: &str, value: &str) -> Result<Setting> {
+    let int = || -> Result<i32> {
+        value
+            .parse::<i32>()
+            .map_err(|_| anyhow!("{key} needs a whole number, not {value:?}"))
+    };
+    let v = value.trim().to_ascii_lowercase();
+    Ok(match key {
+        "schedule" => Setting::Schedule(value.to_string()),
+        "bye-spread" => Setting::ByeSpread(int()?),
+        "forfeit-spread" => Setting::ForfeitSpread(int()?),
+        "resignation-margin" => Setting::ResignationMargin(int()?),
+        "spread-cap" => Setting::SpreadCap(if v == "none" || v == "off" {
+            None
+        } else {
+            Some(int()?)
+        }),
+        "tie-breaks" => Setting::TieBreaks(
+            v.split(',')
+                .map(|k| {
+                    Ok(match k.trim() {
+                        "wins" => TieBreak::Wins,
+                        "losses" => TieBreak::Losses,
+                        "spread" => TieBreak::Spread,
+                        "rating" => TieBreak::Rating,
+                        "points-for" | "points" => TieBreak::PointsFor,
+                        x => bail!(
+                            "unknown tie-break {x:?}: wins, losses, spread, rating, points-for"
+                        ),
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        "gibson" => Setting::Gibson(if v == "off" || v == "none" {
+            None
+        } else {
+            let (s, p) = v
+                .split_once(':')
+                .context("gibson takes SPREAD:PLACES (e.g. 250:3) or off")?;
+            Some(GibsonConfig {
+                spread_per_round: s.parse().context("gibson SPREAD")?,
+                prize_places: p.parse().context("gibson PLACES")?,
+            })
+        }),
+        "firsts" => {
+            let mut policy: FirstsPolicy = d.config.firsts;
+            for (i, tok) in v.split(',').map(str::trim).enumerate() {
+                match (i, tok) {
+                    (0, "naspa" | "sanspa" | "fewer-firsts") => {
+                        policy.rule = FirstPlayerRule::FewerFirstsThenDraw
+                    }
+                    (0, "wespa" | "balanced") => policy.rule = FirstPlayerRule::BalancedThenDraw,
+                    (0, "draw" | "tile-draw") => policy.rule = FirstPlayerRule::TileDraw,
+                    (_, "byes=alternate") => policy.byes = ByeFirsts::Alternate,
+                    (_, "byes=ignore") => policy.byes = ByeFirsts::Ignore,
+                    (_, "forfeits=alternate") => policy.forfeiter_alternates = true,
+                    (_, "forfeits=neither") => policy.forfeiter_alternates = false,
+                    _ => bail!("firsts takes naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither], not {value:?}"),
+                }
+            }
+            Setting::Firsts(policy)
+        }
+        "withdrawn" => Setting::WithdrawnResult(match v.as_str() {
+            "forfeit" => WithdrawnResult::ForfeitLoss,
+            "void" => WithdrawnResult::Void,
+            _ => bail!("withdrawn takes forfeit or void"),
+        }),
+        "fontes" => Setting::Fontes(match v.as_str() {
+            "random" => FontesDraw::Random,
+            "snaked" => FontesDraw::Snaked,
+            _ => bail!("fontes takes random or snaked"),
+        }),
+        "ratings" => Setting::Ratings(match v.as_str() {
+            "naspa" => RatingSystem::Naspa { club: false },
+            "naspa-club" => RatingSystem::Naspa { club: true },
+            "wespa" => RatingSystem::Wespa,
+            "none" => RatingSystem::None,
+            _ => bail!("ratings takes naspa, naspa-club, wespa or none"),
+        }),
+        "format" => Setting::Format(match v.as_str() {
+            "individual" => Format::Individual,
+            "literacy-2018" => Format::Literacy2018Teams,
+            _ => bail!("format takes individual or literacy-2018"),
+        }),
+        _ => bail!(
+            "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
+             spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format"
+        ),
+    })
+}
+
+fn check_date(d: &str) -> Result<()> {
+    let ok = d.len() == 10
+        && d.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    if !ok {
+        bail!("the date must be YYYY-MM-DD, not {d:?}");
+    }
+    Ok(())
+}
+
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut x = nanos ^ ((std::process::id() as u64) << 32);
+    // splitmix64 finaliser, so nearby clocks give unrelated seeds.
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (x ^ (x >> 31)) >> 1
+}
+
+/// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
+fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage.
+
+struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+struct Row {
+    seq: i64,
+    at: String,
+    action: String,
+}
+
+/// How long to wait for another writer (the web pages, another terminal) to finish.
+const BUSY: std::time::Duration = std::time::Duration::from_secs(10);
+
+const SCHEMA: &str =
+    "CREATE TABLE IF NOT EXISTS actions(seq INTEGER PRIMARY KEY, at TEXT NOT NULL, action TEXT NOT NULL)";
+
+impl Store {
+    /// Opens an event file, creating it (and the table) if needed.
+    fn create(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path)
+            .with_context(|| format!("cannot open or create {}", path.display()))?;
+        conn.busy_timeout(BUSY)?;
+        conn.execute_batch(SCHEMA)
+            .with_context(|| format!("{} is not a tilebag event file", path.display()))?;
+        Ok(Store {
+            conn,
+            path: path.into(),
+        })
+    }
+
+    /// Opens an existing event file for changes.
+    fn open(path: &Path) -> Result<Store> {
+        Self::open_with(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+    }
+
+    fn open_read(path: &Path) -> Result<Store> {
+        Self::open_with(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+    }
+
+    fn open_with(path: &Path, flags: OpenFlags) -> Result<Store> {
+        if !path.exists() {
+            bail!(
+                "no event at {}; create one with `tilebag td new {} --name NAME`",
+                path.display(),
+                path.display()
+            );
+        }
+        let conn = Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        conn.busy_timeout(BUSY)?;
+        let has_table: bool = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'actions'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n > 0)
+            .with_context(|| format!("{} is not an SQLite file", path.display()))?;
+        if !has_table {
+            bail!(
+                "{} is not a tilebag event file (no actions table)",
+                path.display()
+            );
+        }
+        Ok(Store {
+            conn,
+            path: path.into(),
+        })
+    }
+
+    fn rows(&self) -> Result<Vec<Row>> {
+        read_rows(&self.conn)
+    }
+
+    fn load(&self) -> Result<Tournament> {
+        replay_rows(&self.path, &self.rows()?)
+    }
+
+    /// Replays the log, asks `build` for the new actions, applies them (a refusal writes
+    /// nothing) and appends them, all in one transaction. Returns the new state.
+    fn append(
+        &mut self,
+        build: impl FnOnce(&Tournament) -> Result<Vec<Action>>,
+    ) -> Result<Tournament> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let rows = read_rows(&tx)?;
+        let mut t = replay_rows(&self.path, &rows)?;
+        let actions = build(&t).map_err(|e| anyhow!("refused: {e:#}"))?;
+        for a in &actions {
+            t.apply(a).map_err(|e| anyhow!("refused: {e}"))?;
+        }
+        let at = now_utc();
+        for a in &actions {
+            tx.execute(
+                "INSERT INTO actions(at, action) VALUES (?1, ?2)",
+                (&at, serde_json::to_string(a)?),
+            )?;
+        }
+        tx.commit()?;
+        Ok(t)
+    }
+
+    /// Deletes the last action; returns its number and JSON.
+    fn undo(&mut self) -> Result<(i64, String)> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut rows = read_rows(&tx)?;
+        let last = rows.pop().context("the log is empty: nothing to undo")?;
+        replay_rows(&self.path, &rows)?;
+        tx.execute("DELETE FROM actions WHERE seq = ?1", [last.seq])?;
+        tx.commit()?;
+        Ok((last.seq, last.action))
+    }
+}
+
+fn read_rows(conn: &Connection) -> Result<Vec<Row>> {
+    let mut st = conn.prepare("SELECT seq, at, action FROM actions ORDER BY seq")?;
+    let rows = st
+        .query_map([], |r| {
+            Ok(Row {
+                seq: r.get(0)?,
+                at: r.get(1)?,
+                action: r.get(2)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+fn replay_rows(path: &Path, rows: &[Row]) -> Result<Tournament> {
+    let mut actions = Vec::with_capacity(rows.len());
+    for r in rows {
+        actions.push(
+            serde_json::from_str::<Action>(&r.action)
+                .with_context(|| format!("{}: action #{} does not read", path.display(), r.seq))?,
+        );
+    }
+    Tournament::replay(&actions).map_err(|e| {
+        let seq = rows.get(e.index).map_or(0, |r| r.seq);
+        anyhow!(
+            "{}: action #{seq} does not replay: {}",
+            path.display(),
+            e.error
+        )
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views.
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Out {
+    Text,
+    Csv,
+    Html,
+}
+
+/// A table: (text heading, CSV key, right-aligned) columns and rows of cells.
+struct Table {
+    cols: Vec<(&'static str, &'static str, bool)>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn text(&self) -> String {
+        let mut w: Vec<usize> = self.cols.iter().map(|c| c.0.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
+        let line = |cells: Vec<&str>| {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    s.push_str("  ");
+                }
+                let pad = w[i] - c.chars().count();
+                if self.cols[i].2 {
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
+                } else {
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                }
+            }
+            format!("{}\n", s.trim_end())
+        };
+        let mut out = line(self.cols.iter().map(|c| c.0).collect());
+        for r in &self.rows {
+            out.push_str(&line(r.iter().map(String::as_str).collect()));
+        }
+        out
+    }
+
+    fn csv(&self) -> String {
+        let mut out = self.cols.iter().map(|c| c.1).collect::<Vec<_>>().join(",");
+        out.push('\n');
+        for r in &self.rows {
+            let cells: Vec<String> = r.iter().map(|c| report::csv_field(c)).collect();
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    fn html(&self, t: &Tournament, d: &Division, title: &str) -> String {
+        let mut body = String::from("<table><tr>");
+        for c in &self.cols {
+            let _ = write!(body, "<th>{}</th>", report::esc(c.0));
+        }
+        body.push_str("</tr>\n");
+        for r in &self.rows {
+            body.push_str("<tr>");
+            for (i, c) in r.iter().enumerate() {
+                let class = if self.cols[i].2 { " class=n" } else { "" };
+                let _ = write!(body, "<td{class}>{}</td>", report::esc(c));
+            }
+            body.push_str("</tr>\n");
+        }
+        body.push_str("</table>\n");
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} — {}</title>\
+<style>body{{font-family:Georgia,serif;margin:1.5em}}table{{border-collapse:collapse}}\
+th,td{{border:1px solid #999;padding:.2em .5em;text-align:left}}th{{background:#eee}}td.n{{text-align:right}}</style>\
+</head><body>\n<h1>{}</h1>\n<h2>Division {} · {}</h2>\n{}</body></html>\n",
+            report::esc(&t.name),
+            report::esc(title),
+            report::esc(&t.name),
+            report::esc(&d.name),
+            report::esc(title),
+            body
+        )
+    }
+}
+
+fn render(
+    t: &Tournament,
+    d: &Division,
+    view: View,
+    round: Option<u32>,
+    fmt: Out,
+) -> Result<String> {
+    let last = d.rounds.len() as u32;
+    let through = round.unwrap_or(last);
+    let paired_round = || -> Result<u32> {
+        let r = round.unwrap_or(last);
+        if r == 0 {
+            bail!("division {}: no round has been paired yet", d.name);
+        }
+        if d.round(r).is_none() {
+            bail!("division {}: round {r} has not been paired", d.name);
+        }
+        Ok(r)
+    };
+    let (table, title) = match view {
+        View::Pairings => {
+            let r = paired_round()?;
+            if fmt == Out::Html {
+                return Ok(report::pairings_html(t, d, r));
+            }
+            (pairings_table(d, r), format!("Round {r} pairings"))
+        }
+        View::Standings => match fmt {
+            Out::Csv => return Ok(report::standings_csv(d, through)),
+            Out::Html => return Ok(report::standings_html(t, d, through)),
+            Out::Text => (
+                standings_table(d, through),
+                format!("Standings after round {through}"),
+            ),
+        },
+        View::Firsts => (
+            firsts_table(d, through),
+            format!("Firsts and seconds through round {through}"),
+        ),
+        View::Ratings => (
+            ratings_table(d, through),
+            format!("Rating estimates after round {through}"),
+        ),
+        View::Players => (players_table(d), "Players".to_string()),
+        View::Scorecards => {
+            if fmt != Out::Html {
+                bail!("scorecards are printed as --html");
+            }
+            return Ok(report::scorecards_html(t, d));
+        }
+        View::Slips => {
+            let r = paired_round()?;
+            if fmt != Out::Html {
+                bail!("tally slips are printed as --html");
+            }
+            return Ok(report::tally_slips_html(t, d, r));
+        }
+    };
+    Ok(match fmt {
+        Out::Text => table.text(),
+        Out::Csv => table.csv(),
+        Out::Html => table.html(t, d, &title),
+    })
+}
+
+fn pairings_table(d: &Division, round: u32) -> Table {
+    let mut rows = Vec::new();
+    if let Some(r) = d.round(round) {
+        let mut entries: Vec<&Pairing> = r.pairings.iter().collect();
+        // Games by board, then byes and withdrawn players by number.
+        entries.sort_by_key(|p| match p {
+            Pairing::Game(g) => (0, g.board, 0),
+            Pairing::Bye { player, .. } => (1, 0, *player),
+            Pairing::Absent { player, .. } => (2, 0, *player),
+        });
+        for p in entries {
+            rows.push(match p {
+                Pairing::Game(g) => vec![
+                    g.board.to_string(),
+                    g.first.to_string(),
+                    name_of(d, g.first),
+                    g.second.to_string(),
+                    name_of(d, g.second),
+                    why_first(&g.first_by),
+                    result_text(d, g.result.as_ref(), g.slip.is_some()),
+                ],
+                Pairing::Bye { player, spread, .. } => vec![
+                    String::new(),
+                    player.to_string(),
+                    name_of(d, *player),
+                    String::new(),
+                    "bye".into(),
+                    String::new(),
+                    format!("{spread:+}"),
+                ],
+                Pairing::Absent { player, spread } => vec![
+                    String::new(),
+                    player.to_string(),
+                    name_of(d, *player),
+                    String::new(),
+                    "withdrawn".into(),
+                    String::new(),
+                    format!("{spread:+}"),
+                ],
+            });
+        }
+    }
+    Table {
+        cols: vec![
+            ("Board", "board", true),
+            ("#", "first", true),
+            ("First", "first_name", false),
+            ("#", "second", true),
+            ("Second", "second_name", false),
+            ("Why first", "first_by", false),
+            ("Result", "result", false),
+        ],
+        rows,
+    }
+}
+
+fn standings_table(d: &Division, through: u32) -> Table {
+    let capped = d.config.spread_cap.is_some();
+    let rows = d
+        .standings(through)
+        .into_iter()
+        .map(|s| {
+            vec![
+                s.rank.to_string(),
+                s.player.to_string(),
+                s.name.clone(),
+                s.rating.to_string(),
+                fmt_half(s.wins2),
+                fmt_half(s.losses2),
+                format!("{:+}", if capped { s.capped_spread } else { s.spread }),
+                s.points_for.to_string(),
+                s.byes.to_string(),
+                if s.active { "" } else { "withdrawn" }.to_string(),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("Rank", "rank", true),
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Rating", "rating", true),
+            ("Won", "wins", true),
+            ("Lost", "losses", true),
+            (
+                if capped { "Spread (capped)" } else { "Spread" },
+                "spread",
+                true,
+            ),
+            ("Points", "points_for", true),
+            ("Byes", "byes", true),
+            ("", "status", false),
+        ],
+        rows,
+    }
+}
+
+fn firsts_table(d: &Division, through: u32) -> Table {
+    let tally = d.firsts_tally(through + 1);
+    let seats = d.firsts_by_round();
+    let rows = d
+        .players
+        .iter()
+        .map(|p| {
+            let (f, s) = tally.get(p.id);
+            let marks: String = seats
+                .iter()
+                .take(through as usize)
+                .map(|row| match row.get(p.id as usize - 1).copied().flatten() {
+                    Some(Seat::First) => '1',
+                    Some(Seat::Second) => '2',
+                    None => '-',
+                })
+                .collect();
+            vec![
+                p.id.to_string(),
+                p.name.clone(),
+                f.to_string(),
+                s.to_string(),
+                marks,
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Firsts", "firsts", true),
+            ("Seconds", "seconds", true),
+            ("By round", "seats", false),
+        ],
+        rows,
+    }
+}
+
+fn ratings_table(d: &Division, through: u32) -> Table {
+    let rows = d
+        .rating_estimates(through)
+        .into_iter()
+        .map(|(p, c)| {
+            let new = c.rounded();
+            let old = c.old.round() as i32;
+            vec![
+                p.to_string(),
+                name_of(d, p),
+                old.to_string(),
+                new.to_string(),
+                format!("{:+}", new - old),
+                c.games.to_string(),
+                format!("{:.2}", c.expected),
+                format!("{}", c.actual),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Old", "old", true),
+            ("New", "new", true),
+            ("Change", "change", true),
+            ("Games", "games", true),
+            ("Expected", "expected", true),
+            ("Won", "actual", true),
+        ],
+        rows,
+    }
+}
+
+fn players_table(d: &Division) -> Table {
+    let rows = d
+        .players
+        .iter()
+        .map(|p| {
+            vec![
+                p.id.to_string(),
+                p.name.clone(),
+                p.rating.to_string(),
+                p.member_id.clone().unwrap_or_default(),
+                p.career_games.map(|g| g.to_string()).unwrap_or_default(),
+                p.withdrawn_from
+                    .map(|r| format!("withdrawn from round {r}"))
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Rating", "rating", true),
+            ("Member id", "member_id", false),
+            ("Career games", "career_games", true),
+            ("", "status", false),
+        ],
+        rows,
+    }
+}

@@ -1,0 +1,836 @@
+//! `tilebag td` as a director runs it: the real binary, an event file in a temporary directory.
+//!
+//! The full event is the one `crates/tilebag-tournament/tests/full_event.rs` works out by hand,
+//! run here through the command line only: 24 players, 10 rounds under NASPA 2013 rules,
+//! scheduled `IF:3 SW:6 KOTH:1` (Initial Fontes for 3 rounds, snaked; Swiss for 6; King of the
+//! Hill in the last), seed 2024.
+//!
+//! Results follow one rule: **in every game the better seed (lower player number, higher rating)
+//! wins 400–300**, entered with `td result EVENT A ROUND BETTER 400 300`. Player `i` is
+//! `SeedNN, Player` rated 2000 − 10·i. Exceptions:
+//! - round 2: player 23 does not show up (`td forfeit`; NASPA V.K.1: −50, the opponent +50);
+//! - player 24 withdraws before round 9 (`td player withdraw --from 9`): rounds 9 and 10 are
+//!   automatic forfeit losses (−50), and the field of 23 gives a bye in each (NASPA V.K.4: a win,
+//!   +50) — the odd rounds.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const SCHEDULE: &str = "IF:3 SW:6 KOTH:1";
+
+fn tilebag(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tilebag"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run the tilebag binary")
+}
+
+fn said(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Runs `tilebag td ARGS…`, which must succeed; returns its standard output.
+fn td(dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["td"];
+    all.extend_from_slice(args);
+    let o = tilebag(dir, &all);
+    assert!(o.status.success(), "td {args:?} failed:\n{}", said(&o));
+    String::from_utf8(o.stdout).expect("utf-8")
+}
+
+/// Runs `tilebag td ARGS…`, which must fail with status 2; returns its standard error.
+fn td_refused(dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["td"];
+    all.extend_from_slice(args);
+    let o = tilebag(dir, &all);
+    assert_eq!(o.status.code(), Some(2), "td {args:?}:\n{}", said(&o));
+    String::from_utf8(o.stderr).expect("utf-8")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tilebag-td-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Parses CSV (RFC 4180 quoting) into rows of fields, the header row first.
+fn csv(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let mut fields = Vec::new();
+        let mut cur = String::new();
+        let mut quoted = false;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, quoted) {
+                ('"', true) if chars.peek() == Some(&'"') => {
+                    cur.push('"');
+                    chars.next();
+                }
+                ('"', _) => quoted = !quoted,
+                (',', false) => fields.push(std::mem::take(&mut cur)),
+                _ => cur.push(c),
+            }
+        }
+        fields.push(cur);
+        rows.push(fields);
+    }
+    rows
+}
+
+/// CSV rows as maps from the header's keys.
+fn records(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut rows = csv(text).into_iter();
+    let head = rows.next().expect("a header row");
+    rows.map(|r| head.iter().cloned().zip(r).collect())
+        .collect()
+}
+
+/// One entry of a round, from `td show … pairings --csv`.
+#[derive(Debug, Clone)]
+struct Entry {
+    first: u32,
+    /// `None` for a bye or a withdrawn player's automatic result.
+    second: Option<u32>,
+    second_name: String,
+    result: String,
+}
+
+fn pairings(dir: &Path, db: &str, round: u32) -> Vec<Entry> {
+    let r = round.to_string();
+    records(&td(
+        dir,
+        &["show", db, "A", "pairings", "--round", &r, "--csv"],
+    ))
+    .into_iter()
+    .map(|m| Entry {
+        first: m["first"].parse().unwrap(),
+        second: m["second"].parse().ok(),
+        second_name: m["second_name"].clone(),
+        result: m["result"].clone(),
+    })
+    .collect()
+}
+
+/// A round's games as (lower number, higher number), sorted.
+fn pairs(dir: &Path, db: &str, round: u32) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = pairings(dir, db, round)
+        .into_iter()
+        .filter_map(|e| e.second.map(|s| (e.first.min(s), e.first.max(s))))
+        .collect();
+    v.sort();
+    v
+}
+
+fn byes(dir: &Path, db: &str, round: u32) -> Vec<u32> {
+    pairings(dir, db, round)
+        .into_iter()
+        .filter(|e| e.second_name == "bye")
+        .map(|e| e.first)
+        .collect()
+}
+
+/// A line of `td show … standings --csv`.
+#[derive(Debug, Clone, PartialEq)]
+struct Standing {
+    player: u32,
+    wins2: u32,
+    losses2: u32,
+    spread: i32,
+    firsts: u32,
+    seconds: u32,
+    byes: u32,
+    withdrawn: bool,
+}
+
+fn half(s: &str) -> u32 {
+    (s.parse::<f64>().unwrap() * 2.0) as u32
+}
+
+fn standings(dir: &Path, db: &str, through: u32) -> Vec<Standing> {
+    let r = through.to_string();
+    records(&td(
+        dir,
+        &["show", db, "A", "standings", "--round", &r, "--csv"],
+    ))
+    .into_iter()
+    .map(|m| Standing {
+        player: m["player"].parse().unwrap(),
+        wins2: half(&m["wins"]),
+        losses2: half(&m["losses"]),
+        spread: m["spread"].parse().unwrap(),
+        firsts: m["firsts"].parse().unwrap(),
+        seconds: m["seconds"].parse().unwrap(),
+        byes: m["byes"].parse().unwrap(),
+        withdrawn: m["withdrawn"] == "yes",
+    })
+    .collect()
+}
+
+fn order(dir: &Path, db: &str, through: u32) -> Vec<u32> {
+    standings(dir, db, through)
+        .iter()
+        .map(|s| s.player)
+        .collect()
+}
+
+fn standing(dir: &Path, db: &str, through: u32, p: u32) -> Standing {
+    standings(dir, db, through)
+        .into_iter()
+        .find(|s| s.player == p)
+        .unwrap()
+}
+
+/// Creates the event with `n` seeded players.
+fn setup(dir: &Path, db: &str, n: u32) {
+    td(
+        dir,
+        &["new", db, "--name", "Test Open", "--date", "2024-05-04"],
+    );
+    td(
+        dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            SCHEDULE,
+            "--seed",
+            "2024",
+        ],
+    );
+    td(dir, &["division", "set", db, "A", "fontes", "snaked"]);
+    for i in 1..=n {
+        let name = format!("Seed{i:02}, Player");
+        let rating = (2000 - 10 * i).to_string();
+        let out = td(dir, &["player", "add", db, "A", &name, &rating]);
+        assert!(out.contains(&format!("#{i} ({name})")), "{out}");
+    }
+}
+
+/// Enters every open game of a round: the better seed wins 400–300.
+fn better_seed_wins(dir: &Path, db: &str, round: u32) {
+    let r = round.to_string();
+    for e in pairings(dir, db, round) {
+        if let (Some(s), "") = (e.second, e.result.as_str()) {
+            let better = e.first.min(s).to_string();
+            td(dir, &["result", db, "A", &r, &better, "400", "300"]);
+        }
+    }
+}
+
+/// The full event, run once; tests that change it work on a copy.
+fn event() -> &'static (PathBuf, String) {
+    static EVENT: OnceLock<(PathBuf, String)> = OnceLock::new();
+    EVENT.get_or_init(|| {
+        let dir = temp_dir("full-event");
+        let db = "event.db";
+        setup(&dir, db, 24);
+        for round in 1..=10u32 {
+            let r = round.to_string();
+            if round == 9 {
+                let out = td(&dir, &["player", "withdraw", db, "A", "24", "--from", "9"]);
+                assert!(out.contains("#24 (Seed24, Player) withdrawn"), "{out}");
+            }
+            let out = td(&dir, &["pair", db, "A", &r]);
+            assert!(out.contains(&format!("round {round}")), "{out}");
+            if (4..=9).contains(&round) {
+                assert!(
+                    !out.lines()
+                        .any(|l| l.starts_with("note:") && l.contains("repeat")),
+                    "round {round}: the Swiss found no repeat-free pairing:\n{out}"
+                );
+            }
+            if round == 2 {
+                let out = td(&dir, &["forfeit", db, "A", "2", "23", "--note", "no-show"]);
+                assert!(out.contains("forfeit by #23"), "{out}");
+            }
+            better_seed_wins(&dir, db, round);
+            assert!(
+                pairings(&dir, db, round)
+                    .iter()
+                    .all(|e| !e.result.is_empty()),
+                "round {round} has open games"
+            );
+        }
+        (dir, db.to_string())
+    })
+}
+
+/// A copy of the finished event in a directory of its own.
+fn event_copy(name: &str) -> PathBuf {
+    let (dir, db) = event();
+    let to = temp_dir(name);
+    std::fs::copy(dir.join(db), to.join(db)).unwrap();
+    to
+}
+
+#[test]
+fn full_event_initial_fontes_groups_worked_by_hand() {
+    let (dir, db) = event();
+    // 3 IF rounds → groups of 4 from 4 seed bands of 6 (1–6, 7–12, 13–18, 19–24). Snaked, group
+    // g takes the g-th of bands 1 and 3 and the g-th from the end of bands 2 and 4. Each group
+    // {a,b,c,d} plays the Berger table for 4: round 1 a–d, b–c; round 2 b–d, c–a; round 3 c–d,
+    // a–b.
+    let groups = [
+        [1, 12, 13, 24],
+        [2, 11, 14, 23],
+        [3, 10, 15, 22],
+        [4, 9, 16, 21],
+        [5, 8, 17, 20],
+        [6, 7, 18, 19],
+    ];
+    let table = [[(0, 3), (1, 2)], [(1, 3), (2, 0)], [(2, 3), (0, 1)]];
+    for round in 1..=3u32 {
+        let mut want: Vec<(u32, u32)> = groups
+            .iter()
+            .flat_map(|g| {
+                table[round as usize - 1]
+                    .iter()
+                    .map(move |&(x, y)| (g[x].min(g[y]), g[x].max(g[y])))
+            })
+            .collect();
+        want.sort();
+        assert_eq!(pairs(dir, db, round), want, "round {round}");
+    }
+}
+
+#[test]
+fn full_event_standings_after_rounds_3_and_4_worked_by_hand() {
+    let (dir, db) = event();
+    // After 3 IF rounds, in each group a goes 3–0 (+300), b 2–1 (+100), c 1–2 (−100), d 0–3
+    // (−300); the round-2 forfeit (11 v 23) gives 11 +50 instead of +100 (+50 in all) and 23 −50
+    // instead of −100 (−250). Ties on wins and losses go to spread, then rating.
+    assert_eq!(
+        order(dir, db, 3),
+        vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 11, 13, 14, 15, 16, 17, 18, 23, 19, 20, 21, 22, 24]
+    );
+    let s11 = standing(dir, db, 3, 11);
+    assert_eq!((s11.wins2, s11.losses2, s11.spread), (4, 2, 50));
+    let s23 = standing(dir, db, 3, 23);
+    assert_eq!((s23.wins2, s23.losses2, s23.spread), (0, 6, -250));
+    // Round 4, Swiss: four win groups of six, nobody in a group has met, so each group folds:
+    // ranks 1v4, 2v5, 3v6 of the group.
+    assert_eq!(
+        pairs(dir, db, 4),
+        vec![
+            (1, 4),
+            (2, 5),
+            (3, 6),
+            (7, 10),
+            (8, 12),
+            (9, 11),
+            (13, 16),
+            (14, 17),
+            (15, 18),
+            (19, 22),
+            (20, 24),
+            (21, 23)
+        ]
+    );
+    // After round 4: 4–0 +400: 1 2 3; 3–1 +200: 4 5 6, 7 8 9; 2–2: 10 12 13 14 15 at 0, then 11
+    // at −50; 1–3 −200: 16 17 18, 19 20 21; 0–4: 23 at −350, then 22 and 24 at −400.
+    assert_eq!(
+        order(dir, db, 4),
+        vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 11, 16, 17, 18, 19, 20, 21, 23, 22, 24]
+    );
+    assert_eq!(standing(dir, db, 4, 23).spread, -350);
+    assert_eq!(standing(dir, db, 4, 11).spread, -50);
+}
+
+#[test]
+fn full_event_forfeit_withdrawal_and_byes() {
+    let (dir, db) = event();
+    // Round 2: 23 forfeited to 11 (NASPA V.K.1).
+    let e = pairings(dir, db, 2)
+        .into_iter()
+        .find(|e| e.first == 23 || e.second == Some(23))
+        .unwrap();
+    assert_eq!(e.first.min(e.second.unwrap()), 11);
+    assert_eq!(e.result, "forfeit by #23 (Seed23, Player) by 50");
+    // 24: the worse seed in every game of rounds 1–8 (−800), then two automatic forfeit losses
+    // (−50 each): 0–10, −900, withdrawn.
+    let s24 = standing(dir, db, 10, 24);
+    assert_eq!(
+        (s24.wins2, s24.losses2, s24.spread, s24.byes, s24.withdrawn),
+        (0, 20, -900, 0, true)
+    );
+    for r in [9, 10] {
+        let entries = pairings(dir, db, r);
+        let e24 = entries.iter().find(|e| e.first == 24).unwrap();
+        assert_eq!(
+            (e24.second_name.as_str(), e24.result.as_str()),
+            ("withdrawn", "-50")
+        );
+        assert_eq!(entries.iter().filter(|e| e.second.is_some()).count(), 11);
+    }
+    // The odd rounds: one bye each (+50, a win), to the lowest-ranked active player without a
+    // bye after the previous round; never the same player twice.
+    let (b9, b10) = (byes(dir, db, 9), byes(dir, db, 10));
+    assert_eq!((b9.len(), b10.len()), (1, 1));
+    assert_ne!(b9[0], b10[0]);
+    let last_active = |through: u32, skip: &[u32]| {
+        *order(dir, db, through)
+            .iter()
+            .rfind(|&&p| p != 24 && !skip.contains(&p))
+            .unwrap()
+    };
+    assert_eq!(b9[0], last_active(8, &[]));
+    assert_eq!(b10[0], last_active(9, &[b9[0]]));
+    for (r, p) in [(9, b9[0]), (10, b10[0])] {
+        let e = pairings(dir, db, r)
+            .into_iter()
+            .find(|e| e.first == p)
+            .unwrap();
+        assert_eq!(e.result, "+50", "round {r}: a bye is +50");
+        let (before, after) = (standing(dir, db, r - 1, p), standing(dir, db, r, p));
+        assert_eq!(after.wins2 - before.wins2, 2, "round {r}: a bye is a win");
+    }
+}
+
+#[test]
+fn full_event_final_standings_worked_by_hand() {
+    let (dir, db) = event();
+    let st = standings(dir, db, 10);
+    // Player 1, the best seed, wins every game by 100: 10–0, +1000, and alone unbeaten.
+    assert_eq!(st[0].player, 1);
+    assert_eq!((st[0].wins2, st[0].losses2, st[0].spread), (20, 0, 1000));
+    assert!(st[1].wins2 < 20);
+    // 117 played games (12 boards × 8 rounds, less the forfeit, + 11 × 2) give 2 half-wins and
+    // 2 half-losses each; the forfeit 2 and 2; two byes 2 half-wins each; 24's two automatic
+    // forfeits 2 half-losses each: 240 and 240. Spread: 0 + 0 + 2·50 − 2·50 = 0.
+    assert_eq!(st.iter().map(|s| s.wins2).sum::<u32>(), 240);
+    assert_eq!(st.iter().map(|s| s.losses2).sum::<u32>(), 240);
+    assert_eq!(st.iter().map(|s| s.spread).sum::<i32>(), 0);
+    // The order is a valid sort under tsh's order (wins, losses, spread, rating = seed).
+    for w in st.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        assert!(
+            (
+                a.wins2,
+                std::cmp::Reverse(a.losses2),
+                a.spread,
+                std::cmp::Reverse(a.player)
+            ) >= (
+                b.wins2,
+                std::cmp::Reverse(b.losses2),
+                b.spread,
+                std::cmp::Reverse(b.player)
+            )
+        );
+    }
+    // The plain-text view says the same.
+    let text = td(dir, &["show", db, "A", "standings"]);
+    let first_row = text.lines().nth(1).unwrap();
+    let cells: Vec<&str> = first_row.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        ["1", "1", "Seed01,", "Player", "1990", "10", "0", "+1000", "4000", "0"]
+    );
+    assert!(text
+        .lines()
+        .any(|l| l.contains("Seed24, Player") && l.trim_end().ends_with("withdrawn")));
+}
+
+#[test]
+fn full_event_king_of_the_hill_last_round() {
+    let (dir, db) = event();
+    // Round 10 pairs 1v2, 3v4 … of the standings after round 9, leaving out the withdrawn
+    // player and the bye.
+    let bye = byes(dir, db, 10)[0];
+    let o: Vec<u32> = order(dir, db, 9)
+        .into_iter()
+        .filter(|&p| p != 24 && p != bye)
+        .collect();
+    let mut want: Vec<(u32, u32)> = o
+        .chunks(2)
+        .map(|c| (c[0].min(c[1]), c[0].max(c[1])))
+        .collect();
+    want.sort();
+    assert_eq!(pairs(dir, db, 10), want);
+}
+
+#[test]
+fn full_event_firsts_and_seconds_worked_by_hand() {
+    let (dir, db) = event();
+    let st = standings(dir, db, 10);
+    let fs = |p: u32| {
+        let s = st.iter().find(|s| s.player == p).unwrap();
+        s.firsts + s.seconds
+    };
+    // 24 played rounds 1–8 and was absent after: 8. 11 won round 2 by forfeit (NASPA III.D
+    // note: the forfeit's opponent gets neither): 9. 23 is charged a first for the forfeit and
+    // played the rest except a bye (byes count neither). 1 played all 10.
+    assert_eq!(fs(24), 8);
+    assert_eq!(fs(11), 9);
+    assert_eq!(fs(23), 10 - standing(dir, db, 10, 23).byes);
+    assert_eq!(fs(1), 10);
+    // 117 played games give 117 firsts and 117 seconds; the forfeit adds a first.
+    assert_eq!(st.iter().map(|s| s.firsts).sum::<u32>(), 118);
+    assert_eq!(st.iter().map(|s| s.seconds).sum::<u32>(), 117);
+    for s in &st {
+        assert!(
+            (s.firsts as i32 - s.seconds as i32).abs() <= 2,
+            "player {}: {} firsts {} seconds",
+            s.player,
+            s.firsts,
+            s.seconds
+        );
+    }
+    // Round by round, from `td show firsts`: 23's forfeit counts as a first, 11's forfeit win as
+    // neither; 24 has no seat in rounds 9 and 10; the totals agree with the standings.
+    let f = records(&td(dir, &["show", db, "A", "firsts", "--csv"]));
+    let seats = |p: u32| f[p as usize - 1]["seats"].clone();
+    assert_eq!(seats(23).chars().nth(1), Some('1'));
+    assert_eq!(seats(11).chars().nth(1), Some('-'));
+    assert_eq!(&seats(24)[8..], "--");
+    for s in &st {
+        let row = &f[s.player as usize - 1];
+        assert_eq!(row["firsts"].parse::<u32>().unwrap(), s.firsts);
+        assert_eq!(row["seconds"].parse::<u32>().unwrap(), s.seconds);
+        let marks = &row["seats"];
+        assert_eq!(marks.matches('1').count() as u32, s.firsts);
+        assert_eq!(marks.matches('2').count() as u32, s.seconds);
+    }
+    // Every posted game says why its first player goes first; round 1 is all tile draws.
+    let text = td(dir, &["show", db, "A", "pairings", "--round", "1"]);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("draw ")).count(),
+        12,
+        "{text}"
+    );
+}
+
+#[test]
+fn full_event_ratings_view() {
+    let (dir, db) = event();
+    let r = records(&td(dir, &["show", db, "A", "ratings", "--csv"]));
+    assert_eq!(r.len(), 24);
+    // Unbeaten player 1 gains; winless player 24 loses; forfeits and byes are not rated.
+    let p = |i: usize| &r[i - 1];
+    assert!(p(1)["change"].parse::<i32>().unwrap() > 0);
+    assert!(p(24)["change"].parse::<i32>().unwrap() < 0);
+    assert_eq!(p(1)["games"], "10");
+    assert_eq!(p(24)["games"], "8");
+    // 11 won round 2 by forfeit: unrated, so one game fewer (and one fewer per bye).
+    let b11 = standing(dir, db, 10, 11).byes;
+    assert_eq!(p(11)["games"], (9 - b11).to_string());
+}
+
+#[test]
+fn log_replays_to_the_same_standings_byte_for_byte() {
+    let (dir, db) = event();
+    let standings_text = td(dir, &["show", db, "A", "standings"]);
+    let standings_csv = td(dir, &["show", db, "A", "standings", "--csv"]);
+    let state = td(dir, &["state", db]);
+    // A copy of the file shows the same.
+    let copy = event_copy("replay");
+    assert_eq!(td(&copy, &["show", db, "A", "standings"]), standings_text);
+    // The log, as JSON lines, rebuilds the event.
+    let log = td(dir, &["log", db]);
+    assert!(log.lines().count() > 150);
+    for line in log.lines() {
+        assert!(
+            line.starts_with("{\"seq\":") && line.contains("\"action\":{"),
+            "{line}"
+        );
+    }
+    std::fs::write(copy.join("log.jsonl"), &log).unwrap();
+    let out = td(&copy, &["replay", "rebuilt.db", "log.jsonl"]);
+    assert!(
+        out.contains(&format!("replayed {} actions", log.lines().count())),
+        "{out}"
+    );
+    assert_eq!(
+        td(&copy, &["show", "rebuilt.db", "A", "standings"]),
+        standings_text
+    );
+    assert_eq!(
+        td(&copy, &["show", "rebuilt.db", "A", "standings", "--csv"]),
+        standings_csv
+    );
+    assert_eq!(td(&copy, &["state", "rebuilt.db"]), state);
+    // Replaying into an existing event is refused.
+    let err = td_refused(&copy, &["replay", "rebuilt.db", "log.jsonl"]);
+    assert!(err.contains("already holds an event"), "{err}");
+}
+
+#[test]
+fn undo_drops_the_last_action_and_dry_run_writes_nothing() {
+    let dir = temp_dir("undo");
+    let db = "u.db";
+    setup(&dir, db, 6);
+    let n = td(&dir, &["log", db]).lines().count();
+    assert_eq!(n, 3 + 6);
+    // A dry run prints the pairings but posts nothing.
+    let dry = td(&dir, &["pair", db, "A", "1", "--dry-run"]);
+    assert!(dry.contains("dry run"), "{dry}");
+    assert_eq!(td(&dir, &["log", db]).lines().count(), n);
+    let posted = td(&dir, &["pair", db, "A", "1"]);
+    // The same pairing either way (deterministic given the seed).
+    assert_eq!(
+        dry.lines().skip(1).collect::<Vec<_>>(),
+        posted.lines().skip(1).collect::<Vec<_>>()
+    );
+    let before_result = td(&dir, &["state", db]);
+    let p = pairings(&dir, db, 1)[0].clone();
+    let (a, b) = (p.first.to_string(), p.second.unwrap().to_string());
+    let out = td(&dir, &["result", db, "A", "1", &a, "350", "420"]);
+    assert!(out.contains("round 1, board 1"), "{out}");
+    assert_eq!(pairings(&dir, db, 1)[0].result, "350-420");
+    // Correct it, then undo the correction: back to the first entry.
+    td(
+        &dir,
+        &["result", db, "A", "1", &b, "421", "350", "--note", "typo"],
+    );
+    assert_eq!(pairings(&dir, db, 1)[0].result, "350-421");
+    let out = td(&dir, &["undo", db]);
+    assert!(out.contains("\"set-result\""), "{out}");
+    assert_eq!(pairings(&dir, db, 1)[0].result, "350-420");
+    // Undo the result: the state is as it was before it, byte for byte.
+    td(&dir, &["undo", db]);
+    assert_eq!(td(&dir, &["state", db]), before_result);
+    // Undo everything; then there is nothing to undo.
+    let total = td(&dir, &["log", db]).lines().count();
+    for _ in 0..total {
+        td(&dir, &["undo", db]);
+    }
+    assert_eq!(td(&dir, &["log", db]), "");
+    let err = td_refused(&dir, &["undo", db]);
+    assert!(err.contains("nothing to undo"), "{err}");
+}
+
+#[test]
+fn refused_result_for_an_unpaired_player_names_them_and_writes_nothing() {
+    let dir = temp_dir("refused");
+    let db = "r.db";
+    setup(&dir, db, 4);
+    td(&dir, &["pair", db, "A", "1"]);
+    // A fifth player arrives after round 1 was posted: unpaired in round 1.
+    td(&dir, &["player", "add", db, "A", "Late, Arrival", "1500"]);
+    let bytes = std::fs::read(dir.join(db)).unwrap();
+    let log = td(&dir, &["log", db]);
+    let err = td_refused(&dir, &["result", db, "A", "1", "5", "400", "300"]);
+    assert!(err.contains("#5 (Late, Arrival)"), "{err}");
+    assert!(err.contains("round 1"), "{err}");
+    assert!(err.contains("has no game"), "{err}");
+    // Other refusals: no such player, a round not paired, a withdrawn player paired by hand.
+    let err = td_refused(&dir, &["result", db, "A", "1", "9", "400", "300"]);
+    assert!(err.contains("no player #9"), "{err}");
+    let err = td_refused(&dir, &["result", db, "A", "2", "1", "400", "300"]);
+    assert!(err.contains("round 2 has not been paired"), "{err}");
+    let err = td_refused(&dir, &["show", "missing.db", "A", "standings"]);
+    assert!(err.contains("no event at missing.db"), "{err}");
+    // Nothing was written.
+    assert_eq!(std::fs::read(dir.join(db)).unwrap(), bytes);
+    assert_eq!(td(&dir, &["log", db]), log);
+    assert!(!dir.join("missing.db").exists());
+}
+
+#[test]
+fn manual_pairing_slips_forfeits_and_adjustments() {
+    let dir = temp_dir("manual");
+    let db = "m.db";
+    setup(&dir, db, 5);
+    // Round 1 by hand: 1 v 2, 3 v 4, 5 has a bye.
+    td(&dir, &["pair-manual", db, "A", "1", "1", "2"]);
+    td(&dir, &["pair-manual", db, "A", "1", "3", "4"]);
+    let out = td(&dir, &["pair-manual", db, "A", "1", "5", "bye"]);
+    assert!(out.contains("bye"), "{out}");
+    assert_eq!(pairs(&dir, db, 1), vec![(1, 2), (3, 4)]);
+    assert_eq!(byes(&dir, db, 1), vec![5]);
+    // A tally slip: one player submits, the same player cannot confirm, the opponent does.
+    td(&dir, &["slip", "submit", db, "A", "1", "1", "410", "380"]);
+    let err = td_refused(&dir, &["slip", "confirm", db, "A", "1", "1"]);
+    assert!(err.contains("#1 (Seed01, Player)"), "{err}");
+    td(&dir, &["slip", "confirm", db, "A", "1", "2"]);
+    // A forfeit and a spread penalty (NASPA IV.B.5: −50 by default).
+    td(&dir, &["forfeit", db, "A", "1", "4"]);
+    let out = td(&dir, &["adjust", db, "A", "1", "3", "drawing-out-of-order"]);
+    assert!(out.contains("-50"), "{out}");
+    let st = standings(&dir, db, 1);
+    let s = |p: u32| st.iter().find(|s| s.player == p).unwrap().clone();
+    assert_eq!((s(1).wins2, s(1).spread), (2, 30));
+    assert_eq!((s(2).losses2, s(2).spread), (2, -30));
+    assert_eq!(
+        (s(3).wins2, s(3).spread),
+        (2, 0),
+        "forfeit +50, penalty −50"
+    );
+    assert_eq!((s(4).losses2, s(4).spread), (2, -50));
+    assert_eq!((s(5).wins2, s(5).spread, s(5).byes), (2, 50, 1));
+    // Settings are checked.
+    td(&dir, &["division", "set", db, "A", "spread-cap", "250"]);
+    td(
+        &dir,
+        &[
+            "division",
+            "set",
+            db,
+            "A",
+            "tie-breaks",
+            "wins,spread,rating",
+        ],
+    );
+    td(&dir, &["division", "set", db, "A", "gibson", "250:3"]);
+    let err = td_refused(&dir, &["division", "set", db, "A", "spread-cap", "-5"]);
+    assert!(err.contains("positive"), "{err}");
+    let err = td_refused(&dir, &["division", "set", db, "A", "colour", "blue"]);
+    assert!(err.contains("unknown setting"), "{err}");
+    // HTML reports.
+    for what in ["pairings", "standings", "scorecards", "slips"] {
+        let html = td(&dir, &["export", db, "A", what, "--html"]);
+        assert!(html.starts_with("<!DOCTYPE html>"), "{what}: {html}");
+        assert!(html.contains("Seed01, Player"), "{what}");
+    }
+}
+
+#[test]
+fn tsh_export_import_round_trip() {
+    let (dir, db) = event();
+    let work = event_copy("tsh");
+    let out = td(&work, &["export", db, "A", "--tsh", "-o", "a.t"]);
+    assert!(out.contains("wrote a.t"), "{out}");
+    let t = std::fs::read_to_string(work.join("a.t")).unwrap();
+    assert_eq!(t.lines().count(), 24);
+    assert!(t.starts_with("Seed01, Player 1990 "), "{t}");
+    let out = td(
+        &work,
+        &[
+            "import",
+            "imported.db",
+            "a.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            SCHEDULE,
+            "--name",
+            "Test Open",
+            "--date",
+            "2024-05-04",
+        ],
+    );
+    assert!(out.contains("24 players, 10 rounds"), "{out}");
+    // The imported event writes the same .t file, and has the same firsts and seconds, and the
+    // same standings: order, wins, losses, spread, firsts and seconds. (Not the bye counts: a
+    // .t file writes a forfeit as a row without an opponent, as NASPA's results submission does,
+    // so 11's forfeit win and 23's forfeit loss read back as byes of +50 and −50.)
+    td(&work, &["export", "imported.db", "A", "--tsh", "-o", "b.t"]);
+    assert_eq!(std::fs::read_to_string(work.join("b.t")).unwrap(), t);
+    assert_eq!(
+        td(&work, &["show", "imported.db", "A", "firsts"]),
+        td(dir, &["show", db, "A", "firsts"])
+    );
+    let strip = |v: Vec<Standing>| {
+        v.into_iter()
+            .map(|s| Standing { byes: 0, ..s })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        strip(standings(&work, "imported.db", 10)),
+        strip(standings(dir, db, 10))
+    );
+    let byes_of = |d: &Path, f: &str, p: u32| standing(d, f, 10, p).byes;
+    assert_eq!(byes_of(&work, "imported.db", 11), byes_of(dir, db, 11) + 1);
+    assert_eq!(byes_of(&work, "imported.db", 23), byes_of(dir, db, 23) + 1);
+    // A whole-event archive round-trips too.
+    td(&work, &["export", db, "--archive", "-o", "event.tsh"]);
+    td(
+        &work,
+        &[
+            "import",
+            "arch.db",
+            "event.tsh",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            SCHEDULE,
+        ],
+    );
+    td(&work, &["export", "arch.db", "A", "--tsh", "-o", "c.t"]);
+    assert_eq!(std::fs::read_to_string(work.join("c.t")).unwrap(), t);
+}
+
+#[test]
+fn tou_export_has_crlf_lines_and_one_block_per_round() {
+    let work = event_copy("tou");
+    let db = "event.db";
+    td(&work, &["export", db, "A", "--tou", "-o", "A.TOU"]);
+    let bytes = std::fs::read(work.join("A.TOU")).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.ends_with("\r\n"));
+    // Every line ends in CRLF: no bare LF, no bare CR.
+    assert_eq!(text.matches('\n').count(), text.matches("\r\n").count());
+    assert_eq!(text.matches('\r').count(), text.matches("\r\n").count());
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(
+        lines.len(),
+        3 + 24 + 1 + 1,
+        "header 3, players, end, and the empty tail"
+    );
+    assert_eq!(lines[0], "*M04.05.2024 Test Open");
+    assert_eq!(lines[1], "*A");
+    assert_eq!(lines[2], "0");
+    assert_eq!(lines[27], "*** END OF FILE ***");
+    // Player 1 won all 10 games 400–300: 10 blocks of 8 characters, each "2400", then the
+    // opponent (with + when player 1 went first).
+    let p1 = lines[3];
+    assert_eq!(&p1[..20], "Seed01, Player      ");
+    let blocks: Vec<&str> = (0..10)
+        .map(|i| &p1[20 + 8 * i..(20 + 8 * (i + 1)).min(p1.len())])
+        .collect();
+    assert!(blocks.iter().all(|b| b.starts_with("2400")), "{p1}");
+    // 24's last two rounds are automatic forfeit losses, written as games against oneself.
+    assert!(lines[26].ends_with("0000  240000  24"), "{}", lines[26]);
+    // 23's round-2 forfeit loss is unrated: a game against oneself too.
+    assert_eq!(&lines[25][28..36], "0000  23");
+}
+
+#[test]
+fn swap_double_forfeit_left_in_progress_and_unpair() {
+    let dir = temp_dir("corrections");
+    let db = "c.db";
+    setup(&dir, db, 4);
+    td(&dir, &["pair", db, "A", "1"]);
+    let g = pairings(&dir, db, 1)[0].clone();
+    let (first, second) = (g.first, g.second.unwrap());
+    // Swap seats: the other player now goes first, by the director's decision.
+    let out = td(&dir, &["swap", db, "A", "1", &first.to_string()]);
+    let row = out.lines().nth(1).unwrap();
+    assert!(row.contains("director"), "{out}");
+    assert_eq!(pairings(&dir, db, 1)[0].first, second);
+    // A double forfeit: a loss by 50 for both (NASPA III.C).
+    let f = first.to_string();
+    td(&dir, &["double-forfeit", db, "A", "1", &f]);
+    let s = |p: u32| standing(&dir, db, 1, p);
+    assert_eq!((s(first).losses2, s(first).spread), (2, -50));
+    assert_eq!((s(second).losses2, s(second).spread), (2, -50));
+    // Corrected: `first` left the game ahead 300–250 (NASPA V.K.2: the opponent's score becomes
+    // theirs plus the margin, 350).
+    let out = td(&dir, &["left", db, "A", "1", &f, "300", "250"]);
+    assert!(out.contains(&format!("(#{first} left)")), "{out}");
+    assert_eq!((s(first).losses2, s(first).spread), (2, -50));
+    assert_eq!((s(second).wins2, s(second).spread), (2, 50));
+    // A Swiss round 2 based on round 1 is refused while round 1 has a game without a result;
+    // a dry run says so too.
+    let err = td_refused(&dir, &["pair", db, "A", "2", "--method", "SW", "--dry-run"]);
+    assert!(err.contains("games without results"), "{err}");
+    better_seed_wins(&dir, db, 1);
+    td(&dir, &["pair", db, "A", "2"]);
+    td(&dir, &["unpair", db, "A", "2"]);
+    let err = td_refused(&dir, &["show", db, "A", "pairings", "--round", "2"]);
+    assert!(err.contains("round 2 has not been paired"), "{err}");
+}
