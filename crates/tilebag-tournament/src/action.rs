@@ -402,6 +402,31 @@ impl Division {
             })
     }
 
+    /// `p`'s game in `round` when it has no result yet, with `p`'s scores checked and put in seat
+    /// order (first, second). Online reports and tally slips both start here.
+    fn game_awaiting_result(
+        &mut self,
+        round: u32,
+        p: PlayerId,
+        own: i32,
+        opp: i32,
+    ) -> Result<(&mut Game, i32, i32)> {
+        let i = self.game_index(round, p)?;
+        check_score(self, round, p, &[own, opp])?;
+        let who = self.who(p);
+        let name = self.name.clone();
+        let g = self.game_mut(round, i);
+        if g.result.is_some() {
+            return Err(TournamentError::ResultFinal {
+                division: name,
+                round,
+                player: who,
+            });
+        }
+        let (f, s) = seat_scores(g, p, own, opp);
+        Ok((g, f, s))
+    }
+
     fn game_mut(&mut self, round: u32, idx: usize) -> &mut Game {
         match &mut self.rounds[round as usize - 1].pairings[idx] {
             Pairing::Game(g) => g,
@@ -731,19 +756,8 @@ impl Division {
                 opponent_score,
                 ..
             } => {
-                let i = self.game_index(*round, *player)?;
-                check_score(self, *round, *player, &[*score, *opponent_score])?;
-                let who = self.who(*player);
-                let name = self.name.clone();
-                let g = self.game_mut(*round, i);
-                if g.result.is_some() {
-                    return Err(TournamentError::ResultFinal {
-                        division: name,
-                        round: *round,
-                        player: who,
-                    });
-                }
-                let (f, s) = seat_scores(g, *player, *score, *opponent_score);
+                let (g, f, s) =
+                    self.game_awaiting_result(*round, *player, *score, *opponent_score)?;
                 g.slip = None;
                 g.result = Some(GameResult::Played {
                     first_score: f,
@@ -762,19 +776,8 @@ impl Division {
                 opponent_score,
                 ..
             } => {
-                let i = self.game_index(*round, *player)?;
-                check_score(self, *round, *player, &[*score, *opponent_score])?;
-                let who = self.who(*player);
-                let name = self.name.clone();
-                let g = self.game_mut(*round, i);
-                if g.result.is_some() {
-                    return Err(TournamentError::ResultFinal {
-                        division: name,
-                        round: *round,
-                        player: who,
-                    });
-                }
-                let (f, s) = seat_scores(g, *player, *score, *opponent_score);
+                let (g, f, s) =
+                    self.game_awaiting_result(*round, *player, *score, *opponent_score)?;
                 g.slip = Some(Slip {
                     submitted_by: *player,
                     first_score: f,
