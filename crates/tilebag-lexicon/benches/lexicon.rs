@@ -8,7 +8,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::collections::HashSet;
 use std::time::Duration;
-use tilebag_lexicon::synth::{large_list, SplitMix64};
+use tilebag_lexicon::synth::{large_list, mixed_batch};
 use tilebag_lexicon::{parse_word_list, Lexicon, ENABLE1_TEXT};
 
 /// ENABLE1's playable words and the 280k list, both sorted.
@@ -20,25 +20,6 @@ fn lists() -> Vec<(&'static str, Vec<String>)> {
         .collect();
     let big = large_list(&enable, 280_000, 2024);
     vec![("enable", enable), ("280k", big)]
-}
-
-/// 10,000 lookups: every other one a word of the list, the rest the same words with one letter
-/// changed (absent unless the change happens to make another word).
-pub fn mixed_batch(words: &[String], n: usize, seed: u64) -> Vec<String> {
-    let mut rng = SplitMix64::new(seed);
-    (0..n)
-        .map(|i| {
-            let w = &words[rng.below(words.len())];
-            if i % 2 == 0 {
-                w.clone()
-            } else {
-                let mut b = w.clone().into_bytes();
-                let k = rng.below(b.len());
-                b[k] = b'A' + ((b[k] - b'A' + 1 + rng.below(25) as u8) % 26);
-                String::from_utf8(b).expect("ASCII")
-            }
-        })
-        .collect()
 }
 
 fn bench(c: &mut Criterion) {

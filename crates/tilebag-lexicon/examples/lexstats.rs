@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::hint::black_box;
 use std::process::Command;
 use std::time::{Duration, Instant};
-use tilebag_lexicon::synth::{large_list, SplitMix64};
+use tilebag_lexicon::synth::{large_list, mixed_batch};
 use tilebag_lexicon::{parse_word_list, peak_memory_kib, Lexicon, ENABLE1_TEXT};
 
 const LOOKUPS: usize = 1_000_000;
@@ -30,24 +30,6 @@ fn list(name: &str) -> Vec<String> {
         "280k" => large_list(&enable, 280_000, 2024),
         other => panic!("unknown list {other}; use enable or 280k"),
     }
-}
-
-/// Half words of the list, half the same words with one letter changed.
-fn batch(words: &[String]) -> Vec<String> {
-    let mut rng = SplitMix64::new(7);
-    (0..LOOKUPS)
-        .map(|i| {
-            let w = &words[rng.below(words.len())];
-            if i % 2 == 0 {
-                w.clone()
-            } else {
-                let mut b = w.clone().into_bytes();
-                let k = rng.below(b.len());
-                b[k] = b'A' + ((b[k] - b'A' + 1 + rng.below(25) as u8) % 26);
-                String::from_utf8(b).expect("ASCII")
-            }
-        })
-        .collect()
 }
 
 /// Best of `runs` timings of `f`.
@@ -139,7 +121,7 @@ fn main() {
         let (load_file, _) = best(20, || Lexicon::load(&file).expect("loads"));
 
         let set: HashSet<String> = words.iter().cloned().collect();
-        let queries = batch(&words);
+        let queries = mixed_batch(&words, LOOKUPS, 7);
         let (t_dawg, hits_dawg) = best(5, || queries.iter().filter(|w| lex.contains(w)).count());
         let (t_set, hits_set) = best(5, || {
             queries.iter().filter(|w| set.contains(w.as_str())).count()

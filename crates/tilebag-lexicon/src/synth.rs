@@ -103,6 +103,25 @@ pub fn large_list<S: AsRef<str>>(base: &[S], target: usize, seed: u64) -> Vec<St
     v
 }
 
+/// `n` lookups for benchmarks: every other one a word of `words`, the rest the same words with
+/// one letter changed (absent unless the change happens to make another word).
+pub fn mixed_batch(words: &[String], n: usize, seed: u64) -> Vec<String> {
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|i| {
+            let w = &words[rng.below(words.len())];
+            if i % 2 == 0 {
+                w.clone()
+            } else {
+                let mut b = w.clone().into_bytes();
+                let k = rng.below(b.len());
+                b[k] = b'A' + ((b[k] - b'A' + 1 + rng.below(25) as u8) % 26);
+                String::from_utf8(b).expect("ASCII")
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
