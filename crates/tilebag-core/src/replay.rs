@@ -144,7 +144,13 @@ impl<'r> Replayer<'r> {
         }
     }
 
-    fn check_subset(&self, ev: &GcgEvent, used: &[Tile], what: &str) -> Result<(), ReplayError> {
+    /// `what` names the move in an error; it is only built when there is one.
+    fn check_subset(
+        &self,
+        ev: &GcgEvent,
+        used: &[Tile],
+        what: impl Fn() -> String,
+    ) -> Result<(), ReplayError> {
         let Some(mut rack) = self.rack_of(ev)? else {
             return Ok(());
         };
@@ -157,7 +163,8 @@ impl<'r> Replayer<'r> {
                     return Err(err(
                         ev.line,
                         format!(
-                            "{what} uses {} but the rack {:?} has no such tile",
+                            "{} uses {} but the rack {:?} has no such tile",
+                            what(),
                             self.set.tile_char(*t),
                             ev.rack.as_deref().unwrap_or("")
                         ),
@@ -255,7 +262,7 @@ impl<'r> Replayer<'r> {
                     self.rack_size,
                 )
                 .map_err(|e| err(line, format!("{position} {word}: {e}")))?;
-                self.check_subset(ev, &sp.tiles_used(), &format!("{position} {word}"))?;
+                self.check_subset(ev, &sp.tiles_used(), || format!("{position} {word}"))?;
                 // The set holds only so many of each tile.
                 let used = sp.tiles_used();
                 let mut taken = vec![0usize; self.set.letters.len() + 1];
@@ -348,7 +355,7 @@ impl<'r> Replayer<'r> {
                             .set
                             .parse_tiles(s)
                             .map_err(|e| err(line, format!("exchange -{s}: {e}")))?;
-                        self.check_subset(ev, &t, &format!("exchange -{s}"))?;
+                        self.check_subset(ev, &t, || format!("exchange -{s}"))?;
                         t.len()
                     }
                     ExchangedTiles::Count(n) => *n as usize,
