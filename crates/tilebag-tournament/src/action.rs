@@ -12,8 +12,8 @@ use tilebag_core::ruleset::Ruleset;
 use crate::error::{Result, TournamentError};
 use crate::model::{
     AdjustmentReason, Correction, Division, DivisionConfig, FirstReason, FirstsPolicy, FontesDraw,
-    Format, Game, GameResult, GibsonConfig, Pairing, Player, PlayerId, ResultSource, Round, Slip,
-    SpreadAdjustment, TieBreak, Tournament, WithdrawnResult,
+    Format, Game, GameResult, GibsonConfig, OnlineGame, Pairing, Player, PlayerId, ResultSource,
+    Round, Slip, SpreadAdjustment, TieBreak, Tournament, WithdrawnResult,
 };
 use crate::ratings::RatingSystem;
 use crate::schedule::{Method, Schedule};
@@ -96,7 +96,15 @@ pub enum Action {
     },
     /// Removes the last round's pairings (before any result).
     Unpair { division: String, round: u32 },
-    /// The server reports an online game's final scores.
+    /// The server started an online game for `player`'s pairing in `round` (it replaces an
+    /// earlier online game of the same pairing, e.g. one abandoned and restarted).
+    StartOnline {
+        division: String,
+        round: u32,
+        player: PlayerId,
+        game_id: String,
+    },
+    /// The server reports an online game's final scores, from `player`'s side.
     ReportOnline {
         division: String,
         round: u32,
@@ -204,6 +212,7 @@ impl Action {
             | Action::ManualPair { division, .. }
             | Action::SwapSeats { division, .. }
             | Action::Unpair { division, .. }
+            | Action::StartOnline { division, .. }
             | Action::ReportOnline { division, .. }
             | Action::SubmitSlip { division, .. }
             | Action::ConfirmSlip { division, .. }
@@ -334,12 +343,18 @@ impl Tournament {
                 players: Vec::new(),
                 rounds: Vec::new(),
                 adjustments: Vec::new(),
+                online: Vec::new(),
             });
             return Ok(());
         }
         let name = action.division().unwrap_or_default().to_string();
         self.division_mut(&name)?.apply(action)
     }
+}
+
+/// Whether an online game is between these two players (in either seat).
+fn same_players(o: &OnlineGame, a: PlayerId, b: PlayerId) -> bool {
+    (o.first == a && o.second == b) || (o.first == b && o.second == a)
 }
 
 fn check_score(d: &Division, round: u32, p: PlayerId, scores: &[i32]) -> Result<()> {
@@ -748,6 +763,50 @@ impl Division {
                 self.rounds.pop();
                 Ok(())
             }
+            Action::StartOnline {
+                round,
+                player,
+                game_id,
+                ..
+            } => {
+                let i = self.game_index(*round, *player)?;
+                let online_err = |reason: String| TournamentError::Online {
+                    division: self.name.clone(),
+                    round: *round,
+                    reason,
+                };
+                let id_ok = !game_id.is_empty()
+                    && game_id.len() <= 64
+                    && game_id
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-');
+                if !id_ok {
+                    return Err(online_err(format!("{game_id:?} is not a game id")));
+                }
+                if self.online.iter().any(|o| &o.game_id == game_id) {
+                    return Err(online_err(format!("game {game_id} is already linked")));
+                }
+                let Pairing::Game(g) = &self.rounds[*round as usize - 1].pairings[i] else {
+                    unreachable!("game_index found a game")
+                };
+                if g.result.is_some() {
+                    return Err(TournamentError::ResultFinal {
+                        division: self.name.clone(),
+                        round: *round,
+                        player: self.who(*player),
+                    });
+                }
+                let (first, second) = (g.first, g.second);
+                self.online
+                    .retain(|o| !(o.round == *round && same_players(o, first, second)));
+                self.online.push(OnlineGame {
+                    round: *round,
+                    first,
+                    second,
+                    game_id: game_id.clone(),
+                });
+                Ok(())
+            }
             Action::ReportOnline {
                 round,
                 game_id,
@@ -756,6 +815,28 @@ impl Division {
                 opponent_score,
                 ..
             } => {
+                // A pairing started online takes its result from that game only.
+                let i = self.game_index(*round, *player)?;
+                let Pairing::Game(g) = &self.rounds[*round as usize - 1].pairings[i] else {
+                    unreachable!("game_index found a game")
+                };
+                let (first, second) = (g.first, g.second);
+                if let Some(o) = self
+                    .online
+                    .iter()
+                    .find(|o| o.round == *round && same_players(o, first, second))
+                {
+                    if &o.game_id != game_id {
+                        return Err(TournamentError::Online {
+                            division: self.name.clone(),
+                            round: *round,
+                            reason: format!(
+                                "game {game_id} is not this pairing's online game ({} is)",
+                                o.game_id
+                            ),
+                        });
+                    }
+                }
                 let (g, f, s) =
                     self.game_awaiting_result(*round, *player, *score, *opponent_score)?;
                 g.slip = None;

@@ -129,6 +129,12 @@ pub enum TournamentError {
     },
     #[error("division {division:?}: {reason}")]
     BadSetting { division: String, reason: String },
+    #[error("division {division:?}, round {round}: {reason}")]
+    Online {
+        division: String,
+        round: u32,
+        reason: String,
+    },
 }
 
 pub type Result<T, E = TournamentError> = std::result::Result<T, E>;

@@ -13,6 +13,8 @@
 //! - [`standings`]: wins, losses, spread with configurable tie-breaks and a spread cap.
 //! - [`ratings`]: NASPA and WESPA rating estimates.
 //! - [`literacy`]: the Scrabble for Literacy 2018 team format's placings.
+//! - [`tables`]: the director's tables (pairings, standings, firsts, ratings, players) as text,
+//!   CSV or HTML, shared by `tilebag td` and the server's director pages.
 //! - [`tsh`], [`tou`], [`report`]: tsh `.t`/`.tsh` files, AUPAIR `.TOU`, CSV and HTML.
 //!
 //! Everything is deterministic: randomness comes from each division's seed, never a clock.
@@ -28,6 +30,7 @@ pub mod ratings;
 pub mod report;
 pub mod schedule;
 pub mod standings;
+pub mod tables;
 pub mod tou;
 pub mod tsh;
 

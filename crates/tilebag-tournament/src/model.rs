@@ -180,6 +180,19 @@ pub struct Division {
     pub rounds: Vec<Round>,
     /// Spread penalties and compensations (NASPA IV.B.5, IV.K.5).
     pub adjustments: Vec<SpreadAdjustment>,
+    /// Games the server is playing online for this division's pairings, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub online: Vec<OnlineGame>,
+}
+
+/// A pairing played online: the server's game id and the two players (in the server game's seat
+/// order, which is the pairing's order when the game was started).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnlineGame {
+    pub round: u32,
+    pub first: PlayerId,
+    pub second: PlayerId,
+    pub game_id: String,
 }
 
 /// A player (or, in a team format, a team).

@@ -53,6 +53,65 @@ fn online_results_are_reported_automatically() {
 }
 
 #[test]
+fn a_pairing_started_online_takes_its_result_from_that_game_only() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    let start = |id: &str| Action::StartOnline {
+        division: "A".into(),
+        round: 1,
+        player: g.first,
+        game_id: id.into(),
+    };
+    e.act(start("first-try"));
+    // The director restarts it: the new game replaces the old link.
+    e.act(start("second-try"));
+    assert_eq!(e.d().online.len(), 1);
+    assert_eq!(e.d().online[0].game_id, "second-try");
+    assert_eq!(
+        (e.d().online[0].first, e.d().online[0].second),
+        (g.first, g.second)
+    );
+    // A game id cannot be linked twice, and must look like an id.
+    assert!(matches!(
+        e.try_act(start("second-try")),
+        Err(TournamentError::Online { .. })
+    ));
+    assert!(matches!(
+        e.try_act(start("a b/../c")),
+        Err(TournamentError::Online { .. })
+    ));
+    let report = |id: &str| Action::ReportOnline {
+        division: "A".into(),
+        round: 1,
+        game_id: id.into(),
+        player: g.first,
+        score: 400,
+        opponent_score: 350,
+    };
+    // The abandoned game cannot report into the pairing.
+    let err = e.try_act(report("first-try")).unwrap_err().to_string();
+    assert!(
+        err.contains("not this pairing's online game (second-try is)"),
+        "{err}"
+    );
+    assert!(e.games(1)[0].result.is_none());
+    e.act(report("second-try"));
+    assert!(matches!(
+        e.games(1)[0].result,
+        Some(GameResult::Played {
+            first_score: 400,
+            second_score: 350,
+            ..
+        })
+    ));
+    // A finished game cannot be started online again.
+    assert!(matches!(
+        e.try_act(start("third")),
+        Err(TournamentError::ResultFinal { .. })
+    ));
+}
+
+#[test]
 fn naspa_v_j_tally_slip_needs_both_players() {
     let mut e = two_player_event("naspa-2013");
     let g = e.games(1)[0].clone();

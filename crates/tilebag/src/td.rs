@@ -10,17 +10,19 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::fmt::Write as _;
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use tilebag_core::ruleset::FirstPlayerRule;
-use tilebag_tournament::standings::fmt_half;
+use tilebag_events::{fresh_seed, EventFile};
+use tilebag_tournament::tables::{
+    firsts_table, pairings_table, players_table, ratings_table, result_text, standings_table,
+};
 use tilebag_tournament::{
-    report, tou, tsh, Action, AdjustmentReason, ByeFirsts, Division, FirstReason, FirstsPolicy,
-    FontesDraw, Format, GameResult, GibsonConfig, Method, Pairing, PlayerId, RatingSystem,
-    ResultEntry, Seat, Setting, TieBreak, Tournament, WithdrawnResult,
+    report, tou, tsh, Action, AdjustmentReason, ByeFirsts, Division, FirstsPolicy, FontesDraw,
+    Format, GibsonConfig, Method, Pairing, PlayerId, RatingSystem, ResultEntry, Setting, TieBreak,
+    Tournament, WithdrawnResult,
 };
 
 /// The event file and the division, shared by most commands.
@@ -357,7 +359,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             if let Some(d) = &date {
                 check_date(d)?;
             }
-            let mut store = Store::create(&event)?;
+            let mut store = EventFile::create(&event)?;
             store.append(|_| {
                 Ok(vec![Action::CreateTournament {
                     name: name.clone(),
@@ -375,7 +377,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                 seed,
             } => {
                 let seed = seed.unwrap_or_else(fresh_seed);
-                let mut store = Store::open(&event)?;
+                let mut store = EventFile::open(&event)?;
                 let t = store.append(|_| {
                     Ok(vec![Action::AddDivision {
                         division: name.clone(),
@@ -391,7 +393,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                 );
             }
             DivisionCommand::Set { at, key, value } => {
-                let mut store = Store::open(&at.event)?;
+                let mut store = EventFile::open(&at.event)?;
                 store.append(|t| {
                     let d = t.division(&at.division)?;
                     Ok(vec![Action::Configure {
@@ -413,7 +415,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             let method = method
                 .map(|m| Method::from_code(&m).ok_or_else(|| anyhow!("unknown pairing method {m:?}; codes: RR KOTH SW IF AD RAND LIT3 PO FIN MAN")))
                 .transpose()?;
-            let mut store = Store::open(&at.event)?;
+            let mut store = EventFile::open(&at.event)?;
             let mut notes = Vec::new();
             let build = |t: &Tournament, notes: &mut Vec<String>| -> Result<Vec<Action>> {
                 let (a, n) = t.pair(&at.division, round, method, based_on)?;
@@ -462,14 +464,14 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                     anyhow!("the opponent must be a player number or `bye`, not {opponent:?}")
                 })?)
             };
-            let mut store = Store::open(&at.event)?;
+            let mut store = EventFile::open(&at.event)?;
             let t =
                 store.append(|t| Ok(vec![t.manual_pair(&at.division, round, player, opp)?]))?;
             let d = t.division(&at.division)?;
             print!("{}", pairings_table(d, round).text());
         }
         TdCommand::Unpair { at, round } => {
-            Store::open(&at.event)?.append(|_| {
+            EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::Unpair {
                     division: at.division.clone(),
                     round,
@@ -478,7 +480,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             println!("division {}: round {round} unpaired", at.division);
         }
         TdCommand::Swap { at, round, player } => {
-            let t = Store::open(&at.event)?.append(|_| {
+            let t = EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::SwapSeats {
                     division: at.division.clone(),
                     round,
@@ -558,7 +560,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                 score,
                 opponent_score,
             } => {
-                let t = Store::open(&at.event)?.append(|_| {
+                let t = EventFile::open(&at.event)?.append(|_| {
                     Ok(vec![Action::SubmitSlip {
                         division: at.division.clone(),
                         round,
@@ -574,7 +576,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                 );
             }
             SlipCommand::Confirm { at, round, player } => {
-                let t = Store::open(&at.event)?.append(|_| {
+                let t = EventFile::open(&at.event)?.append(|_| {
                     Ok(vec![Action::ConfirmSlip {
                         division: at.division.clone(),
                         round,
@@ -609,7 +611,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                     "unknown reason {r:?}: drawing-out-of-order, erroneous-adjudication or other"
                 ),
             };
-            let t = Store::open(&at.event)?.append(|_| {
+            let t = EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::AdjustSpread {
                     division: at.division.clone(),
                     player,
@@ -634,7 +636,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             csv,
             html,
         } => {
-            let t = Store::open_read(&at.event)?.load()?;
+            let t = EventFile::open_read(&at.event)?.load()?;
             let d = t.division(&at.division)?;
             let fmt = if csv {
                 Out::Csv
@@ -657,7 +659,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             round,
             output,
         } => {
-            let t = Store::open_read(&event)?.load()?;
+            let t = EventFile::open_read(&event)?.load()?;
             let need_div = || -> Result<&Division> {
                 let name = division.as_deref().context("name the division to export")?;
                 Ok(t.division(name)?)
@@ -715,7 +717,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             if let Some(d) = &date {
                 check_date(d)?;
             }
-            let mut store = Store::create(&event)?;
+            let mut store = EventFile::create(&event)?;
             let t = store.append(|t| {
                 let mut out = Vec::new();
                 if t.name.is_empty() {
@@ -743,12 +745,12 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             }
         }
         TdCommand::Undo { event } => {
-            let mut store = Store::open(&event)?;
+            let mut store = EventFile::open(&event)?;
             let (seq, action) = store.undo()?;
             println!("undone #{seq}: {action}");
         }
         TdCommand::Log { event } => {
-            let store = Store::open_read(&event)?;
+            let store = EventFile::open_read(&event)?;
             store.load()?;
             let mut out = String::new();
             for row in store.rows()? {
@@ -784,7 +786,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                     .with_context(|| format!("line {}: not an action", i + 1))?;
                 actions.push(a);
             }
-            let mut store = Store::create(&event)?;
+            let mut store = EventFile::create(&event)?;
             if !store.rows()?.is_empty() {
                 bail!(
                     "{} already holds an event; replay into a new file",
@@ -799,7 +801,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             );
         }
         TdCommand::State { event } => {
-            let t = Store::open_read(&event)?.load()?;
+            let t = EventFile::open_read(&event)?.load()?;
             println!("{}", serde_json::to_string_pretty(&t)?);
         }
     }
@@ -815,7 +817,7 @@ fn player(command: PlayerCommand) -> Result<()> {
             id,
             games,
         } => {
-            let t = Store::open(&at.event)?.append(|_| {
+            let t = EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::AddPlayer {
                     division: at.division.clone(),
                     name: name.clone(),
@@ -841,7 +843,7 @@ fn player(command: PlayerCommand) -> Result<()> {
             rating,
             id,
         } => {
-            let t = Store::open(&at.event)?.append(|_| {
+            let t = EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::EditPlayer {
                     division: at.division.clone(),
                     player,
@@ -858,7 +860,7 @@ fn player(command: PlayerCommand) -> Result<()> {
             );
         }
         PlayerCommand::Withdraw { at, player, from } => {
-            let t = Store::open(&at.event)?.append(|_| {
+            let t = EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::Withdraw {
                     division: at.division.clone(),
                     player,
@@ -869,7 +871,7 @@ fn player(command: PlayerCommand) -> Result<()> {
             println!("{} withdrawn from round {from}", d.who(player));
         }
         PlayerCommand::Reinstate { at, player } => {
-            let t = Store::open(&at.event)?.append(|_| {
+            let t = EventFile::open(&at.event)?.append(|_| {
                 Ok(vec![Action::Reinstate {
                     division: at.division.clone(),
                     player,
@@ -888,7 +890,7 @@ fn set_result(
     result: ResultEntry,
     note: String,
 ) -> Result<()> {
-    let t = Store::open(&at.event)?.append(|_| {
+    let t = EventFile::open(&at.event)?.append(|_| {
         Ok(vec![Action::SetResult {
             division: at.division.clone(),
             round,
@@ -918,49 +920,6 @@ fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
         Pairing::Absent { spread, .. } => {
             format!("round {round}: {} withdrawn {spread:+}", d.who(player))
         }
-    }
-}
-
-fn result_text(d: &Division, r: Option<&GameResult>, slip: bool) -> String {
-    match r {
-        Some(GameResult::Played {
-            first_score,
-            second_score,
-            left_by,
-            ..
-        }) => match left_by {
-            Some(p) => format!("{first_score}-{second_score} (#{p} left)"),
-            None => format!("{first_score}-{second_score}"),
-        },
-        Some(GameResult::Forfeit { loser, spread }) => {
-            format!("forfeit by #{loser} ({}) by {spread}", name_of(d, *loser))
-        }
-        Some(GameResult::DoubleForfeit { spread }) => format!("double forfeit ({spread})"),
-        None if slip => "slip awaiting confirmation".into(),
-        None => String::new(),
-    }
-}
-
-fn name_of(d: &Division, p: PlayerId) -> String {
-    d.player(p)
-        .map_or_else(|| format!("#{p}"), |x| x.name.clone())
-}
-
-fn why_first(r: &FirstReason) -> String {
-    match r {
-        FirstReason::FewerFirsts => "fewer firsts".into(),
-        FirstReason::MoreSeconds => "more seconds".into(),
-        FirstReason::Balance => "balance".into(),
-        FirstReason::Draw { draws } => format!(
-            "draw {}",
-            draws
-                .iter()
-                .map(|(a, b)| format!("{a}/{b}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        FirstReason::Director => "director".into(),
-        FirstReason::Imported => "imported".into(),
     }
 }
 
@@ -1073,197 +1032,6 @@ fn check_date(d: &str) -> Result<()> {
     Ok(())
 }
 
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    let mut x = nanos ^ ((std::process::id() as u64) << 32);
-    // splitmix64 finaliser, so nearby clocks give unrelated seeds.
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (x ^ (x >> 31)) >> 1
-}
-
-/// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
-fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
-
-// ---------------------------------------------------------------------------------------------
-// Storage.
-
-struct Store {
-    conn: Connection,
-    path: PathBuf,
-}
-
-struct Row {
-    seq: i64,
-    at: String,
-    action: String,
-}
-
-/// How long to wait for another writer (the web pages, another terminal) to finish.
-const BUSY: std::time::Duration = std::time::Duration::from_secs(10);
-
-const SCHEMA: &str =
-    "CREATE TABLE IF NOT EXISTS actions(seq INTEGER PRIMARY KEY, at TEXT NOT NULL, action TEXT NOT NULL)";
-
-impl Store {
-    /// Opens an event file, creating it (and the table) if needed.
-    fn create(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)
-            .with_context(|| format!("cannot open or create {}", path.display()))?;
-        conn.busy_timeout(BUSY)?;
-        conn.execute_batch(SCHEMA)
-            .with_context(|| format!("{} is not a tilebag event file", path.display()))?;
-        Ok(Store {
-            conn,
-            path: path.into(),
-        })
-    }
-
-    /// Opens an existing event file for changes.
-    fn open(path: &Path) -> Result<Store> {
-        Self::open_with(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-    }
-
-    fn open_read(path: &Path) -> Result<Store> {
-        Self::open_with(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-    }
-
-    fn open_with(path: &Path, flags: OpenFlags) -> Result<Store> {
-        if !path.exists() {
-            bail!(
-                "no event at {}; create one with `tilebag td new {} --name NAME`",
-                path.display(),
-                path.display()
-            );
-        }
-        let conn = Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        conn.busy_timeout(BUSY)?;
-        let has_table: bool = conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'actions'",
-                [],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n > 0)
-            .with_context(|| format!("{} is not an SQLite file", path.display()))?;
-        if !has_table {
-            bail!(
-                "{} is not a tilebag event file (no actions table)",
-                path.display()
-            );
-        }
-        Ok(Store {
-            conn,
-            path: path.into(),
-        })
-    }
-
-    fn rows(&self) -> Result<Vec<Row>> {
-        read_rows(&self.conn)
-    }
-
-    fn load(&self) -> Result<Tournament> {
-        replay_rows(&self.path, &self.rows()?)
-    }
-
-    /// Replays the log, asks `build` for the new actions, applies them (a refusal writes
-    /// nothing) and appends them, all in one transaction. Returns the new state.
-    fn append(
-        &mut self,
-        build: impl FnOnce(&Tournament) -> Result<Vec<Action>>,
-    ) -> Result<Tournament> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let rows = read_rows(&tx)?;
-        let mut t = replay_rows(&self.path, &rows)?;
-        let actions = build(&t).map_err(|e| anyhow!("refused: {e:#}"))?;
-        for a in &actions {
-            t.apply(a).map_err(|e| anyhow!("refused: {e}"))?;
-        }
-        let at = now_utc();
-        for a in &actions {
-            tx.execute(
-                "INSERT INTO actions(at, action) VALUES (?1, ?2)",
-                (&at, serde_json::to_string(a)?),
-            )?;
-        }
-        tx.commit()?;
-        Ok(t)
-    }
-
-    /// Deletes the last action; returns its number and JSON.
-    fn undo(&mut self) -> Result<(i64, String)> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut rows = read_rows(&tx)?;
-        let last = rows.pop().context("the log is empty: nothing to undo")?;
-        replay_rows(&self.path, &rows)?;
-        tx.execute("DELETE FROM actions WHERE seq = ?1", [last.seq])?;
-        tx.commit()?;
-        Ok((last.seq, last.action))
-    }
-}
-
-fn read_rows(conn: &Connection) -> Result<Vec<Row>> {
-    let mut st = conn.prepare("SELECT seq, at, action FROM actions ORDER BY seq")?;
-    let rows = st
-        .query_map([], |r| {
-            Ok(Row {
-                seq: r.get(0)?,
-                at: r.get(1)?,
-                action: r.get(2)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
-}
-
-fn replay_rows(path: &Path, rows: &[Row]) -> Result<Tournament> {
-    let mut actions = Vec::with_capacity(rows.len());
-    for r in rows {
-        actions.push(
-            serde_json::from_str::<Action>(&r.action)
-                .with_context(|| format!("{}: action #{} does not read", path.display(), r.seq))?,
-        );
-    }
-    Tournament::replay(&actions).map_err(|e| {
-        let seq = rows.get(e.index).map_or(0, |r| r.seq);
-        anyhow!(
-            "{}: action #{seq} does not replay: {}",
-            path.display(),
-            e.error
-        )
-    })
-}
-
 // ---------------------------------------------------------------------------------------------
 // Views.
 
@@ -1272,85 +1040,6 @@ enum Out {
     Text,
     Csv,
     Html,
-}
-
-/// A table: (text heading, CSV key, right-aligned) columns and rows of cells.
-struct Table {
-    cols: Vec<(&'static str, &'static str, bool)>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    fn text(&self) -> String {
-        let mut w: Vec<usize> = self.cols.iter().map(|c| c.0.chars().count()).collect();
-        for r in &self.rows {
-            for (i, c) in r.iter().enumerate() {
-                w[i] = w[i].max(c.chars().count());
-            }
-        }
-        let line = |cells: Vec<&str>| {
-            let mut s = String::new();
-            for (i, c) in cells.iter().enumerate() {
-                if i > 0 {
-                    s.push_str("  ");
-                }
-                let pad = w[i] - c.chars().count();
-                if self.cols[i].2 {
-                    s.push_str(&" ".repeat(pad));
-                    s.push_str(c);
-                } else {
-                    s.push_str(c);
-                    s.push_str(&" ".repeat(pad));
-                }
-            }
-            format!("{}\n", s.trim_end())
-        };
-        let mut out = line(self.cols.iter().map(|c| c.0).collect());
-        for r in &self.rows {
-            out.push_str(&line(r.iter().map(String::as_str).collect()));
-        }
-        out
-    }
-
-    fn csv(&self) -> String {
-        let mut out = self.cols.iter().map(|c| c.1).collect::<Vec<_>>().join(",");
-        out.push('\n');
-        for r in &self.rows {
-            let cells: Vec<String> = r.iter().map(|c| report::csv_field(c)).collect();
-            out.push_str(&cells.join(","));
-            out.push('\n');
-        }
-        out
-    }
-
-    fn html(&self, t: &Tournament, d: &Division, title: &str) -> String {
-        let mut body = String::from("<table><tr>");
-        for c in &self.cols {
-            let _ = write!(body, "<th>{}</th>", report::esc(c.0));
-        }
-        body.push_str("</tr>\n");
-        for r in &self.rows {
-            body.push_str("<tr>");
-            for (i, c) in r.iter().enumerate() {
-                let class = if self.cols[i].2 { " class=n" } else { "" };
-                let _ = write!(body, "<td{class}>{}</td>", report::esc(c));
-            }
-            body.push_str("</tr>\n");
-        }
-        body.push_str("</table>\n");
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} — {}</title>\
-<style>body{{font-family:Georgia,serif;margin:1.5em}}table{{border-collapse:collapse}}\
-th,td{{border:1px solid #999;padding:.2em .5em;text-align:left}}th{{background:#eee}}td.n{{text-align:right}}</style>\
-</head><body>\n<h1>{}</h1>\n<h2>Division {} · {}</h2>\n{}</body></html>\n",
-            report::esc(&t.name),
-            report::esc(title),
-            report::esc(&t.name),
-            report::esc(&d.name),
-            report::esc(title),
-            body
-        )
-    }
 }
 
 fn render(
@@ -1416,203 +1105,4 @@ fn render(
         Out::Csv => table.csv(),
         Out::Html => table.html(t, d, &title),
     })
-}
-
-fn pairings_table(d: &Division, round: u32) -> Table {
-    let mut rows = Vec::new();
-    if let Some(r) = d.round(round) {
-        let mut entries: Vec<&Pairing> = r.pairings.iter().collect();
-        // Games by board, then byes and withdrawn players by number.
-        entries.sort_by_key(|p| match p {
-            Pairing::Game(g) => (0, g.board, 0),
-            Pairing::Bye { player, .. } => (1, 0, *player),
-            Pairing::Absent { player, .. } => (2, 0, *player),
-        });
-        for p in entries {
-            rows.push(match p {
-                Pairing::Game(g) => vec![
-                    g.board.to_string(),
-                    g.first.to_string(),
-                    name_of(d, g.first),
-                    g.second.to_string(),
-                    name_of(d, g.second),
-                    why_first(&g.first_by),
-                    result_text(d, g.result.as_ref(), g.slip.is_some()),
-                ],
-                Pairing::Bye { player, spread, .. } => vec![
-                    String::new(),
-                    player.to_string(),
-                    name_of(d, *player),
-                    String::new(),
-                    "bye".into(),
-                    String::new(),
-                    format!("{spread:+}"),
-                ],
-                Pairing::Absent { player, spread } => vec![
-                    String::new(),
-                    player.to_string(),
-                    name_of(d, *player),
-                    String::new(),
-                    "withdrawn".into(),
-                    String::new(),
-                    format!("{spread:+}"),
-                ],
-            });
-        }
-    }
-    Table {
-        cols: vec![
-            ("Board", "board", true),
-            ("#", "first", true),
-            ("First", "first_name", false),
-            ("#", "second", true),
-            ("Second", "second_name", false),
-            ("Why first", "first_by", false),
-            ("Result", "result", false),
-        ],
-        rows,
-    }
-}
-
-fn standings_table(d: &Division, through: u32) -> Table {
-    let capped = d.config.spread_cap.is_some();
-    let rows = d
-        .standings(through)
-        .into_iter()
-        .map(|s| {
-            vec![
-                s.rank.to_string(),
-                s.player.to_string(),
-                s.name.clone(),
-                s.rating.to_string(),
-                fmt_half(s.wins2),
-                fmt_half(s.losses2),
-                format!("{:+}", if capped { s.capped_spread } else { s.spread }),
-                s.points_for.to_string(),
-                s.byes.to_string(),
-                if s.active { "" } else { "withdrawn" }.to_string(),
-            ]
-        })
-        .collect();
-    Table {
-        cols: vec![
-            ("Rank", "rank", true),
-            ("#", "player", true),
-            ("Player", "name", false),
-            ("Rating", "rating", true),
-            ("Won", "wins", true),
-            ("Lost", "losses", true),
-            (
-                if capped { "Spread (capped)" } else { "Spread" },
-                "spread",
-                true,
-            ),
-            ("Points", "points_for", true),
-            ("Byes", "byes", true),
-            ("", "status", false),
-        ],
-        rows,
-    }
-}
-
-fn firsts_table(d: &Division, through: u32) -> Table {
-    let tally = d.firsts_tally(through + 1);
-    let seats = d.firsts_by_round();
-    let rows = d
-        .players
-        .iter()
-        .map(|p| {
-            let (f, s) = tally.get(p.id);
-            let marks: String = seats
-                .iter()
-                .take(through as usize)
-                .map(|row| match row.get(p.id as usize - 1).copied().flatten() {
-                    Some(Seat::First) => '1',
-                    Some(Seat::Second) => '2',
-                    None => '-',
-                })
-                .collect();
-            vec![
-                p.id.to_string(),
-                p.name.clone(),
-                f.to_string(),
-                s.to_string(),
-                marks,
-            ]
-        })
-        .collect();
-    Table {
-        cols: vec![
-            ("#", "player", true),
-            ("Player", "name", false),
-            ("Firsts", "firsts", true),
-            ("Seconds", "seconds", true),
-            ("By round", "seats", false),
-        ],
-        rows,
-    }
-}
-
-fn ratings_table(d: &Division, through: u32) -> Table {
-    let rows = d
-        .rating_estimates(through)
-        .into_iter()
-        .map(|(p, c)| {
-            let new = c.rounded();
-            let old = c.old.round() as i32;
-            vec![
-                p.to_string(),
-                name_of(d, p),
-                old.to_string(),
-                new.to_string(),
-                format!("{:+}", new - old),
-                c.games.to_string(),
-                format!("{:.2}", c.expected),
-                format!("{}", c.actual),
-            ]
-        })
-        .collect();
-    Table {
-        cols: vec![
-            ("#", "player", true),
-            ("Player", "name", false),
-            ("Old", "old", true),
-            ("New", "new", true),
-            ("Change", "change", true),
-            ("Games", "games", true),
-            ("Expected", "expected", true),
-            ("Won", "actual", true),
-        ],
-        rows,
-    }
-}
-
-fn players_table(d: &Division) -> Table {
-    let rows = d
-        .players
-        .iter()
-        .map(|p| {
-            vec![
-                p.id.to_string(),
-                p.name.clone(),
-                p.rating.to_string(),
-                p.member_id.clone().unwrap_or_default(),
-                p.career_games.map(|g| g.to_string()).unwrap_or_default(),
-                p.withdrawn_from
-                    .map(|r| format!("withdrawn from round {r}"))
-                    .unwrap_or_default(),
-            ]
-        })
-        .collect();
-    Table {
-        cols: vec![
-            ("#", "player", true),
-            ("Player", "name", false),
-            ("Rating", "rating", true),
-            ("Member id", "member_id", false),
-            ("Career games", "career_games", true),
-            ("", "status", false),
-        ],
-        rows,
-    }
 }

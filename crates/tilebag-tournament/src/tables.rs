@@ -1,0 +1,330 @@
+//! The director's tables: pairings, standings, firsts and seconds, rating estimates and players,
+//! each as rows of cells that print as aligned text, CSV or an HTML page. `tilebag td` prints
+//! them and the server's director pages show them, so both show the same thing.
+
+use std::fmt::Write as _;
+
+use crate::model::{Division, FirstReason, GameResult, Pairing, PlayerId, Seat, Tournament};
+use crate::report;
+use crate::standings::fmt_half;
+
+/// A table: (text heading, CSV key, right-aligned) columns and rows of cells.
+pub struct Table {
+    pub cols: Vec<(&'static str, &'static str, bool)>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn text(&self) -> String {
+        let mut w: Vec<usize> = self.cols.iter().map(|c| c.0.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.chars().count());
+            }
+        }
+        let line = |cells: Vec<&str>| {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    s.push_str("  ");
+                }
+                let pad = w[i] - c.chars().count();
+                if self.cols[i].2 {
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
+                } else {
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                }
+            }
+            format!("{}\n", s.trim_end())
+        };
+        let mut out = line(self.cols.iter().map(|c| c.0).collect());
+        for r in &self.rows {
+            out.push_str(&line(r.iter().map(String::as_str).collect()));
+        }
+        out
+    }
+
+    pub fn csv(&self) -> String {
+        let mut out = self.cols.iter().map(|c| c.1).collect::<Vec<_>>().join(",");
+        out.push('\n');
+        for r in &self.rows {
+            let cells: Vec<String> = r.iter().map(|c| report::csv_field(c)).collect();
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn html(&self, t: &Tournament, d: &Division, title: &str) -> String {
+        let mut body = String::from("<table><tr>");
+        for c in &self.cols {
+            let _ = write!(body, "<th>{}</th>", report::esc(c.0));
+        }
+        body.push_str("</tr>\n");
+        for r in &self.rows {
+            body.push_str("<tr>");
+            for (i, c) in r.iter().enumerate() {
+                let class = if self.cols[i].2 { " class=n" } else { "" };
+                let _ = write!(body, "<td{class}>{}</td>", report::esc(c));
+            }
+            body.push_str("</tr>\n");
+        }
+        body.push_str("</table>\n");
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} — {}</title>\
+<style>body{{font-family:Georgia,serif;margin:1.5em}}table{{border-collapse:collapse}}\
+th,td{{border:1px solid #999;padding:.2em .5em;text-align:left}}th{{background:#eee}}td.n{{text-align:right}}</style>\
+</head><body>\n<h1>{}</h1>\n<h2>Division {} · {}</h2>\n{}</body></html>\n",
+            report::esc(&t.name),
+            report::esc(title),
+            report::esc(&t.name),
+            report::esc(&d.name),
+            report::esc(title),
+            body
+        )
+    }
+}
+
+pub fn pairings_table(d: &Division, round: u32) -> Table {
+    let mut rows = Vec::new();
+    if let Some(r) = d.round(round) {
+        let mut entries: Vec<&Pairing> = r.pairings.iter().collect();
+        // Games by board, then byes and withdrawn players by number.
+        entries.sort_by_key(|p| match p {
+            Pairing::Game(g) => (0, g.board, 0),
+            Pairing::Bye { player, .. } => (1, 0, *player),
+            Pairing::Absent { player, .. } => (2, 0, *player),
+        });
+        for p in entries {
+            rows.push(match p {
+                Pairing::Game(g) => vec![
+                    g.board.to_string(),
+                    g.first.to_string(),
+                    name_of(d, g.first),
+                    g.second.to_string(),
+                    name_of(d, g.second),
+                    why_first(&g.first_by),
+                    result_text(d, g.result.as_ref(), g.slip.is_some()),
+                ],
+                Pairing::Bye { player, spread, .. } => vec![
+                    String::new(),
+                    player.to_string(),
+                    name_of(d, *player),
+                    String::new(),
+                    "bye".into(),
+                    String::new(),
+                    format!("{spread:+}"),
+                ],
+                Pairing::Absent { player, spread } => vec![
+                    String::new(),
+                    player.to_string(),
+                    name_of(d, *player),
+                    String::new(),
+                    "withdrawn".into(),
+                    String::new(),
+                    format!("{spread:+}"),
+                ],
+            });
+        }
+    }
+    Table {
+        cols: vec![
+            ("Board", "board", true),
+            ("#", "first", true),
+            ("First", "first_name", false),
+            ("#", "second", true),
+            ("Second", "second_name", false),
+            ("Why first", "first_by", false),
+            ("Result", "result", false),
+        ],
+        rows,
+    }
+}
+
+pub fn standings_table(d: &Division, through: u32) -> Table {
+    let capped = d.config.spread_cap.is_some();
+    let rows = d
+        .standings(through)
+        .into_iter()
+        .map(|s| {
+            vec![
+                s.rank.to_string(),
+                s.player.to_string(),
+                s.name.clone(),
+                s.rating.to_string(),
+                fmt_half(s.wins2),
+                fmt_half(s.losses2),
+                format!("{:+}", if capped { s.capped_spread } else { s.spread }),
+                s.points_for.to_string(),
+                s.byes.to_string(),
+                if s.active { "" } else { "withdrawn" }.to_string(),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("Rank", "rank", true),
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Rating", "rating", true),
+            ("Won", "wins", true),
+            ("Lost", "losses", true),
+            (
+                if capped { "Spread (capped)" } else { "Spread" },
+                "spread",
+                true,
+            ),
+            ("Points", "points_for", true),
+            ("Byes", "byes", true),
+            ("", "status", false),
+        ],
+        rows,
+    }
+}
+
+pub fn firsts_table(d: &Division, through: u32) -> Table {
+    let tally = d.firsts_tally(through + 1);
+    let seats = d.firsts_by_round();
+    let rows = d
+        .players
+        .iter()
+        .map(|p| {
+            let (f, s) = tally.get(p.id);
+            let marks: String = seats
+                .iter()
+                .take(through as usize)
+                .map(|row| match row.get(p.id as usize - 1).copied().flatten() {
+                    Some(Seat::First) => '1',
+                    Some(Seat::Second) => '2',
+                    None => '-',
+                })
+                .collect();
+            vec![
+                p.id.to_string(),
+                p.name.clone(),
+                f.to_string(),
+                s.to_string(),
+                marks,
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Firsts", "firsts", true),
+            ("Seconds", "seconds", true),
+            ("By round", "seats", false),
+        ],
+        rows,
+    }
+}
+
+pub fn ratings_table(d: &Division, through: u32) -> Table {
+    let rows = d
+        .rating_estimates(through)
+        .into_iter()
+        .map(|(p, c)| {
+            let new = c.rounded();
+            let old = c.old.round() as i32;
+            vec![
+                p.to_string(),
+                name_of(d, p),
+                old.to_string(),
+                new.to_string(),
+                format!("{:+}", new - old),
+                c.games.to_string(),
+                format!("{:.2}", c.expected),
+                format!("{}", c.actual),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Old", "old", true),
+            ("New", "new", true),
+            ("Change", "change", true),
+            ("Games", "games", true),
+            ("Expected", "expected", true),
+            ("Won", "actual", true),
+        ],
+        rows,
+    }
+}
+
+pub fn players_table(d: &Division) -> Table {
+    let rows = d
+        .players
+        .iter()
+        .map(|p| {
+            vec![
+                p.id.to_string(),
+                p.name.clone(),
+                p.rating.to_string(),
+                p.member_id.clone().unwrap_or_default(),
+                p.career_games.map(|g| g.to_string()).unwrap_or_default(),
+                p.withdrawn_from
+                    .map(|r| format!("withdrawn from round {r}"))
+                    .unwrap_or_default(),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Rating", "rating", true),
+            ("Member id", "member_id", false),
+            ("Career games", "career_games", true),
+            ("", "status", false),
+        ],
+        rows,
+    }
+}
+
+pub fn result_text(d: &Division, r: Option<&GameResult>, slip: bool) -> String {
+    match r {
+        Some(GameResult::Played {
+            first_score,
+            second_score,
+            left_by,
+            ..
+        }) => match left_by {
+            Some(p) => format!("{first_score}-{second_score} (#{p} left)"),
+            None => format!("{first_score}-{second_score}"),
+        },
+        Some(GameResult::Forfeit { loser, spread }) => {
+            format!("forfeit by #{loser} ({}) by {spread}", name_of(d, *loser))
+        }
+        Some(GameResult::DoubleForfeit { spread }) => format!("double forfeit ({spread})"),
+        None if slip => "slip awaiting confirmation".into(),
+        None => String::new(),
+    }
+}
+
+pub fn name_of(d: &Division, p: PlayerId) -> String {
+    d.player(p)
+        .map_or_else(|| format!("#{p}"), |x| x.name.clone())
+}
+
+pub fn why_first(r: &FirstReason) -> String {
+    match r {
+        FirstReason::FewerFirsts => "fewer firsts".into(),
+        FirstReason::MoreSeconds => "more seconds".into(),
+        FirstReason::Balance => "balance".into(),
+        FirstReason::Draw { draws } => format!(
+            "draw {}",
+            draws
+                .iter()
+                .map(|(a, b)| format!("{a}/{b}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        FirstReason::Director => "director".into(),
+        FirstReason::Imported => "imported".into(),
+    }
+}
