@@ -57,15 +57,32 @@ pub async fn http(
     path: &str,
     body: Option<&[u8]>,
 ) -> Result<HttpResponse, ClientError> {
+    let typed = body.map(|b| ("application/json", b));
+    request(addr, method, path, &[], typed).await
+}
+
+/// Send one request with extra headers (e.g. `Cookie`) and an optional body of the given content
+/// type (e.g. a form, `application/x-www-form-urlencoded`).
+pub async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<(&str, &[u8])>,
+) -> Result<HttpResponse, ClientError> {
     let mut s = TcpStream::connect(addr).await?;
     s.set_nodelay(true)?;
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(b) = body {
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let body = body.map(|(content_type, b)| {
         req.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            "Content-Type: {content_type}\r\nContent-Length: {}\r\n",
             b.len()
         ));
-    }
+        b
+    });
     req.push_str("\r\n");
     let mut bytes = req.into_bytes();
     if let Some(b) = body {

@@ -10,12 +10,15 @@
 //! - [`view`]: what each audience may see, built at the source: a seat sees its own rack, an
 //!   observer sees no rack, nobody sees the bag's order.
 //! - [`protocol`]: the typed JSON messages of the WebSocket.
+//! - `director`: the director's pages (`/td`) over the event files of `tilebag-events`, and the
+//!   reporting of online games' results into their events.
 //! - [`bench`]: the load tool ([`bench_serve`]); [`client`]: the small HTTP/WebSocket client it
 //!   and the tests use.
 
 pub mod bench;
 pub mod client;
 mod clock;
+mod director;
 mod http;
 mod ids;
 mod live;
@@ -64,6 +67,12 @@ pub struct ServeConfig {
     pub checkpoint_every: Duration,
     /// Per-connection limits.
     pub limits: Limits,
+    /// The folder of event files the director's pages work on (default: `tilebag-events`
+    /// beside the SQLite database, or in the working folder for PostgreSQL).
+    pub events_dir: Option<PathBuf>,
+    /// The key the director's pages ask for (at least 8 characters). Default: the one in
+    /// `tilebag-director.key` beside the database, created at random on first start.
+    pub director_key: Option<String>,
 }
 
 /// Limits on each WebSocket connection.
@@ -100,6 +109,8 @@ impl Default for ServeConfig {
             time_scale: 1.0,
             checkpoint_every: Duration::from_secs(2),
             limits: Limits::default(),
+            events_dir: None,
+            director_key: None,
         }
     }
 }
@@ -119,6 +130,8 @@ impl std::fmt::Debug for ServeConfig {
             .field("time_scale", &self.time_scale)
             .field("checkpoint_every", &self.checkpoint_every)
             .field("limits", &self.limits)
+            .field("events_dir", &self.events_dir)
+            .field("director_key", &self.director_key.as_ref().map(|_| "***"))
             .finish()
     }
 }
@@ -149,12 +162,24 @@ pub struct RunningServer {
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<()>,
     hub: Arc<live::Hub>,
+    director_key: String,
+    events_dir: PathBuf,
 }
 
 impl RunningServer {
     /// The address the server listens on (with the real port when 0 was asked for).
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The key the director's pages (`/td`) ask for.
+    pub fn director_key(&self) -> &str {
+        &self.director_key
+    }
+
+    /// The folder of event files the director's pages work on.
+    pub fn events_dir(&self) -> &std::path::Path {
+        &self.events_dir
     }
 
     /// Stop cleanly: stop accepting, close the connections (1001 going away), write a last
@@ -197,13 +222,40 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let store = store::open(&config.database).await?;
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let hub = live::Hub::new(store, &config, shutdown_rx.clone());
+    let events_dir = config
+        .events_dir
+        .clone()
+        .unwrap_or_else(|| web::beside_database(&config.database, "tilebag-events"));
+    let director_key = match &config.director_key {
+        Some(k) => {
+            let k = k.trim();
+            if k.len() < 8 || !k.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
+                return Err(ServerError::Config(
+                    "the director key must be at least 8 printable characters, without ';'".into(),
+                ));
+            }
+            k.to_string()
+        }
+        None => director_key_file(&web::beside_database(
+            &config.database,
+            "tilebag-director.key",
+        ))?,
+    };
+    let director = Arc::new(director::Director::new(
+        tilebag_events::EventsDir::new(&events_dir),
+        director_key.clone(),
+    ));
+    let (ended_tx, ended_rx) = tokio::sync::mpsc::unbounded_channel();
+    hub.report_ends_to(ended_tx);
+    director.spawn_reporter(ended_rx);
     hub.restore_unfinished().await?;
+    director.collect_all(&hub).await;
     let addr = SocketAddr::new(config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
-    let app = http::router(hub.clone(), &config);
+    let app = http::router(hub.clone(), &config).merge(director::router(director, hub.clone()));
     let mut rx = shutdown_rx.clone();
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
     // Small messages (an ack, then a view) must not wait for Nagle's algorithm.
@@ -228,7 +280,38 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         shutdown: shutdown_tx,
         task,
         hub,
+        director_key,
+        events_dir,
     })
+}
+
+/// Reads the director key from `path`, or creates the file with a new random key (readable by
+/// its owner only).
+fn director_key_file(path: &std::path::Path) -> Result<String, ServerError> {
+    match std::fs::read_to_string(path) {
+        Ok(k) if k.trim().len() >= 8 => return Ok(k.trim().to_string()),
+        Ok(_) => return Err(ServerError::Config(format!(
+            "{} holds no usable director key (at least 8 characters); delete it to get a new one",
+            path.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(ServerError::Config(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    }
+    let key = ids::token();
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+    use std::io::Write as _;
+    opts.open(path)
+        .and_then(|mut f| writeln!(f, "{key}"))
+        .map_err(|e| ServerError::Config(format!("cannot write {}: {e}", path.display())))?;
+    Ok(key)
 }
 
 /// Serve until Ctrl-C or SIGTERM (blocking): builds a tokio runtime, prints where it listens.
@@ -244,6 +327,12 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
         say(&format!(
             "tilebag serve: listening on http://{} (database {db})",
             server.addr()
+        ));
+        say(&format!(
+            "tilebag serve: director pages at http://{}/td (key {}; events in {})",
+            server.addr(),
+            server.director_key(),
+            server.events_dir().display()
         ));
         wait_for_signal().await;
         say("tilebag serve: shutting down");

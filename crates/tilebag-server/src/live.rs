@@ -188,6 +188,8 @@ pub(crate) struct Hub {
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
     pub(crate) shutdown: watch::Receiver<bool>,
+    /// Where games send their id and final scores when they end (the director's reporter).
+    on_end: std::sync::OnceLock<mpsc::UnboundedSender<crate::director::Ended>>,
 }
 
 impl Hub {
@@ -206,7 +208,28 @@ impl Hub {
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown,
+            on_end: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Sends every game that ends from now on to `tx` (set once, before games are restored).
+    pub(crate) fn report_ends_to(&self, tx: mpsc::UnboundedSender<crate::director::Ended>) {
+        let _ = self.on_end.set(tx);
+    }
+
+    /// The final scores of a stored game that has ended; `None` if it is live or unknown.
+    pub(crate) async fn ended_scores(&self, id: &str) -> Option<[i32; 2]> {
+        if !crate::ids::plausible_id(id) {
+            return None;
+        }
+        let (rec, _) = self.store.load_game(id).await.ok()??;
+        if rec.status != GameStatus::Ended {
+            return None;
+        }
+        let v: serde_json::Value = serde_json::from_str(rec.result_json.as_deref()?).ok()?;
+        let s = v.get("scores")?.as_array()?;
+        let score = |i: usize| s.get(i)?.as_i64().and_then(|x| i32::try_from(x).ok());
+        Some([score(0)?, score(1)?])
     }
 
     pub(crate) fn lexicon_names(&self) -> Vec<String> {
@@ -290,6 +313,7 @@ impl Hub {
             subs: HashMap::new(),
             retry_at: None,
             stalled: None,
+            on_end: self.on_end.get().cloned(),
         };
         tokio::spawn(task.run(rx, self.shutdown.clone()));
         GameHandle {
@@ -521,6 +545,8 @@ struct GameTask {
     retry_at: Option<Instant>,
     /// A deadline whose tick changed nothing (never expected; guards against a busy loop).
     stalled: Option<i64>,
+    /// Told when the game ends (after the end is committed).
+    on_end: Option<mpsc::UnboundedSender<crate::director::Ended>>,
 }
 
 impl GameTask {
@@ -760,6 +786,9 @@ impl GameTask {
         *self.shared.summary.lock().expect("summary lock") = summary(&self.game, self.seq);
         if ended {
             self.shared.ended.store(true, Ordering::Release);
+            if let Some(tx) = &self.on_end {
+                let _ = tx.send((self.meta.id.clone(), self.game.scores()));
+            }
         }
         Ok(effects)
     }

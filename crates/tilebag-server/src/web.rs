@@ -187,14 +187,18 @@ impl JudgeLogFile {
 
 /// The default judge log path for a database setting (see [`JudgeLogFile::beside_database`]).
 pub fn judge_log_path(database: &str) -> PathBuf {
-    const NAME: &str = "tilebag-judge.log";
+    beside_database(database, "tilebag-judge.log")
+}
+
+/// `name` in the SQLite database file's folder; in the working directory for a PostgreSQL URL.
+pub fn beside_database(database: &str, name: &str) -> PathBuf {
     if database.starts_with("postgres://") || database.starts_with("postgresql://") {
-        return PathBuf::from(NAME);
+        return PathBuf::from(name);
     }
     let db = Path::new(database.strip_prefix("sqlite://").unwrap_or(database));
     match db.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.join(NAME),
-        _ => PathBuf::from(NAME),
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(name),
+        _ => PathBuf::from(name),
     }
 }
 

@@ -47,6 +47,14 @@ enum Command {
         /// The lexicon of games created without one.
         #[arg(long, env = "TILEBAG_DEFAULT_LEXICON", default_value = "enable1")]
         default_lexicon: String,
+        /// The folder of event files the director's pages (/td) work on; `tilebag td` works on
+        /// the same files. Default: `tilebag-events` beside the database.
+        #[arg(long = "events", env = "TILEBAG_EVENTS", value_name = "DIR")]
+        events_dir: Option<std::path::PathBuf>,
+        /// The key the director's pages ask for. Default: the one in `tilebag-director.key`
+        /// beside the database, made at random on first start.
+        #[arg(long, env = "TILEBAG_DIRECTOR_KEY", hide_env_values = true)]
+        director_key: Option<String>,
     },
     /// Tournament direction: divisions, players, pairings, results, standings, exports.
     Td {
@@ -175,6 +183,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             preset,
             lexicons,
             default_lexicon,
+            events_dir,
+            director_key,
         } => {
             let mut map: std::collections::HashMap<String, tilebag_server::Judge> =
                 std::collections::HashMap::new();
@@ -196,6 +206,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 default_preset: preset,
                 lexicons: map,
                 default_lexicon,
+                events_dir,
+                director_key,
                 ..Default::default()
             };
             tilebag_server::run(config)?;

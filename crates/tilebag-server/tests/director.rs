@@ -1,0 +1,524 @@
+//! The director's pages over HTTP, as a browser would post them: signing in, creating an event,
+//! a division and players, previewing and posting pairings, tally slips entered and confirmed,
+//! online games started from the page whose results come back into the event by themselves, and
+//! the refusals (no key, a wrong key, a form from another site, hostile paths).
+//!
+//! The event is read back with `tilebag-events` (the file `tilebag td` uses), so each check is
+//! against the logged state, not the page.
+
+mod common;
+
+use common::{config, temp_dir, Table};
+use serde_json::json;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tilebag_events::EventFile;
+use tilebag_server::client::{request, HttpResponse};
+use tilebag_tournament::{GameResult, Pairing, ResultSource, Tournament};
+
+const KEY: &str = "director-key-for-tests";
+
+struct Td {
+    addr: SocketAddr,
+    cookie: String,
+}
+
+impl Td {
+    async fn sign_in(addr: SocketAddr) -> Td {
+        let r = form(addr, "/td/login", "", &format!("key={KEY}"), None).await;
+        assert_eq!(r.status, 303, "{}", r.text());
+        let set = r.header("set-cookie").expect("a cookie").to_string();
+        assert!(
+            set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+            "{set}"
+        );
+        let cookie = set.split(';').next().unwrap().to_string();
+        Td { addr, cookie }
+    }
+
+    async fn get(&self, path: &str) -> HttpResponse {
+        request(self.addr, "GET", path, &[("Cookie", &self.cookie)], None)
+            .await
+            .unwrap()
+    }
+
+    /// Posts a form; returns where it sent the browser next, with its message or error.
+    async fn post(&self, path: &str, body: &str) -> String {
+        let r = form(self.addr, path, &self.cookie, body, None).await;
+        assert_eq!(r.status, 303, "{path}: {}", r.text());
+        let to = r.header("location").unwrap().to_string();
+        decode(&to)
+    }
+}
+
+async fn form(
+    addr: SocketAddr,
+    path: &str,
+    cookie: &str,
+    body: &str,
+    origin: Option<&str>,
+) -> HttpResponse {
+    let mut headers = vec![];
+    if !cookie.is_empty() {
+        headers.push(("Cookie", cookie));
+    }
+    if let Some(o) = origin {
+        headers.push(("Origin", o));
+    }
+    request(
+        addr,
+        "POST",
+        path,
+        &headers,
+        Some(("application/x-www-form-urlencoded", body.as_bytes())),
+    )
+    .await
+    .unwrap()
+}
+
+/// Percent-decoding, for reading messages out of redirect addresses.
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The text between `start` and the next `end` after it.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let i = text.find(start)? + start.len();
+    let j = text[i..].find(end)? + i;
+    Some(&text[i..j])
+}
+
+fn load(dir: &std::path::Path) -> Tournament {
+    EventFile::open_read(&dir.join("tilebag-events/club.tbev"))
+        .unwrap()
+        .load()
+        .unwrap()
+}
+
+/// The online game pages of a round, from the division page: (game id, seat tokens).
+fn online_games(page: &str) -> Vec<(String, [String; 2])> {
+    let mut out = Vec::new();
+    let mut rest = page;
+    while let Some(i) = rest.find("<a href=\"/games/") {
+        rest = &rest[i + "<a href=\"/games/".len()..];
+        let id = &rest[..rest.find('"').unwrap()];
+        if id.contains('?') {
+            continue;
+        }
+        let t0 = between(rest, &format!("/games/{id}?token="), "\"")
+            .unwrap()
+            .to_string();
+        let after = &rest[rest.find(&t0).unwrap()..];
+        let t1 = between(after, &format!("/games/{id}?token="), "\"")
+            .unwrap()
+            .to_string();
+        out.push((id.to_string(), [t0, t1]));
+    }
+    out
+}
+
+async fn wait_for(
+    dir: &std::path::Path,
+    what: &str,
+    ok: impl Fn(&Tournament) -> bool,
+) -> Tournament {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let t = load(dir);
+        if ok(&t) {
+            return t;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
+    let dir = temp_dir("director");
+    let db = dir.join("t.db");
+    let mut c = config(db.to_str().unwrap(), &["QI", "ZA", "AA", "AB", "AD", "AE"]);
+    c.director_key = Some(KEY.into());
+    let server = tilebag_server::start(c).await.unwrap();
+    let addr = server.addr();
+
+    // Signed out: the page asks for the key; posts are refused and change nothing.
+    let r = request(addr, "GET", "/td", &[], None).await.unwrap();
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("Director sign-in"), "{}", r.text());
+    let r = form(addr, "/td/new", "", "id=club&name=Club", None).await;
+    assert_eq!(r.status, 403, "{}", r.text());
+    let r = form(addr, "/td/login", "", "key=not-the-key", None).await;
+    assert_eq!(r.status, 403);
+    assert!(r.header("set-cookie").is_none());
+    assert!(!dir.join("tilebag-events/club.tbev").exists());
+
+    let td = Td::sign_in(addr).await;
+    // A form posted from another site is refused even with the cookie.
+    let r = form(
+        addr,
+        "/td/new",
+        &td.cookie,
+        "id=club&name=Club",
+        Some("http://evil.example"),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text());
+
+    // Create the event, a division and five players (an odd number: a bye).
+    let to = td
+        .post("/td/new", "id=club&name=Club+Night&date=2026-11-22")
+        .await;
+    assert_eq!(to, "/td/club?msg=Event created.");
+    let to = td
+        .post(
+            "/td/club/division",
+            "name=A&preset=naspa-2013&schedule=RR%3A1+KOTH%3A1&seed=11",
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=Division A added.");
+    for (n, (name, rating)) in [
+        ("Ann", 1800),
+        ("Bob", 1700),
+        ("Cat", 1600),
+        ("Dan", 1500),
+        ("Eve", 1400),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let to = td
+            .post(
+                "/td/club/d/A/player",
+                &format!("name={name}&rating={rating}"),
+            )
+            .await;
+        assert_eq!(to, format!("/td/club/d/A?msg=Added #{} {name}.", n + 1));
+    }
+    // Bad input names the problem and logs nothing.
+    let before = load(&dir);
+    let to = td.post("/td/club/d/A/player", "name=Zed&rating=9999").await;
+    assert!(to.contains("err=a rating is 0 to 3000"), "{to}");
+    let to = td
+        .post(
+            "/td/club/division",
+            "name=A&preset=naspa-2013&schedule=SW%3A3",
+        )
+        .await;
+    assert!(
+        to.contains("err=refused: division \"A\" already exists"),
+        "{to}"
+    );
+    let to = td
+        .post("/td/club/division", "name=B&preset=nope&schedule=SW%3A3")
+        .await;
+    assert!(to.contains("err=refused: division \"B\""), "{to}");
+    assert_eq!(load(&dir), before);
+
+    // Preview: nothing is posted until the director posts it.
+    let r = td.get("/td/club/d/A/pair?round=1&method=&based_on=").await;
+    assert_eq!(r.status, 200);
+    let preview = r.text();
+    assert!(preview.contains("Proposed pairings: round 1"), "{preview}");
+    assert!(load(&dir).division("A").unwrap().rounds.is_empty());
+    let version = between(&preview, "name=\"version\" value=\"", "\"")
+        .unwrap()
+        .to_string();
+    let to = td
+        .post(
+            "/td/club/d/A/pair",
+            &format!("round=1&method=&based_on=&version={version}"),
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?round=1&msg=Round 1 pairings posted.");
+    // Posting the same preview twice is refused: the event moved on.
+    let to = td
+        .post(
+            "/td/club/d/A/pair",
+            &format!("round=1&method=&based_on=&version={version}"),
+        )
+        .await;
+    assert!(
+        to.contains("err=the event changed since this page was loaded"),
+        "{to}"
+    );
+    let t = load(&dir);
+    let d = t.division("A").unwrap();
+    assert_eq!(d.rounds.len(), 1);
+    let games: Vec<_> = d.rounds[0]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .cloned()
+        .collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        d.rounds[0]
+            .pairings
+            .iter()
+            .filter(|p| matches!(p, Pairing::Bye { .. }))
+            .count(),
+        1
+    );
+    let previewed_boards: Vec<String> = games
+        .iter()
+        .map(|g| {
+            format!(
+                "<td>#{} {}</td><td>#{} {}</td>",
+                g.first,
+                d.players[g.first as usize - 1].name,
+                g.second,
+                d.players[g.second as usize - 1].name
+            )
+        })
+        .collect();
+    for b in &previewed_boards {
+        assert!(
+            preview.contains(b),
+            "the posted pairing {b} was not the one previewed"
+        );
+    }
+
+    // Board 1 by tally slip (NASPA V.J): submitted by the second player, confirmed by the first.
+    let g1 = &games[0];
+    let to = td
+        .post(
+            "/td/club/d/A/result",
+            &format!(
+                "round=1&player={}&entry=slip-second&score=380&opponent_score=412",
+                g1.first
+            ),
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?round=1&msg=Result entered.");
+    let page = td.get("/td/club/d/A?round=1").await.text();
+    assert!(
+        page.contains("Slip 380–412 from"),
+        "the pending slip is shown"
+    );
+    // The player who submitted cannot confirm their own slip.
+    let to = td
+        .post(
+            "/td/club/d/A/result",
+            &format!("round=1&player={}&entry=confirm", g1.second),
+        )
+        .await;
+    assert!(to.contains("err=refused"), "{to}");
+    let to = td
+        .post(
+            "/td/club/d/A/result",
+            &format!("round=1&player={}&entry=confirm", g1.first),
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?round=1&msg=Result entered.");
+    let t = load(&dir);
+    let r1 = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .find(|g| g.board == g1.board)
+        .unwrap()
+        .result
+        .clone();
+    assert!(
+        matches!(
+            r1,
+            Some(GameResult::Played {
+                first_score: 380,
+                second_score: 412,
+                source: ResultSource::Slip { .. },
+                ..
+            })
+        ),
+        "{r1:?}"
+    );
+
+    // Board 2 online: the page starts the game and shows the seat links.
+    let to = td.post("/td/club/d/A/online", "round=1").await;
+    assert_eq!(to, "/td/club/d/A?round=1&msg=Started 1 online games.");
+    let page = td.get("/td/club/d/A?round=1").await.text();
+    let online = online_games(&page);
+    assert_eq!(online.len(), 1, "{page}");
+    let (id, tokens) = online[0].clone();
+    let t = load(&dir);
+    let link = &t.division("A").unwrap().online[0];
+    assert_eq!(link.game_id, id);
+    // The players play it out on the server.
+    let created = json!({
+        "id": id,
+        "seats": [
+            {"ws": format!("/api/games/{id}/ws?token={}", tokens[0])},
+            {"ws": format!("/api/games/{id}/ws?token={}", tokens[1])},
+        ],
+        "observer_ws": format!("/api/games/{id}/ws"),
+    });
+    let mut table = Table::open(addr, &created, false).await;
+    assert_eq!(
+        table.view(0)["players"][0]["name"],
+        json!(t.division("A").unwrap().players[link.first as usize - 1].name)
+    );
+    table.autoplay(5, 3, Duration::ZERO, 2000).await;
+    let game = table.get().await;
+    let scores = [
+        game["result"]["scores"][0].as_i64().unwrap() as i32,
+        game["result"]["scores"][1].as_i64().unwrap() as i32,
+    ];
+    // The result arrives in the event by itself.
+    let t = wait_for(&dir, "the online result", |t| {
+        t.division("A").unwrap().rounds[0]
+            .pairings
+            .iter()
+            .filter_map(Pairing::game)
+            .all(|g| g.result.is_some())
+    })
+    .await;
+    let g2 = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .find(|g| g.first == link.first || g.second == link.first)
+        .unwrap()
+        .clone();
+    let (first_score, second_score) = if g2.first == link.first {
+        (scores[0], scores[1])
+    } else {
+        (scores[1], scores[0])
+    };
+    assert_eq!(
+        g2.result,
+        Some(GameResult::Played {
+            first_score,
+            second_score,
+            source: ResultSource::Online {
+                game_id: id.clone()
+            },
+            left_by: None
+        })
+    );
+
+    // A report lost on the way (here: undone by hand) is collected when the page is next shown.
+    let undone = EventFile::open(&dir.join("tilebag-events/club.tbev"))
+        .unwrap()
+        .undo()
+        .unwrap();
+    assert!(undone.1.contains("report-online"), "{}", undone.1);
+    let page = td.get("/td/club/d/A?round=1").await.text();
+    assert!(
+        page.contains(&format!("{first_score}-{second_score}")),
+        "{page}"
+    );
+    let t = load(&dir);
+    assert!(t.division("A").unwrap().round_complete(1));
+
+    // Standings on the page agree with the log; the exports download.
+    let standings = t.division("A").unwrap().standings(1);
+    let page = td.get("/td/club/d/A").await.text();
+    let table_html = between(&page, "<table id=\"standings\">", "</table>").unwrap();
+    let leader = &standings[0];
+    assert!(
+        table_html.contains(&format!("<td>{}</td>", leader.name)),
+        "{table_html}"
+    );
+    let csv = td.get("/td/club/d/A/export/standings.csv").await;
+    assert_eq!(csv.status, 200);
+    assert!(
+        csv.text().lines().nth(1).unwrap().contains(&leader.name),
+        "{}",
+        csv.text()
+    );
+    let tsh = td.get("/td/club/d/A/export/division.t").await;
+    assert_eq!(tsh.status, 200);
+    assert_eq!(tsh.text().lines().count(), 5, "{}", tsh.text());
+
+    // Undo from the page removes the newest action.
+    let n_before = EventFile::open_read(&dir.join("tilebag-events/club.tbev"))
+        .unwrap()
+        .rows()
+        .unwrap()
+        .len();
+    let to = td.post("/td/club/undo", "").await;
+    assert!(to.starts_with("/td/club?msg=Undid action #"), "{to}");
+    let n_after = EventFile::open_read(&dir.join("tilebag-events/club.tbev"))
+        .unwrap()
+        .rows()
+        .unwrap()
+        .len();
+    assert_eq!(n_after, n_before - 1);
+
+    // Hostile paths and queries are refused with a page, never a panic or a file outside the
+    // events folder.
+    for path in [
+        "/td/..%2F..%2Fetc%2Fpasswd",
+        "/td/club/d/%00",
+        "/td/Club",
+        "/td/club/d/A/export/..%2Ft.db",
+        "/td/club/d/A?round=99999999999",
+        "/td/club/d/A/pair?round=abc",
+    ] {
+        let r = td.get(path).await;
+        assert!(
+            r.status == 404 || r.status == 303 || r.status == 200,
+            "{path}: {}",
+            r.status
+        );
+        assert!(!r.text().contains("panicked"), "{path}");
+    }
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn without_a_key_the_server_makes_one_and_keeps_it() {
+    let dir = temp_dir("director-key");
+    let db = dir.join("t.db");
+    let c = config(db.to_str().unwrap(), &["QI"]);
+    let server = tilebag_server::start(c.clone()).await.unwrap();
+    let key = server.director_key().to_string();
+    assert!(key.len() >= 16, "{key}");
+    assert_eq!(server.events_dir(), dir.join("tilebag-events"));
+    let file = std::fs::read_to_string(dir.join("tilebag-director.key")).unwrap();
+    assert_eq!(file.trim(), key);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(dir.join("tilebag-director.key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(
+            mode & 0o077,
+            0,
+            "the key file is readable by its owner only"
+        );
+    }
+    server.shutdown().await;
+    // The same key after a restart.
+    let server = tilebag_server::start(c.clone()).await.unwrap();
+    assert_eq!(server.director_key(), key);
+    server.shutdown().await;
+    // A short key is refused at startup.
+    let mut short = c;
+    short.director_key = Some("abc".into());
+    let e = tilebag_server::start(short)
+        .await
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("at least 8"), "{e}");
+    let _ = std::fs::remove_dir_all(dir);
+}
