@@ -12,13 +12,20 @@
 //!
 //! Lines end in CRLF. A block is the result digit (`2` win, `1` draw, space for a loss), the
 //! player's score as `%03d`, then the opponent's number right-aligned with a `+` before it if the
-//! player started: 8 characters a block, 9 when the division has more than 99 players.
+//! player started: 8 characters a block, 9 when the division has more than 99 players. The result
+//! digit sits where a score's thousands would, so a score must be 0–999: any other is refused
+//! rather than written into the neighbouring field.
+//!
+//! The file is read by an MS-DOS program, so every field is fixed-width in bytes: names (and the
+//! event and division names) are written in ASCII, accented Latin letters folded to their base
+//! letter (`Łukasz Jóźwiak` → `Lukasz Jozwiak`), anything else as `?`, then cut or padded to 20.
 //!
 //! The old RATINGS.EXE cannot represent byes, so a bye is written as a game against oneself:
 //! `2001 +X` a winning bye, `1000 X` a zero-spread one, `0000 X` a forfeit loss (Barry Harridge
-//! 2007, Edward Okulicz 2013, quoted in tsh). Forfeits are unrated (WESPA 2.3.6(b)), so a forfeit
-//! win and loss are written the same way as byes, and so are a withdrawn player's automatic
-//! results. Only completed rounds are written.
+//! 2007, Edward Okulicz 2013, quoted in tsh). Forfeits are unrated (WESPA 2.3.6(b), NASPA V.K.1),
+//! so a forfeit win and loss (and a double forfeit, a loss for both) are written the same way as
+//! byes, and so are a withdrawn player's automatic results. A game left in progress (WESPA 5.7(c))
+//! was played: it is written with its adjusted scores. Only completed rounds are written.
 
 use crate::error::{Result, TournamentError};
 use crate::model::{Division, GameResult, Pairing, Seat, Tournament};
@@ -26,10 +33,47 @@ use crate::model::{Division, GameResult, Pairing, Seat, Tournament};
 fn tou_date(date: &str) -> Option<String> {
     let mut it = date.split('-');
     let (y, m, d) = (it.next()?, it.next()?, it.next()?);
-    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    if ![y, m, d]
+        .iter()
+        .all(|x| x.bytes().all(|b| b.is_ascii_digit()))
+    {
         return None;
     }
     Some(format!("{d}.{m}.{y}"))
+}
+
+/// Latin-1 letters U+00C0–U+00FF and Latin Extended-A U+0100–U+017F, each folded to one ASCII
+/// character (16 a row).
+const LATIN1: &str = "AAAAAAACEEEEIIIIDNOOOOOxOUUUUYTsaaaaaaaceeeeiiiidnooooo/ouuuuyty";
+const LATIN_EXT_A: &str = "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiJjJjKkkLlLlLlLlLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
+/// `s` in printable ASCII: accented Latin letters folded, control characters as spaces, anything
+/// else as `?`.
+pub fn ascii_fold(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let n = c as u32;
+        match c {
+            ' '..='~' => out.push(c),
+            'Æ' => out.push_str("AE"),
+            'æ' => out.push_str("ae"),
+            'Œ' => out.push_str("OE"),
+            'œ' => out.push_str("oe"),
+            'ß' => out.push_str("ss"),
+            c if c.is_control() || c.is_whitespace() => out.push(' '),
+            _ if (0xC0..0x100).contains(&n) => {
+                out.push(LATIN1.as_bytes()[(n - 0xC0) as usize] as char)
+            }
+            _ if (0x100..0x180).contains(&n) => {
+                out.push(LATIN_EXT_A.as_bytes()[(n - 0x100) as usize] as char)
+            }
+            _ => out.push('?'),
+        }
+    }
+    out
 }
 
 /// Writes one division as a `.TOU` file.
@@ -48,17 +92,17 @@ pub fn write_tou(t: &Tournament, division: &str) -> Result<String> {
         out.push_str(s);
         out.push_str("\r\n");
     };
-    line(&format!("*M{} {}", date, t.name));
-    line(&format!("*{}", div.name));
+    line(&format!("*M{} {}", date, ascii_fold(&t.name)));
+    line(&format!("*{}", ascii_fold(&div.name)));
     line("0");
     let width = if div.players.len() > 99 { 5 } else { 4 };
     let complete = (1..=div.rounds.len() as u32)
         .take_while(|&r| div.round_complete(r))
         .count();
     for p in &div.players {
-        let mut s = format!("{:<20.20}", p.name);
+        let mut s = format!("{:<20.20}", ascii_fold(&p.name));
         for r in div.rounds.iter().take(complete) {
-            s.push_str(&block(div, r.number, p.id, width));
+            s.push_str(&block(div, r.number, p.id, width)?);
         }
         line(s.trim_end());
     }
@@ -66,7 +110,7 @@ pub fn write_tou(t: &Tournament, division: &str) -> Result<String> {
     Ok(out)
 }
 
-fn block(div: &Division, round: u32, p: u32, width: usize) -> String {
+fn block(div: &Division, round: u32, p: u32, width: usize) -> Result<String> {
     let selfgame = |spread: i32| {
         let (code, plus) = match spread.signum() {
             1 => ("2001", "+"),
@@ -76,13 +120,22 @@ fn block(div: &Division, round: u32, p: u32, width: usize) -> String {
         format!("{code}{:>width$}", format!("{plus}{p}"))
     };
     let Some(pr) = div.player_round(round, p) else {
-        return selfgame(0);
+        return Ok(selfgame(0));
     };
-    match pr.pairing {
+    Ok(match pr.pairing {
         Pairing::Game(g) => match &g.result {
             Some(res @ GameResult::Played { .. }) => {
                 let o = res.outcome_for(g, p);
                 let (own, _) = o.scores.unwrap_or((0, 0));
+                if !(0..=999).contains(&own) {
+                    return Err(TournamentError::BadSetting {
+                        division: div.name.clone(),
+                        reason: format!(
+                            "round {round}: {}'s score {own} cannot be written to a .TOU file, whose score field holds 0–999; correct the score first",
+                            div.who(p)
+                        ),
+                    });
+                }
                 let digit = match o.wins2 {
                     2 => '2',
                     1 => '1',
@@ -100,5 +153,29 @@ fn block(div: &Division, round: u32, p: u32, width: usize) -> String {
             None => selfgame(0),
         },
         Pairing::Bye { spread, .. } | Pairing::Absent { spread, .. } => selfgame(*spread),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_tables_cover_their_blocks() {
+        assert_eq!(LATIN1.len(), 0x40);
+        assert_eq!(LATIN_EXT_A.len(), 0x80);
+        assert_eq!(ascii_fold("Łukasz Jóźwiak"), "Lukasz Jozwiak");
+        assert_eq!(ascii_fold("Çağrı Şahin"), "Cagri Sahin");
+        assert_eq!(ascii_fold("Ægir Straße Œuvre ÿ"), "AEgir Strasse OEuvre y");
+        assert_eq!(ascii_fold("Ÿ ž ő ñ Ø"), "Y z o n O");
+        assert_eq!(ascii_fold("Tab\there 名"), "Tab here ?");
+    }
+
+    #[test]
+    fn dates_must_be_numeric() {
+        assert_eq!(tou_date("2024-05-04").as_deref(), Some("04.05.2024"));
+        assert_eq!(tou_date("2024-5-04"), None);
+        assert_eq!(tou_date("yyyy-mm-dd"), None);
+        assert_eq!(tou_date("2024-05-04-01"), None);
     }
 }

@@ -7,18 +7,41 @@
 //! ```
 //!
 //! Opponents are player numbers, `0` for no opponent; scores are the player's own, or on a row
-//! with no opponent the spread (a bye `50`, a forfeit loss `-50`). We write forfeits between two
-//! players that way too (NASPA's convention for results submission), `p12` for firsts (1 first,
-//! 2 second, 0 neither), `off` for a withdrawn player's automatic spread, and `lifeg` for career
-//! games. Reading is tolerant (comments, blank lines, unknown keys, one-sided scores); errors give
-//! the line number.
+//! with no opponent the spread (a bye `50`, a forfeit loss `-50`). tsh's own fields we write:
+//! `p12` for firsts (1 first, 2 second, 0 neither), `off` for a withdrawn player's automatic
+//! spread, and `lifeg` for career games. Reading is tolerant (comments, blank lines, unknown keys,
+//! one-sided scores); errors give the line number.
+//!
+//! ## Forfeits, and what else tsh has no field for
+//!
+//! tsh writes a forfeit as rows without an opponent: `0` in both players' pairings, the winner's
+//! score `+spread` and the loser's `-spread` (its ForfeitLOSS command does this, NASPA's results
+//! submission examples do too, and tsh refuses a paired 0–50 result as "enter it as a bye";
+//! research notes §1.7). We keep that, so tsh reads our files as it reads its own: the win, the
+//! loss and the spread count, and nothing is rated (NASPA V.K.1, WESPA 2.3.6(b)). What tsh's rows
+//! lose, we add as fields of our own; tsh keeps `; key …` fields it does not know and ignores
+//! them. All start with `tb`:
+//!
+//! | Field | Values | Meaning |
+//! |---|---|---|
+//! | `tbforfeit` | one per round | `+N`: won by forfeit against player N; `-N`: forfeited to N (both players of a double forfeit, NASPA III.C, have `-`); `0`: no forfeit. |
+//! | `tbleft` | one per round | `1`: this player left the game in progress (NASPA V.K.2, WESPA 5.7(c), SANSPA 19.3); the scores are the adjusted ones. |
+//! | `tbabsent` | one per round | `1`: a withdrawn player's automatic result in a round the withdrawal no longer covers (the player was reinstated). |
+//! | `tbwithdrawn` | a round | The first round a withdrawn player misses (tsh's `off` gives only the spread). |
+//! | `tbadjust` | triples | `ROUND AMOUNT REASON` per spread adjustment (NASPA IV.B.5, IV.K.5): `draw-order`, `adjudication:PLAYSCORE` or `other:NOTE` with the note percent-encoded. tsh's standings leave these out. |
+//!
+//! A field is written only on the lines of players it concerns. Reading checks that both sides of
+//! a forfeit name each other and that their spreads agree.
 //!
 //! An archive is `division NAME FILE` lines plus each file between `#begin_file name=FILE` and
 //! `#end_file name=FILE` (Woogles' tsh export).
 
-use crate::action::{Action, ResultEntry};
+use tilebag_core::ruleset::Ruleset;
+
+use crate::action::{Action, ResultEntry, SCORE_RANGE, SPREAD_RANGE};
 use crate::model::{
-    Division, FirstReason, Game, GameResult, Pairing, PlayerId, Seat, Tournament, WithdrawnResult,
+    AdjustmentReason, Division, DivisionConfig, FirstReason, Game, GameResult, Pairing, PlayerId,
+    Seat, SpreadAdjustment, Tournament, WithdrawnResult,
 };
 use crate::schedule::Method;
 
@@ -29,16 +52,125 @@ pub enum TshError {
     Line { line: usize, reason: String },
     #[error("{what}: {reason}")]
     Archive { what: String, reason: String },
-    #[error("division {division:?}: player #{player} ({name}): a name ending in a number cannot be written to a .t file unambiguously")]
+    #[error("division {division:?}: player #{player} ({name}): {reason}, so it cannot be written to a .t file unambiguously")]
     AmbiguousName {
         division: String,
         player: PlayerId,
         name: String,
+        reason: String,
     },
+}
+
+/// One side of a forfeit between two paired players, as its row's `tbforfeit` value records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForfeitMark {
+    /// Won by forfeit against this player.
+    Won(PlayerId),
+    /// Forfeited to this player (both sides of a double forfeit).
+    Lost(PlayerId),
+}
+
+impl ForfeitMark {
+    pub fn opponent(self) -> PlayerId {
+        match self {
+            ForfeitMark::Won(p) | ForfeitMark::Lost(p) => p,
+        }
+    }
 }
 
 fn is_int(tok: &str) -> bool {
     tok.parse::<i64>().is_ok()
+}
+
+/// Why a name or member id cannot be written to a `.t` line so that it reads back the same.
+fn unwritable(name: &str, member_id: Option<&str>) -> Option<String> {
+    if name.split_whitespace().last().is_some_and(is_int) {
+        return Some("the name ends in a number (it would read as the rating)".into());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| matches!(c, ';' | ':') || c.is_control())
+    {
+        return Some(format!("the name contains {c:?}"));
+    }
+    if name.starts_with('#') {
+        return Some("the name starts with '#' (a comment line)".into());
+    }
+    if let Some(id) = member_id {
+        if id.is_empty()
+            || id
+                .chars()
+                .any(|c| c.is_whitespace() || matches!(c, ';' | ':'))
+        {
+            return Some(format!(
+                "the member id {id:?} is empty or contains a space, ';' or ':'"
+            ));
+        }
+    }
+    None
+}
+
+/// Percent-encodes a note so it is one `.t` token: everything but ASCII letters, digits and
+/// `-._~` becomes `%XX` (UTF-8 bytes).
+fn encode_note(note: &str) -> String {
+    let mut out = String::new();
+    for b in note.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn decode_note(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn reason_token(r: &AdjustmentReason) -> String {
+    match r {
+        AdjustmentReason::DrawingOutOfOrder => "draw-order".into(),
+        AdjustmentReason::ErroneousAdjudication { play_score } => {
+            format!("adjudication:{play_score}")
+        }
+        AdjustmentReason::Other { note } => format!("other:{}", encode_note(note)),
+    }
+}
+
+fn parse_reason(tok: &str) -> Option<AdjustmentReason> {
+    if tok == "draw-order" {
+        return Some(AdjustmentReason::DrawingOutOfOrder);
+    }
+    if let Some(n) = tok.strip_prefix("adjudication:") {
+        return Some(AdjustmentReason::ErroneousAdjudication {
+            play_score: n.parse().ok()?,
+        });
+    }
+    let note = decode_note(tok.strip_prefix("other:")?)?;
+    Some(AdjustmentReason::Other { note })
+}
+
+fn push_field(line: &mut String, key: &str, vals: &[String]) {
+    line.push_str("; ");
+    line.push_str(key);
+    for v in vals {
+        line.push(' ');
+        line.push_str(v);
+    }
 }
 
 /// Writes a division as a `.t` file.
@@ -46,33 +178,50 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
     let seats = div.firsts_by_round();
     let mut out = String::new();
     for p in &div.players {
-        if p.name.split_whitespace().last().is_some_and(is_int) {
+        if let Some(reason) = unwritable(&p.name, p.member_id.as_deref()) {
             return Err(TshError::AmbiguousName {
                 division: div.name.clone(),
                 player: p.id,
                 name: p.name.clone(),
+                reason,
             });
         }
+        let withdrawn = |round: u32| p.withdrawn_from.is_some_and(|w| round >= w);
         let mut opps = Vec::new();
         let mut scores = Vec::new();
         let mut scores_open = true;
         let mut p12 = Vec::new();
+        let mut forfeits = Vec::new();
+        let mut left = Vec::new();
+        let mut absent = Vec::new();
         for (ri, r) in div.rounds.iter().enumerate() {
+            let mut forfeit: i64 = 0;
+            let mut left_here = false;
+            let mut absent_here = false;
             let entry = r.pairings.iter().find(|x| x.involves(p.id));
             let (opp, score): (PlayerId, Option<i32>) = match entry {
                 None => (0, Some(0)),
-                Some(Pairing::Bye { spread, .. }) | Some(Pairing::Absent { spread, .. }) => {
+                Some(Pairing::Bye { spread, .. }) => (0, Some(*spread)),
+                Some(Pairing::Absent { spread, .. }) => {
+                    absent_here = !withdrawn(r.number);
                     (0, Some(*spread))
                 }
                 Some(Pairing::Game(g)) => {
                     let opp = g.opponent_of(p.id).unwrap_or(0);
                     match &g.result {
                         None => (opp, None),
-                        Some(res @ GameResult::Played { .. }) => {
+                        Some(res @ GameResult::Played { left_by, .. }) => {
+                            left_here = *left_by == Some(p.id);
                             (opp, res.outcome_for(g, p.id).scores.map(|s| s.0))
                         }
-                        // Forfeits are written as rows without an opponent.
-                        Some(res) => (0, Some(res.outcome_for(g, p.id).spread)),
+                        // tsh's convention: a forfeit is a row without an opponent, the spread
+                        // as the score; `tbforfeit` keeps the opponent.
+                        Some(res) => {
+                            let won =
+                                matches!(res, GameResult::Forfeit { loser, .. } if *loser != p.id);
+                            forfeit = if won { opp as i64 } else { -(opp as i64) };
+                            (0, Some(res.outcome_for(g, p.id).spread))
+                        }
                     }
                 }
             };
@@ -89,6 +238,9 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
                 }
                 .to_string(),
             );
+            forfeits.push(forfeit);
+            left.push(left_here);
+            absent.push(absent_here);
         }
         let mut line = p.name.clone();
         if let Some(id) = &p.member_id {
@@ -104,18 +256,57 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
         line.push_str("; ");
         line.push_str(&scores.join(" "));
         if !p12.is_empty() {
-            line.push_str("; p12 ");
-            line.push_str(&p12.join(" "));
+            push_field(&mut line, "p12", &p12);
         }
         if p.withdrawn_from.is_some() {
             let off = match div.config.withdrawn_result {
                 WithdrawnResult::ForfeitLoss => -div.config.forfeit_spread,
                 WithdrawnResult::Void => 0,
             };
-            line.push_str(&format!("; off {off}"));
+            push_field(&mut line, "off", &[off.to_string()]);
         }
         if let Some(g) = p.career_games {
-            line.push_str(&format!("; lifeg {g}"));
+            push_field(&mut line, "lifeg", &[g.to_string()]);
+        }
+        if let Some(from) = p.withdrawn_from {
+            push_field(&mut line, "tbwithdrawn", &[from.to_string()]);
+        }
+        let flags = |v: &[bool]| -> Vec<String> {
+            v.iter()
+                .map(|&x| if x { "1" } else { "0" }.into())
+                .collect()
+        };
+        if absent.contains(&true) {
+            push_field(&mut line, "tbabsent", &flags(&absent));
+        }
+        if forfeits.iter().any(|&f| f != 0) {
+            let vals: Vec<String> = forfeits
+                .iter()
+                .map(|&f| match f {
+                    0 => "0".to_string(),
+                    f if f > 0 => format!("+{f}"),
+                    f => f.to_string(),
+                })
+                .collect();
+            push_field(&mut line, "tbforfeit", &vals);
+        }
+        if left.contains(&true) {
+            push_field(&mut line, "tbleft", &flags(&left));
+        }
+        let adjust: Vec<String> = div
+            .adjustments
+            .iter()
+            .filter(|a| a.player == p.id)
+            .flat_map(|a| {
+                [
+                    a.round.to_string(),
+                    a.amount.to_string(),
+                    reason_token(&a.reason),
+                ]
+            })
+            .collect();
+        if !adjust.is_empty() {
+            push_field(&mut line, "tbadjust", &adjust);
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -135,9 +326,29 @@ pub struct TshPlayer {
     pub p12: Vec<u8>,
     pub off: Option<i32>,
     pub lifeg: Option<u32>,
+    /// `tbwithdrawn`: the first round a withdrawn player misses.
+    pub withdrawn_from: Option<u32>,
+    /// `tbforfeit`, per round (shorter than `opponents` when the field ends early).
+    pub forfeits: Vec<Option<ForfeitMark>>,
+    /// `tbleft`, per round: this player left the game in progress.
+    pub left: Vec<bool>,
+    /// `tbabsent`, per round: an automatic result outside the withdrawal.
+    pub absent: Vec<bool>,
+    /// `tbadjust`, with `player` set to this line's player number.
+    pub adjustments: Vec<SpreadAdjustment>,
 }
 
-/// Reads the player lines of a `.t` file, checking that opponents refer to each other.
+impl TshPlayer {
+    fn forfeit(&self, r: usize) -> Option<ForfeitMark> {
+        self.forfeits.get(r).copied().flatten()
+    }
+    fn left_in(&self, r: usize) -> bool {
+        self.left.get(r).copied().unwrap_or(false)
+    }
+}
+
+/// Reads the player lines of a `.t` file, checking that opponents (and both sides of each
+/// forfeit) refer to each other.
 pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
     let err = |line: usize, reason: String| TshError::Line { line, reason };
     let mut players = Vec::new();
@@ -183,6 +394,7 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
             }
             opponents.push(o as PlayerId);
         }
+        let rounds = opponents.len();
         let mut scores = Vec::new();
         if let Some(sc) = parts.next() {
             for tok in sc.split_whitespace() {
@@ -195,6 +407,11 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         let mut p12 = Vec::new();
         let mut off = None;
         let mut lifeg = None;
+        let mut withdrawn_from = None;
+        let mut forfeits = Vec::new();
+        let mut left = Vec::new();
+        let mut absent = Vec::new();
+        let mut adjustments = Vec::new();
         for extra in parts {
             let mut kv = extra.split_whitespace();
             let Some(key) = kv.next() else { continue };
@@ -202,6 +419,25 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
             let num = |v: &str| -> Result<i64, TshError> {
                 v.parse()
                     .map_err(|_| err(line, format!("{key}: {v:?} is not a number")))
+            };
+            let per_round = |what: &str| -> Result<(), TshError> {
+                if vals.len() > rounds {
+                    return Err(err(
+                        line,
+                        format!("{key}: {} {what} for {rounds} rounds", vals.len()),
+                    ));
+                }
+                Ok(())
+            };
+            let flags = || -> Result<Vec<bool>, TshError> {
+                per_round("flags")?;
+                vals.iter()
+                    .map(|v| match num(v)? {
+                        0 => Ok(false),
+                        1 => Ok(true),
+                        x => Err(err(line, format!("{key}: {x} is neither 0 nor 1"))),
+                    })
+                    .collect()
             };
             match key {
                 "p12" => {
@@ -217,25 +453,118 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                         .transpose()?
                         .map(|x| x.max(0) as u32)
                 }
+                "tbwithdrawn" => {
+                    let r = match vals.as_slice() {
+                        [v] => num(v)?,
+                        _ => return Err(err(line, format!("{key} takes one round number"))),
+                    };
+                    if r < 1 || r > u32::MAX as i64 {
+                        return Err(err(line, format!("{key}: {r} is not a round number")));
+                    }
+                    withdrawn_from = Some(r as u32);
+                }
+                "tbforfeit" => {
+                    per_round("values")?;
+                    forfeits = vals
+                        .iter()
+                        .map(|v| {
+                            let x = num(v)?;
+                            if x.unsigned_abs() > u32::MAX as u64 {
+                                return Err(err(
+                                    line,
+                                    format!("{key}: {x} is not a player number"),
+                                ));
+                            }
+                            let p = x.unsigned_abs() as PlayerId;
+                            Ok(match x.signum() {
+                                0 => None,
+                                1 => Some(ForfeitMark::Won(p)),
+                                _ => Some(ForfeitMark::Lost(p)),
+                            })
+                        })
+                        .collect::<Result<_, _>>()?;
+                }
+                "tbleft" => left = flags()?,
+                "tbabsent" => absent = flags()?,
+                "tbadjust" => {
+                    if vals.len() % 3 != 0 {
+                        return Err(err(
+                            line,
+                            format!(
+                                "{key} takes ROUND AMOUNT REASON triples, not {} values",
+                                vals.len()
+                            ),
+                        ));
+                    }
+                    adjustments.clear();
+                    for t in vals.chunks(3) {
+                        let round = num(t[0])?;
+                        if round < 1 || round > u32::MAX as i64 {
+                            return Err(err(line, format!("{key}: {round} is not a round number")));
+                        }
+                        let amount = i32::try_from(num(t[1])?)
+                            .ok()
+                            .filter(|a| SPREAD_RANGE.contains(a))
+                            .ok_or_else(|| {
+                                err(line, format!("{key}: spread {} is out of range", t[1]))
+                            })?;
+                        let reason = parse_reason(t[2]).ok_or_else(|| {
+                            err(
+                                line,
+                                format!(
+                                    "{key}: {:?} is not draw-order, adjudication:SCORE or other:NOTE",
+                                    t[2]
+                                ),
+                            )
+                        })?;
+                        adjustments.push(SpreadAdjustment {
+                            player: players.len() as PlayerId + 1,
+                            round: round as u32,
+                            amount,
+                            reason,
+                        });
+                    }
+                }
                 _ => {}
             }
         }
         if let Some(s) = scores
             .iter()
             .chain(off.iter())
-            .find(|s| !crate::action::SPREAD_RANGE.contains(s))
+            .find(|s| !SPREAD_RANGE.contains(s))
         {
             return Err(err(line, format!("score or spread {s} is out of range")));
         }
-        if scores.len() > opponents.len() {
+        if scores.len() > rounds {
             return Err(err(
                 line,
-                format!(
-                    "{} scores for {} rounds of opponents",
-                    scores.len(),
-                    opponents.len()
-                ),
+                format!("{} scores for {} rounds of opponents", scores.len(), rounds),
             ));
+        }
+        for (r, &o) in opponents.iter().enumerate() {
+            let round = r + 1;
+            let mark = forfeits.get(r).copied().flatten();
+            if let Some(m) = mark.filter(|_| o != 0) {
+                return Err(err(
+                    line,
+                    format!(
+                        "round {round}: tbforfeit names #{}, but the row is paired with #{o} (a forfeit is a row without an opponent)",
+                        m.opponent()
+                    ),
+                ));
+            }
+            if left.get(r) == Some(&true) && o == 0 {
+                return Err(err(
+                    line,
+                    format!("round {round}: tbleft marks a game, but the row has no opponent"),
+                ));
+            }
+            if absent.get(r) == Some(&true) && (o != 0 || mark.is_some()) {
+                return Err(err(
+                    line,
+                    format!("round {round}: tbabsent marks an automatic result, but the row is a game or a forfeit"),
+                ));
+            }
         }
         players.push(TshPlayer {
             line,
@@ -247,6 +576,11 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
             p12,
             off,
             lifeg,
+            withdrawn_from,
+            forfeits,
+            left,
+            absent,
+            adjustments,
         });
     }
     let n = players.len() as PlayerId;
@@ -254,10 +588,13 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         let me = i as PlayerId + 1;
         for (r, &o) in p.opponents.iter().enumerate() {
             if o == 0 {
+                if let Some(m) = p.forfeit(r) {
+                    check_forfeit(&players, p, me, r, m)?;
+                }
                 continue;
             }
             if let Some(&s) = p.scores.get(r) {
-                if !crate::action::SCORE_RANGE.contains(&s) {
+                if !SCORE_RANGE.contains(&s) {
                     return Err(err(
                         p.line,
                         format!("round {}: score {s} is out of range", r + 1),
@@ -279,7 +616,8 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                     format!("round {}: {} is paired with themselves", r + 1, p.name),
                 ));
             }
-            let back = players[o as usize - 1].opponents.get(r).copied();
+            let other = &players[o as usize - 1];
+            let back = other.opponents.get(r).copied();
             if back != Some(me) {
                 return Err(err(
                     p.line,
@@ -287,7 +625,7 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                         "round {}: {} plays #{o} ({}), whose line has {}",
                         r + 1,
                         p.name,
-                        players[o as usize - 1].name,
+                        other.name,
                         match back {
                             Some(0) => "a bye".to_string(),
                             Some(x) => format!("#{x}"),
@@ -296,13 +634,111 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                     ),
                 ));
             }
+            if p.left_in(r) && other.left_in(r) {
+                return Err(err(
+                    p.line,
+                    format!(
+                        "round {}: tbleft says both {} and #{o} ({}) left the game",
+                        r + 1,
+                        p.name,
+                        other.name
+                    ),
+                ));
+            }
         }
     }
     Ok(players)
 }
 
+/// Checks one side of a forfeit: the other player's row has no opponent either and names this
+/// player back, at most one side won, and the spreads agree.
+fn check_forfeit(
+    players: &[TshPlayer],
+    p: &TshPlayer,
+    me: PlayerId,
+    r: usize,
+    mark: ForfeitMark,
+) -> Result<(), TshError> {
+    let round = r + 1;
+    let fail = |reason: String| TshError::Line {
+        line: p.line,
+        reason: format!("round {round}: {reason}"),
+    };
+    let o = mark.opponent();
+    if o == me {
+        return Err(fail(format!("{} forfeits to themselves", p.name)));
+    }
+    let Some(other) = (o as usize).checked_sub(1).and_then(|i| players.get(i)) else {
+        return Err(fail(format!(
+            "tbforfeit names #{o}, but the file has {} players",
+            players.len()
+        )));
+    };
+    if other.opponents.get(r).copied() != Some(0) {
+        return Err(fail(format!(
+            "tbforfeit names #{o} ({}), whose row is not a forfeit",
+            other.name
+        )));
+    }
+    let back = other.forfeit(r);
+    let agrees = match (mark, back) {
+        (ForfeitMark::Won(_), Some(ForfeitMark::Lost(x)))
+        | (ForfeitMark::Lost(_), Some(ForfeitMark::Won(x)))
+        | (ForfeitMark::Lost(_), Some(ForfeitMark::Lost(x))) => x == me,
+        _ => false,
+    };
+    if !agrees {
+        return Err(fail(format!(
+            "{} {} #{o} ({}) by forfeit, but that line's tbforfeit has {}",
+            p.name,
+            match mark {
+                ForfeitMark::Won(_) => "beat",
+                ForfeitMark::Lost(_) => "lost to",
+            },
+            other.name,
+            match back {
+                None => "no forfeit".to_string(),
+                Some(ForfeitMark::Won(x)) => format!("+{x}"),
+                Some(ForfeitMark::Lost(x)) => format!("-{x}"),
+            }
+        )));
+    }
+    if let (Some(&a), Some(&b)) = (p.scores.get(r), other.scores.get(r)) {
+        let double = matches!(
+            (mark, back),
+            (ForfeitMark::Lost(_), Some(ForfeitMark::Lost(_)))
+        );
+        // A forfeit moves the spread from the loser to the winner (NASPA V.K.1); a double
+        // forfeit charges both the same (NASPA III.C).
+        let ok = if double { a == b } else { a == -b };
+        if !ok {
+            return Err(fail(format!(
+                "the forfeit's spreads {a} and {b} (#{o}, {}) do not agree",
+                other.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The entry that, under a resignation margin of `margin`, gives a player who left the game in
+/// progress the final scores (`own`, `opp`) (NASPA V.K.2: ahead or level, the opponent's score
+/// becomes the leaver's plus the margin; behind, the margin comes off the leaver's score).
+fn left_entry(own: i32, opp: i32, margin: i32) -> Option<ResultEntry> {
+    let (score, opponent_score) = match (opp - own).cmp(&margin) {
+        std::cmp::Ordering::Equal => (own, own),
+        std::cmp::Ordering::Greater => (own + margin, opp),
+        std::cmp::Ordering::Less => return None,
+    };
+    Some(ResultEntry::LeftInProgress {
+        score,
+        opponent_score,
+    })
+}
+
 /// The actions that rebuild a `.t` file as division `division` (the tournament must already
-/// exist): the division, its players, each round's pairings and results, and withdrawals.
+/// exist): the division, its players, each round's pairings and results, withdrawals and spread
+/// adjustments.
 pub fn division_actions(
     text: &str,
     division: &str,
@@ -311,6 +747,11 @@ pub fn division_actions(
     seed: u64,
 ) -> Result<Vec<Action>, TshError> {
     let players = parse_t(text)?;
+    // The margin the division will apply to a left game; an unknown preset is refused when the
+    // division is added.
+    let margin = Ruleset::preset(preset)
+        .map(|r| DivisionConfig::from_ruleset(&r).resignation_margin)
+        .unwrap_or(50);
     let mut out = vec![Action::AddDivision {
         division: division.into(),
         preset: preset.into(),
@@ -327,23 +768,29 @@ pub fn division_actions(
             members: Vec::new(),
         });
     }
-    // A withdrawn player's automatic results: the trailing rows with no opponent and the `off`
-    // spread.
+    // The first round a withdrawn player misses: `tbwithdrawn`, or (a file from tsh) the trailing
+    // rows with no opponent and the `off` spread.
     let withdrawn_from: Vec<Option<u32>> = players
         .iter()
         .map(|p| {
-            p.off.map(|off| {
-                let mut from = p.opponents.len();
-                while from > 0 && p.opponents[from - 1] == 0 && p.scores.get(from - 1) == Some(&off)
-                {
-                    from -= 1;
-                }
-                from as u32 + 1
+            p.withdrawn_from.or_else(|| {
+                p.off.map(|off| {
+                    let mut from = p.opponents.len();
+                    while from > 0
+                        && p.opponents[from - 1] == 0
+                        && p.forfeit(from - 1).is_none()
+                        && p.scores.get(from - 1) == Some(&off)
+                    {
+                        from -= 1;
+                    }
+                    from as u32 + 1
+                })
             })
         })
         .collect();
     let rounds = players.iter().map(|p| p.opponents.len()).max().unwrap_or(0);
     let p12 = |p: &TshPlayer, r: usize| p.p12.get(r).copied().unwrap_or(0);
+    let note = || "imported from a .t file".to_string();
     for r in 0..rounds {
         let round = r as u32 + 1;
         let mut pairings = Vec::new();
@@ -353,9 +800,12 @@ pub fn division_actions(
             let Some(&opp) = p.opponents.get(r) else {
                 continue;
             };
-            if opp == 0 {
+            let mark = p.forfeit(r);
+            if opp == 0 && mark.is_none() {
                 let score = p.scores.get(r).copied();
-                if withdrawn_from[i].is_some_and(|w| round >= w) {
+                let absent =
+                    p.absent.get(r) == Some(&true) || withdrawn_from[i].is_some_and(|w| round >= w);
+                if absent {
                     pairings.push(Pairing::Absent {
                         player: me,
                         spread: score.unwrap_or(0),
@@ -371,36 +821,78 @@ pub fn division_actions(
                         },
                     });
                 }
-            } else if me < opp {
-                let o = &players[opp as usize - 1];
-                let me_first = match (p12(p, r), p12(o, r)) {
-                    (1, _) | (_, 2) => true,
-                    (2, _) | (_, 1) => false,
-                    _ => true,
-                };
-                let (first, second) = if me_first { (me, opp) } else { (opp, me) };
-                pairings.push(Pairing::Game(Game {
-                    board: 0,
-                    first,
-                    second,
-                    first_by: FirstReason::Imported,
-                    result: None,
-                    slip: None,
-                    corrections: Vec::new(),
-                }));
-                if let (Some(&a), Some(&b)) = (p.scores.get(r), o.scores.get(r)) {
-                    results.push(Action::SetResult {
-                        division: division.into(),
-                        round,
-                        player: me,
-                        result: ResultEntry::Scores {
-                            score: a,
-                            opponent_score: b,
-                        },
-                        note: "imported from a .t file".into(),
-                    });
-                }
+                continue;
             }
+            // A game, or a forfeit between paired players (checked by `parse_t`).
+            let opp = mark.map_or(opp, ForfeitMark::opponent);
+            if me > opp {
+                continue;
+            }
+            let o = &players[opp as usize - 1];
+            let me_first = match (p12(p, r), p12(o, r)) {
+                (1, _) | (_, 2) => true,
+                (2, _) | (_, 1) => false,
+                _ => true,
+            };
+            let (first, second) = if me_first { (me, opp) } else { (opp, me) };
+            pairings.push(Pairing::Game(Game {
+                board: 0,
+                first,
+                second,
+                first_by: FirstReason::Imported,
+                result: None,
+                slip: None,
+                corrections: Vec::new(),
+            }));
+            let (Some(&a), Some(&b)) = (p.scores.get(r), o.scores.get(r)) else {
+                continue;
+            };
+            let (player, result) = match (mark, o.forfeit(r)) {
+                (Some(ForfeitMark::Won(_)), _) => (opp, ResultEntry::Forfeit { spread: Some(a) }),
+                (Some(ForfeitMark::Lost(_)), Some(ForfeitMark::Won(_))) => {
+                    (me, ResultEntry::Forfeit { spread: Some(b) })
+                }
+                (Some(ForfeitMark::Lost(_)), _) => {
+                    (me, ResultEntry::DoubleForfeit { spread: Some(-a) })
+                }
+                (None, _) => {
+                    let leaver = if p.left_in(r) {
+                        Some((p, me, a, b))
+                    } else if o.left_in(r) {
+                        Some((o, opp, b, a))
+                    } else {
+                        None
+                    };
+                    match leaver {
+                        None => (
+                            me,
+                            ResultEntry::Scores {
+                                score: a,
+                                opponent_score: b,
+                            },
+                        ),
+                        Some((lp, id, own, other)) => {
+                            let entry = left_entry(own, other, margin).ok_or_else(|| {
+                                TshError::Line {
+                                    line: lp.line,
+                                    reason: format!(
+                                        "round {round}: {} left the game in progress, so loses by at least {margin} (NASPA V.K.2), but the scores are {own}–{other}",
+                                        lp.name
+                                    ),
+                                }
+                            })?;
+                            (id, entry)
+                        }
+                    }
+                }
+            };
+            results.push(Action::SetResult {
+                division: division.into(),
+                round,
+                player,
+                result,
+                note: note(),
+            });
         }
         let mut board = 0;
         for x in pairings.iter_mut() {
@@ -424,6 +916,17 @@ pub fn division_actions(
                 division: division.into(),
                 player: i as PlayerId + 1,
                 from_round: *from,
+            });
+        }
+    }
+    for p in &players {
+        for a in &p.adjustments {
+            out.push(Action::AdjustSpread {
+                division: division.into(),
+                player: a.player,
+                round: a.round,
+                reason: a.reason.clone(),
+                amount: Some(a.amount),
             });
         }
     }

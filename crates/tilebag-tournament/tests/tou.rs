@@ -127,3 +127,118 @@ fn tou_needs_a_date_and_writes_only_complete_rounds() {
         Err(TournamentError::BadSetting { .. })
     ));
 }
+
+#[test]
+fn tou_bytes_of_a_hand_built_event() {
+    // WESPA rules: forfeits are by 75 (WESPA 2.3.6(a)), a player who leaves a game in progress
+    // loses by at least 50 (WESPA 5.7(c)), a withdrawn player's later rounds are forfeit losses.
+    let mut e = Event::new("wespa-2010", "MAN:4", 1);
+    for (n, r) in [
+        ("Ann", 1900),
+        ("Łukasz Jóźwiak", 1800),
+        ("Bartholomew Fitzwilliam-Smythe", 1700),
+        ("Dee", 1600),
+        ("Eve", 1500),
+    ] {
+        e.add(n, r);
+    }
+    // Round 1: Ann (first) beats Łukasz 420–380; Bartholomew (first) beats Dee 400–85; Eve has
+    // the bye.
+    manual(&mut e, 1, 1, Some(2));
+    manual(&mut e, 1, 3, Some(4));
+    manual(&mut e, 1, 5, None);
+    e.score(1, 1, 420, 380);
+    e.score(1, 3, 400, 85);
+    // Round 2: Eve does not show for Łukasz (first); Ann (first) and Bartholomew tie 390–390;
+    // Dee has the bye.
+    manual(&mut e, 2, 2, Some(5));
+    manual(&mut e, 2, 1, Some(3));
+    manual(&mut e, 2, 4, None);
+    e.act(Action::SetResult {
+        division: "A".into(),
+        round: 2,
+        player: 5,
+        result: ResultEntry::Forfeit { spread: None },
+        note: "no-show".into(),
+    });
+    e.score(2, 1, 390, 390);
+    // Round 3: Dee (first) leaves her game with Ann while behind 200–300, so 150–300; Łukasz and
+    // Bartholomew both fail to show (a double forfeit); Eve is given the bye, then withdraws from
+    // round 3 on, so the bye becomes her automatic forfeit loss.
+    manual(&mut e, 3, 4, Some(1));
+    manual(&mut e, 3, 2, Some(3));
+    manual(&mut e, 3, 5, None);
+    e.act(Action::SetResult {
+        division: "A".into(),
+        round: 3,
+        player: 4,
+        result: ResultEntry::LeftInProgress {
+            score: 200,
+            opponent_score: 300,
+        },
+        note: String::new(),
+    });
+    e.act(Action::SetResult {
+        division: "A".into(),
+        round: 3,
+        player: 2,
+        result: ResultEntry::DoubleForfeit { spread: None },
+        note: String::new(),
+    });
+    e.act(Action::Withdraw {
+        division: "A".into(),
+        player: 5,
+        from_round: 3,
+    });
+    // Round 4 is paired but has no result: it is not written.
+    manual(&mut e, 4, 1, Some(2));
+
+    // Each block is 8 bytes: [result digit][score %03d][opponent, right-aligned in 4, '+' if
+    // the player started]. The digit is 2 for a win, 1 for a draw, a space for a loss. A
+    // self-game (opponent = the player's own number) is a bye or unrated result: 2001 +X won,
+    // 0000 X lost.
+    let want = concat!(
+        // `*M`, the start date as dd.mm.yyyy, a space, the event name.
+        "*M04.05.2024 Test Open\r\n",
+        // `*` and the division name.
+        "*A\r\n",
+        // The high word score: none recorded.
+        "0\r\n",
+        // Ann: W 420 v #2 started | D 390 v #3 started | W 300 v #4 replied.
+        "Ann                 2420  +21390  +32300   4\r\n",
+        // Name folded to ASCII: L 380 v #1 replied | forfeit win: self-game won | double
+        // forfeit: self-game lost.
+        "Lukasz Jozwiak       380   12001  +20000   2\r\n",
+        // Name cut to 20 bytes: W 400 v #4 started | D 390 v #1 replied | double forfeit.
+        "Bartholomew Fitzwill2400  +41390   10000   3\r\n",
+        // Dee: L 085 (zero-padded) v #3 replied | bye | L 150 v #1 started (left in progress:
+        // a played game with its adjusted score).
+        "Dee                  085   32001  +4 150  +1\r\n",
+        // Eve: bye | forfeit loss | automatic forfeit loss after withdrawing.
+        "Eve                 2001  +50000   50000   5\r\n",
+        "*** END OF FILE ***\r\n",
+    );
+    assert_eq!(write_tou(&e.t, "A").unwrap(), want);
+}
+
+#[test]
+fn tou_refuses_scores_its_fixed_width_field_cannot_hold() {
+    // The result digit is the score field's thousands place: a score must be 0–999.
+    for (score, opp) in [(1005, 300), (-20, 300)] {
+        let mut e = Event::new("wespa-2010", "MAN:1", 1);
+        e.add("Ann", 1900);
+        e.add("Bob", 1800);
+        manual(&mut e, 1, 1, Some(2));
+        e.score(1, 1, score, opp);
+        match write_tou(&e.t, "A") {
+            Err(TournamentError::BadSetting { reason, .. }) => {
+                assert!(reason.contains(&format!("score {score}")), "{reason}");
+                assert!(
+                    reason.contains("#1 (Ann)") && reason.contains("round 1"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{score}: {other:?}"),
+        }
+    }
+}
