@@ -263,7 +263,8 @@ async fn login(
     };
     let key = f.key.trim();
     if !same_secret(key, &s.director.key) {
-        return login_page(StatusCode::FORBIDDEN, Some("That is not the director key."));
+        // The form again, with the reason (a 200, as a page re-shown to a person).
+        return login_page(StatusCode::OK, Some("That is not the director key."));
     }
     let mut r = Redirect::to("/td").into_response();
     if let Ok(v) = HeaderValue::from_str(&format!(
@@ -462,7 +463,7 @@ async fn home(
     }
     body.push_str(
         "</section><section><h2>New event</h2><form method=\"post\" action=\"/td/new\">\
-<label>Id <input name=\"id\" id=\"new-id\" required pattern=\"[a-z0-9][a-z0-9-]{0,39}\" placeholder=\"spring-open\"></label>\
+<label>Id <input name=\"id\" id=\"new-id\" required pattern=\"[a-z0-9][a-z0-9\\-]{0,39}\" placeholder=\"spring-open\"></label>\
 <label>Name <input name=\"name\" id=\"new-name\" required maxlength=\"80\"></label>\
 <label>Date <input type=\"date\" name=\"date\" id=\"new-date\"></label>\
 <button id=\"create-event\">Create event</button></form></section>",

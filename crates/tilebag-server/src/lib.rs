@@ -288,12 +288,15 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
 /// Reads the director key from `path`, or creates the file with a new random key (readable by
 /// its owner only).
 fn director_key_file(path: &std::path::Path) -> Result<String, ServerError> {
-    match std::fs::read_to_string(path) {
-        Ok(k) if k.trim().len() >= 8 => return Ok(k.trim().to_string()),
-        Ok(_) => return Err(ServerError::Config(format!(
+    let unusable = || {
+        ServerError::Config(format!(
             "{} holds no usable director key (at least 8 characters); delete it to get a new one",
             path.display()
-        ))),
+        ))
+    };
+    match std::fs::read_to_string(path) {
+        Ok(k) if k.trim().len() >= 8 => return Ok(k.trim().to_string()),
+        Ok(_) => return Err(unusable()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => {
             return Err(ServerError::Config(format!(

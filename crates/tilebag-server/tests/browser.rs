@@ -1,7 +1,8 @@
 //! The web UI in headless Chromium, driven over WebDriver (see `browser_support`): a whole game
-//! between two browser windows, the tournament clock, the word judge kiosk and the over-the-board
-//! score sheet. Each test saves screenshots under `target/browser-screenshots/` and checks the key
-//! facts (scores, clocks, verdicts) from the DOM against the server.
+//! between two browser windows, the tournament clock, the word judge kiosk, the over-the-board
+//! score sheet and the director's pages. Each test saves screenshots under
+//! `target/browser-screenshots/` and checks the key facts (scores, clocks, verdicts, results) from
+//! the DOM against the server.
 //!
 //! Without Chromium and chromedriver (Debian `chromium`, `chromium-driver`) the tests print
 //! "skipping: chromium/chromedriver not installed" and pass.
@@ -745,4 +746,157 @@ fn scoresheet_catches_a_wrong_score() {
     assert_no_overflow(&s);
     s.screenshot("scoresheet-phone");
     s.assert_no_console_errors();
+}
+
+/// The director's pages in a browser: sign in with the key, create an event, a division and
+/// four players, preview a Swiss round and post it, enter a result, and see it in the round and
+/// the standings. The event file (what `tilebag td` reads) must hold the same result.
+#[test]
+fn director_pages_pair_a_round_and_enter_a_result() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("director");
+    let key = std::fs::read_to_string(server.dir.join("tilebag-director.key")).unwrap();
+    let s = browser.session();
+    s.goto(&server.url("/td"));
+    s.fill("#key", "wrong key!");
+    s.click_css("#sign-in");
+    s.wait_js(
+        "the refusal",
+        "return document.querySelector('#error')?.textContent.includes('not the director key')",
+    );
+    s.fill("#key", key.trim());
+    s.click_css("#sign-in");
+    s.wait_js(
+        "the events page",
+        "return !!document.querySelector('#create-event')",
+    );
+
+    s.fill("#new-id", "club");
+    s.fill("#new-name", "Club Night");
+    s.click_css("#create-event");
+    s.wait_js(
+        "the event page",
+        "return !!document.querySelector('#add-division')",
+    );
+    s.fill("#division-name", "A");
+    s.fill("#division-schedule", "SW:3");
+    s.js(
+        "document.querySelector('#division-preset').value = 'wespa-2010'",
+        json!([]),
+    );
+    s.click_css("#add-division");
+    s.wait_js(
+        "the division page",
+        "return !!document.querySelector('#add-player')",
+    );
+    for (n, (name, rating)) in [
+        ("Ann", "1900"),
+        ("Bob", "1700"),
+        ("Cat", "1500"),
+        ("Dan", "1300"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        s.fill("#player-name", name);
+        s.fill("#player-rating", rating);
+        s.click_css("#add-player");
+        s.wait_js(
+            "the player to be added",
+            &format!(
+                "return document.querySelector('#message')?.textContent === 'Added #{} {name}.'",
+                n + 1
+            ),
+        );
+    }
+    let players = s.js(
+        "return [...document.querySelectorAll('#players tr')].slice(1).map(r => r.cells[1].textContent)",
+        json!([]),
+    );
+    assert_eq!(players, json!(["Ann", "Bob", "Cat", "Dan"]));
+
+    // Preview round 1, then post it.
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#pair-round').value",
+            json!([])
+        ),
+        json!("1")
+    );
+    s.click_css("#propose");
+    s.wait_js(
+        "the proposal",
+        "return !!document.querySelector('#post-pairings')",
+    );
+    let proposal = s.js(
+        "return [...document.querySelectorAll('#proposal tr')].slice(1).map(r => [r.cells[1].textContent, r.cells[2].textContent])",
+        json!([]),
+    );
+    assert_eq!(proposal.as_array().unwrap().len(), 2, "{proposal}");
+    s.screenshot("director-proposal");
+    s.click_css("#post-pairings");
+    s.wait_js(
+        "the posted round",
+        "return document.querySelector('#message')?.textContent === 'Round 1 pairings posted.'",
+    );
+    let posted = s.js(
+        "return [...document.querySelectorAll('#games tr')].slice(1).map(r => [r.cells[1].textContent, r.cells[2].textContent])",
+        json!([]),
+    );
+    assert_eq!(
+        posted, proposal,
+        "the posted pairings are the ones previewed"
+    );
+
+    // Board 1: the director enters the final scores.
+    s.fill("#score-1-first", "432");
+    s.fill("#score-1-second", "389");
+    s.js(
+        "document.querySelector('#entry-1').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#enter-1");
+    s.wait_js(
+        "the result",
+        "return document.querySelector('#message')?.textContent === 'Result entered.'",
+    );
+    assert_eq!(s.text_of("#board-1 .result"), "432-389");
+    let first = proposal[0][0].as_str().unwrap().to_string(); // "#N Name"
+    let first_name = first.split_once(' ').unwrap().1.to_string();
+    let top = s.js(
+        "const r = document.querySelectorAll('#standings tr')[1]; return [r.cells[2].textContent, r.cells[4].textContent, r.cells[6].textContent]",
+        json!([]),
+    );
+    assert_eq!(top, json!([first_name, "1", "+43"]));
+    s.screenshot("director-result");
+    s.assert_no_console_errors();
+
+    // The event file holds the same result.
+    let t = tilebag_events::EventFile::open_read(&server.dir.join("tilebag-events/club.tbev"))
+        .unwrap()
+        .load()
+        .unwrap();
+    let d = t.division("A").unwrap();
+    assert_eq!(d.preset, "wespa-2010");
+    let g = d.rounds[0]
+        .pairings
+        .iter()
+        .filter_map(|p| p.game())
+        .find(|g| g.board == 1)
+        .unwrap();
+    assert_eq!(
+        format!("#{} {}", g.first, d.players[g.first as usize - 1].name),
+        first
+    );
+    assert!(matches!(
+        g.result,
+        Some(tilebag_tournament::GameResult::Played {
+            first_score: 432,
+            second_score: 389,
+            source: tilebag_tournament::ResultSource::Director,
+            ..
+        })
+    ));
 }
