@@ -183,7 +183,10 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         )
         .route("/td/{event}/d/{division}/result", post(enter_result))
         .route("/td/{event}/d/{division}/online", post(start_online))
+        .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
+        .route("/events/{event}", get(public_event))
+        .route("/events/{event}/{division}", get(public_division))
         .with_state(DirectorState { director, hub })
 }
 
@@ -803,6 +806,39 @@ on an earlier round's standings, so it can be posted before the current round en
         );
     }
 
+    // Changes by hand.
+    let _ = write!(
+        body,
+        "<section id=\"by-hand\"><h2>By hand</h2>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"manual\">\
+<label>Round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
+<label>Pair # <input type=\"number\" name=\"player\" id=\"manual-player\" min=\"1\" required></label>\
+<label>with # <input name=\"opponent\" id=\"manual-opponent\" size=\"4\" placeholder=\"or bye\" required></label>\
+<button id=\"manual-pair\">Pair</button> (their earlier games in the round are removed; firsts by the division's rule)</form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"swap\">\
+<label>Round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
+<label>Swap who goes first in #<input type=\"number\" name=\"player\" min=\"1\" required>'s game</label>\
+<button>Swap</button></form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"unpair\">\
+<input type=\"hidden\" name=\"round\" value=\"{last}\"><button id=\"unpair\">Unpair round {last}</button> (only before any result)</form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"withdraw\">\
+<label>Withdraw # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
+<label>from round <input type=\"number\" name=\"round\" min=\"1\" value=\"{next}\" required></label>\
+<button>Withdraw</button> (unplayed games already paired become forfeits, NASPA V.K.1)</form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"reinstate\">\
+<label>Reinstate # <input type=\"number\" name=\"player\" min=\"1\" required></label><button>Reinstate</button></form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"adjust\">\
+<label>Spread adjustment for # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
+<label>round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
+<select name=\"reason\"><option value=\"drawing-out-of-order\">drawing out of order (NASPA IV.B.5)</option>\
+<option value=\"erroneous-adjudication\">erroneous adjudication (NASPA IV.K.5)</option>\
+<option value=\"other\">other</option></select>\
+<label>amount <input type=\"number\" name=\"amount\" placeholder=\"the rule's\"></label>\
+<label>play score <input type=\"number\" name=\"play_score\" min=\"0\" placeholder=\"IV.K.5\"></label>\
+<input name=\"note\" placeholder=\"note\" maxlength=\"200\"> <button>Adjust</button></form></section>",
+        r = shown.max(1),
+    );
+
     // Players.
     let _ = write!(
         body,
@@ -824,7 +860,10 @@ on an earlier round's standings, so it can be posted before the current round en
 <li><a href=\"{ex}/standings.html\">Standings</a> · <a href=\"{ex}/standings.csv\">standings CSV</a> · \
 <a href=\"{ex}/scorecards.html\">scorecards</a></li>\
 <li><a href=\"{ex}/division.t\">tsh .t file</a> · <a href=\"{ex}/event.tsh\">tsh archive</a> · \
-<a href=\"{ex}/aupair.tou\">AUPAIR .TOU</a></li></ul></section>"
+<a href=\"{ex}/aupair.tou\">AUPAIR .TOU</a></li>\
+<li><a href=\"/events/{pe}/{pd}\" id=\"public-link\">The players' page</a> (pairings and standings; no key needed)</li></ul></section>",
+        pe = enc(&event),
+        pd = enc(&division),
     );
     body.push_str(&undo_form(&event));
     html(
@@ -1503,4 +1542,241 @@ async fn export(
         }
         Err(e) => error_page(StatusCode::UNPROCESSABLE_ENTITY, &e),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes by hand.
+
+#[derive(Deserialize)]
+struct ActForm {
+    #[serde(rename = "do")]
+    what: String,
+    #[serde(default)]
+    round: String,
+    #[serde(default)]
+    player: String,
+    #[serde(default)]
+    opponent: String,
+    #[serde(default)]
+    reason: String,
+    #[serde(default)]
+    amount: String,
+    #[serde(default)]
+    play_score: String,
+    #[serde(default)]
+    note: String,
+}
+
+fn number<T: std::str::FromStr>(what: &str, v: &str) -> anyhow::Result<T> {
+    v.trim()
+        .parse::<T>()
+        .map_err(|_| anyhow::anyhow!("{what} must be a whole number, not {:?}", v.trim()))
+}
+
+fn hand_action(t: &Tournament, division: &str, f: &ActForm) -> anyhow::Result<(Action, String)> {
+    let round = || number::<u32>("the round", &f.round);
+    let player = || number::<PlayerId>("the player", &f.player);
+    let division = division.to_string();
+    Ok(match f.what.as_str() {
+        "manual" => {
+            let (round, a) = (round()?, player()?);
+            let b = match f.opponent.trim() {
+                o if o.eq_ignore_ascii_case("bye") => None,
+                o => Some(number::<PlayerId>("the opponent (a number or `bye`)", o)?),
+            };
+            let what = match b {
+                Some(b) => format!("#{a} and #{b} paired in round {round}."),
+                None => format!("#{a} has a bye in round {round}."),
+            };
+            (t.manual_pair(&division, round, a, b)?, what)
+        }
+        "swap" => {
+            let (round, player) = (round()?, player()?);
+            (
+                Action::SwapSeats {
+                    division,
+                    round,
+                    player,
+                },
+                format!("Seats swapped in #{player}'s round {round} game."),
+            )
+        }
+        "unpair" => {
+            let round = round()?;
+            (
+                Action::Unpair { division, round },
+                format!("Round {round} unpaired."),
+            )
+        }
+        "withdraw" => {
+            let (from_round, player) = (round()?, player()?);
+            (
+                Action::Withdraw {
+                    division,
+                    player,
+                    from_round,
+                },
+                format!("#{player} withdrawn from round {from_round}."),
+            )
+        }
+        "reinstate" => {
+            let player = player()?;
+            (
+                Action::Reinstate { division, player },
+                format!("#{player} reinstated."),
+            )
+        }
+        "adjust" => {
+            let (round, player) = (round()?, player()?);
+            let amount = match f.amount.trim() {
+                "" => None,
+                a => Some(number::<i32>("the amount", a)?),
+            };
+            let reason = match f.reason.as_str() {
+                "drawing-out-of-order" => tilebag_tournament::AdjustmentReason::DrawingOutOfOrder,
+                "erroneous-adjudication" => {
+                    tilebag_tournament::AdjustmentReason::ErroneousAdjudication {
+                        play_score: number("the play's score", &f.play_score)?,
+                    }
+                }
+                "other" => {
+                    if amount.is_none() {
+                        anyhow::bail!("an `other` adjustment needs an amount");
+                    }
+                    tilebag_tournament::AdjustmentReason::Other {
+                        note: f.note.trim().chars().take(200).collect(),
+                    }
+                }
+                r => anyhow::bail!("unknown adjustment reason {r:?}"),
+            };
+            (
+                Action::AdjustSpread {
+                    division,
+                    player,
+                    round,
+                    reason,
+                    amount,
+                },
+                format!("Spread adjusted for #{player} in round {round}."),
+            )
+        }
+        other => anyhow::bail!("unknown change {other:?}"),
+    })
+}
+
+async fn director_act(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path((event, division)): Path<(String, String)>,
+    form: Result<Form<ActForm>, FormRejection>,
+) -> Response {
+    if let Some(r) = guard(&s, &headers, true) {
+        return r;
+    }
+    let here = div_url(&event, &division);
+    let Ok(Form(f)) = form else {
+        return back(&here, Err("the form was incomplete".into()));
+    };
+    let div = division.clone();
+    let said = Arc::new(Mutex::new(String::new()));
+    let said2 = said.clone();
+    let done = change(&s, &event, None, move |t| {
+        let (a, what) = hand_action(t, &div, &f)?;
+        *said2.lock().expect("said lock") = what;
+        Ok(vec![a])
+    })
+    .await;
+    let what = said.lock().expect("said lock").clone();
+    back(&here, done.map(|_| what))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The public pages: what a tournament posts on the wall (pairings and standings), for players'
+// phones. No key; nothing the director's pages add (seat links, forms, the log).
+
+fn public_page(title: &str, body: &str) -> Response {
+    html(
+        StatusCode::OK,
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta http-equiv=\"refresh\" content=\"60\">\
+<title>{t}</title><link rel=\"stylesheet\" href=\"/assets/style.css\">\
+<style>main{{max-width:60rem;margin:0 auto;padding:1rem}}table{{border-collapse:collapse}}\
+th,td{{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left}}td.n{{text-align:right}}</style>\
+</head><body><main><h1>{t}</h1>{body}</main></body></html>\n",
+            t = esc(title)
+        ),
+    )
+}
+
+async fn public_event(State(s): State<DirectorState>, Path(event): Path<String>) -> Response {
+    let (t, _) = match load(&s, &event).await {
+        Ok(x) => x,
+        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+    };
+    let mut body = String::from("<ul id=\"divisions\">");
+    for d in &t.divisions {
+        let _ = write!(
+            body,
+            "<li><a href=\"/events/{}/{}\">Division {}</a> ({} players, {} of {} rounds paired)</li>",
+            enc(&event),
+            enc(&d.name),
+            esc(&d.name),
+            d.players.len(),
+            d.rounds.len(),
+            d.total_rounds()
+        );
+    }
+    body.push_str("</ul>");
+    public_page(&t.name, &body)
+}
+
+async fn public_division(
+    State(s): State<DirectorState>,
+    Path((event, division)): Path<(String, String)>,
+    q: Result<Query<ExportQuery>, QueryRejection>,
+) -> Response {
+    let (t, _) = match load(&s, &event).await {
+        Ok(x) => x,
+        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+    };
+    let Ok(d) = t.division(&division) else {
+        return error_page(StatusCode::NOT_FOUND, &format!("no division {division:?}"));
+    };
+    let last = d.rounds.len() as u32;
+    let round = q
+        .ok()
+        .and_then(|q| q.0.round)
+        .filter(|r| (1..=last).contains(r))
+        .unwrap_or(last);
+    let mut body = String::new();
+    if round > 0 {
+        let _ = write!(body, "<p>Rounds: ");
+        for n in 1..=last {
+            if n == round {
+                let _ = write!(body, "<b>{n}</b> ");
+            } else {
+                let _ = write!(
+                    body,
+                    "<a href=\"/events/{}/{}?round={n}\">{n}</a> ",
+                    enc(&event),
+                    enc(&division)
+                );
+            }
+        }
+        let _ = write!(
+            body,
+            "</p><h2>Round {round} pairings</h2>{}",
+            table_html(
+                &tilebag_tournament::tables::pairings_table(d, round),
+                "pairings"
+            )
+        );
+    }
+    let _ = write!(
+        body,
+        "<h2>Standings after round {last}</h2>{}",
+        table_html(&standings_table(d, last), "standings")
+    );
+    public_page(&format!("{} · Division {}", t.name, d.name), &body)
 }

@@ -449,6 +449,98 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     assert_eq!(tsh.status, 200);
     assert_eq!(tsh.text().lines().count(), 5, "{}", tsh.text());
 
+    // The players' page shows the pairings and standings, with no key and no seat links.
+    let public = request(addr, "GET", "/events/club/A?round=1", &[], None)
+        .await
+        .unwrap();
+    assert_eq!(public.status, 200);
+    let text = public.text();
+    assert!(
+        text.contains("Round 1 pairings") && text.contains(&leader.name),
+        "{text}"
+    );
+    assert!(!text.contains("token=") && !text.contains(&tokens[0]) && !text.contains("<form"));
+    let r = request(addr, "GET", "/events/nope", &[], None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 404);
+
+    // Changes by hand: pair round 2 by hand, swap seats, withdraw and adjust spread.
+    let to = td
+        .post("/td/club/d/A/act", "do=manual&round=2&player=1&opponent=2")
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=#1 and #2 paired in round 2.");
+    let to = td
+        .post(
+            "/td/club/d/A/act",
+            "do=manual&round=2&player=3&opponent=bye",
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=#3 has a bye in round 2.");
+    let to = td
+        .post("/td/club/d/A/act", "do=manual&round=2&player=3&opponent=3")
+        .await;
+    assert!(to.contains("err=refused"), "{to}");
+    let t = load(&dir);
+    let r2 = &t.division("A").unwrap().rounds[1];
+    let g = r2
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .next()
+        .unwrap()
+        .clone();
+    let to = td
+        .post(
+            "/td/club/d/A/act",
+            &format!("do=swap&round=2&player={}", g.first),
+        )
+        .await;
+    assert!(to.contains("msg=Seats swapped"), "{to}");
+    let t = load(&dir);
+    let g2 = t.division("A").unwrap().rounds[1]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!((g2.first, g2.second), (g.second, g.first));
+    let to = td
+        .post("/td/club/d/A/act", "do=withdraw&player=5&round=3")
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=#5 withdrawn from round 3.");
+    assert_eq!(
+        load(&dir).division("A").unwrap().players[4].withdrawn_from,
+        Some(3)
+    );
+    let to = td
+        .post(
+            "/td/club/d/A/act",
+            "do=adjust&player=4&round=1&reason=drawing-out-of-order",
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=Spread adjusted for #4 in round 1.");
+    let adj = load(&dir).division("A").unwrap().adjustments.clone();
+    assert_eq!(adj.len(), 1);
+    assert_eq!(
+        (adj[0].player, adj[0].round, adj[0].amount),
+        (4, 1, -50),
+        "NASPA IV.B.5: −50"
+    );
+    let to = td
+        .post(
+            "/td/club/d/A/act",
+            "do=adjust&player=4&round=1&reason=other",
+        )
+        .await;
+    assert!(
+        to.contains("err=refused: an `other` adjustment needs an amount"),
+        "{to}"
+    );
+    let to = td.post("/td/club/d/A/act", "do=explode").await;
+    assert!(to.contains("err=refused: unknown change"), "{to}");
+
     // Undo from the page removes the newest action.
     let n_before = EventFile::open_read(&dir.join("tilebag-events/club.tbev"))
         .unwrap()
