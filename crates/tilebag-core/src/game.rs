@@ -66,6 +66,12 @@ pub enum Action {
     EndAfterSixZeros,
     /// The director stops the game (NASPA V.F, NSA V.E).
     DirectorEnd,
+    /// Neutralise the game: the clocks stop and no move may be made until the director resumes
+    /// it. From the director, a pause; from a seat, a call for the director, which stops the
+    /// clock too (NASPA II.A, WESPA 4.1(e), SANSPA 14).
+    Pause,
+    /// The director restarts a neutralised game (only the director may).
+    Resume,
     /// Only let time pass.
     Tick,
 }
@@ -104,6 +110,8 @@ pub enum GameError {
     TimeWentBackwards { at: i64, last: i64 },
     #[error("fewer than {0} successive scoreless turns have been made (NASPA V.B)")]
     SixZeroNotReached(u32),
+    #[error("the game is neutralised until the director resumes it (NASPA II.A, WESPA 4.1)")]
+    Paused,
 }
 
 /// What an accepted event did, for the shell to report.
@@ -147,6 +155,12 @@ pub enum Effect {
     },
     /// The event came after time had already ended the game; only the time passing was applied.
     TooLate,
+    /// The clocks stopped: the director paused the game, or a seat called the director.
+    Paused {
+        called_by: Option<usize>,
+    },
+    /// The director restarted the clocks.
+    Resumed,
     Ended {
         reason: EndReason,
     },
@@ -248,6 +262,14 @@ pub struct Clocks {
     pub turn_started_ms: i64,
 }
 
+/// A neutralised game (NASPA II.A, WESPA 1.4.3 and 4.1): since when, and which seat called the
+/// director (`None`: the director paused it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pause {
+    pub since_ms: i64,
+    pub called_by: Option<usize>,
+}
+
 /// A finished game's adjustments and result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Adjustment {
@@ -273,6 +295,7 @@ pub struct Game {
     clocks: Clocks,
     history: Vec<Turn>,
     adjustments: Vec<Adjustment>,
+    paused: Option<Pause>,
 }
 
 /// Overtime penalty for a clock showing `remaining_ms`: `per_minute` for each started minute
@@ -324,6 +347,7 @@ impl Game {
             },
             history: Vec::new(),
             adjustments: Vec::new(),
+            paused: None,
         }
     }
 
@@ -393,11 +417,16 @@ impl Game {
         self.pending.as_ref().map(|p| &p.play)
     }
 
+    /// Whether the game is neutralised, since when and at whose call.
+    pub fn paused(&self) -> Option<Pause> {
+        self.paused
+    }
+
     /// The game time at which time alone will next change the game (a flag past the overtime
     /// limit, the out-play window closing, a turn or the game clock running out), if any. A
-    /// shell sleeps until then and applies a `Tick`.
+    /// shell sleeps until then and applies a `Tick`. None while the game is neutralised.
     pub fn next_deadline_ms(&self) -> Option<i64> {
-        if self.is_over() {
+        if self.is_over() || self.paused.is_some() {
             return None;
         }
         let mut best: Option<i64> = None;
@@ -445,6 +474,9 @@ impl Game {
     /// The clocks as they read at game time `at_ms` (for display), without changing the game.
     pub fn clocks_at(&self, at_ms: i64) -> Clocks {
         let mut c = self.clocks;
+        if self.paused.is_some() {
+            return c;
+        }
         let elapsed = (at_ms - c.last_ms).max(0);
         if let Some(s) = c.running {
             match c.game_remaining_ms {
@@ -524,9 +556,55 @@ impl Game {
         fx: &mut Vec<Effect>,
     ) -> Result<(), GameError> {
         let at = ev.at_ms;
+        // NASPA II.A: while the clock is stopped nobody plays; only the director acts.
+        if self.paused.is_some()
+            && !matches!(
+                ev.action,
+                Action::Tick | Action::Resume | Action::DirectorEnd | Action::Pause
+            )
+        {
+            return Err(GameError::Paused);
+        }
         match (&ev.action, ev.actor) {
             (Action::Tick, _) => Ok(()),
+            (Action::Pause, Actor::Director | Actor::Seat(_)) => {
+                if self.paused.is_some() {
+                    return Err(GameError::Paused);
+                }
+                let called_by = match ev.actor {
+                    Actor::Seat(s) => Some(s),
+                    _ => None,
+                };
+                self.paused = Some(Pause {
+                    since_ms: at,
+                    called_by,
+                });
+                fx.push(Effect::Paused { called_by });
+                Ok(())
+            }
+            (Action::Resume, Actor::Director) => {
+                let Some(p) = self.paused.take() else {
+                    return Err(GameError::NotAllowed(
+                        "resuming",
+                        "the game is not neutralised",
+                    ));
+                };
+                // The stopped time belongs to nobody: a turn's cap and the out-play window
+                // resume where they stopped.
+                let stopped = at - p.since_ms;
+                self.clocks.turn_started_ms += stopped;
+                if let Some(pending) = &mut self.pending {
+                    pending.since_ms += stopped;
+                }
+                fx.push(Effect::Resumed);
+                Ok(())
+            }
+            (Action::Resume, Actor::Seat(_)) => Err(GameError::NotAllowed(
+                "restarting the clock",
+                "only the director may restart a neutralised game",
+            )),
             (Action::DirectorEnd, Actor::Director) => {
+                self.paused = None;
                 self.accept_pending(fx);
                 let deduct = self.ruleset.director_shortened.deduct_own_rack;
                 if deduct {
@@ -1056,7 +1134,8 @@ impl Game {
 
     /// Let time pass up to `at`, charging the running clock and ending the game if time says so.
     fn advance_time(&mut self, at: i64, fx: &mut Vec<Effect>) {
-        if self.is_over() {
+        if self.is_over() || self.paused.is_some() {
+            // A neutralised game's clocks do not run (NASPA II.A, WESPA 1.4.3).
             self.clocks.last_ms = at.max(self.clocks.last_ms);
             return;
         }

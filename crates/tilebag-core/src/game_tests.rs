@@ -828,3 +828,100 @@ fn next_deadline_is_when_time_alone_changes_the_game() {
         c
     });
 }
+
+fn director(at_ms: i64, action: Action) -> Event {
+    Event {
+        actor: Actor::Director,
+        at_ms,
+        action,
+    }
+}
+
+#[test]
+fn naspa_ii_a_calling_the_director_stops_the_clock_and_blocks_play() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    // Seat 1 calls the director 10 s into seat 0's turn.
+    let fx = act(&mut g, 1, 10_000, Action::Pause, &j).unwrap();
+    assert_eq!(fx, vec![Effect::Paused { called_by: Some(1) }]);
+    assert_eq!(
+        g.paused(),
+        Some(Pause {
+            since_ms: 10_000,
+            called_by: Some(1)
+        })
+    );
+    // While stopped: no play, no study-then-move, no second call, no deadline, and the clock
+    // reads the same however long the stop lasts.
+    let before = g.clone();
+    assert_eq!(
+        play(&mut g, 0, 50_000, "8G", "CAT", &j).unwrap_err(),
+        GameError::Paused
+    );
+    assert_eq!(
+        act(&mut g, 0, 50_000, Action::Pause, &j).unwrap_err(),
+        GameError::Paused
+    );
+    assert!(act(&mut g, 1, 50_000, Action::Resume, &j).is_err(), "only the director restarts");
+    assert_eq!(g, before, "refused events change nothing");
+    assert_eq!(g.next_deadline_ms(), None);
+    assert_eq!(g.clocks_at(600_000).remaining_ms[0], 25 * MIN - 10_000);
+    // The director restarts it after 90 s; seat 0 plays 5 s later: 15 s used in all.
+    let fx = g.apply(&director(100_000, Action::Resume), &j).unwrap();
+    assert_eq!(fx, vec![Effect::Resumed]);
+    assert_eq!(g.paused(), None);
+    play(&mut g, 0, 105_000, "8G", "CAT", &j).unwrap();
+    assert_eq!(g.clocks().remaining_ms[0], 25 * MIN - 15_000);
+    // Resuming a game that is not stopped is refused.
+    assert!(g.apply(&director(106_000, Action::Resume), &j).is_err());
+}
+
+#[test]
+fn wespa_4_1_neutralising_keeps_the_out_play_window_and_the_director_may_end_a_stopped_game() {
+    let j = judge(&["AT"]);
+    // WESPA 5.1.3: a 5-second window after the out play; a neutralisation 2 s into it keeps
+    // the 3 s that remain.
+    let mut g = out_play_game(Ruleset::wespa_2010());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    g.apply(&director(3000, Action::Pause), &j).unwrap();
+    let tick = |at| Event {
+        actor: Actor::Clock,
+        at_ms: at,
+        action: Action::Tick,
+    };
+    g.apply(&tick(60_000), &j).unwrap();
+    assert!(g.clocks().running.is_none(), "nothing starts while neutralised");
+    g.apply(&director(100_000, Action::Resume), &j).unwrap();
+    assert_eq!(g.next_deadline_ms(), Some(103_000));
+    // The director may end a neutralised game (NASPA V.F).
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    g.apply(&director(1000, Action::Pause), &j).unwrap();
+    g.apply(&director(2000, Action::DirectorEnd), &j).unwrap();
+    assert!(g.is_over());
+    assert_eq!(g.paused(), None);
+    // The clock may not pause a game.
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    assert!(g
+        .apply(
+            &Event {
+                actor: Actor::Clock,
+                at_ms: 0,
+                action: Action::Pause
+            },
+            &j
+        )
+        .is_err());
+}
+
+#[test]
+fn literacy_2018_a_neutralised_turn_keeps_its_two_minutes() {
+    let j = judge(&["CAT"]);
+    let mut g = game(Ruleset::literacy_2018(), "CATSDOG", "EEEIIOU", BAG20);
+    // 60 s into the turn the director is called; after a 5-minute stop the turn still has 60 s.
+    act(&mut g, 1, MIN, Action::Pause, &j).unwrap();
+    g.apply(&director(6 * MIN, Action::Resume), &j).unwrap();
+    assert_eq!(g.next_deadline_ms(), Some(7 * MIN));
+    assert_eq!(g.clocks_at(6 * MIN).game_remaining_ms, Some(19 * MIN));
+    play(&mut g, 0, 6 * MIN + 59_000, "8G", "CAT", &j).unwrap();
+    assert_eq!(g.clocks().game_remaining_ms, Some(20 * MIN - 119_000));
+}

@@ -19,7 +19,7 @@ pub mod ruleset;
 pub mod tiles;
 
 pub use board::{Board, Direction, Layout, Position, Square};
-pub use game::{Action, Actor, Event, Game, GameError, Phase, WordJudge};
+pub use game::{Action, Actor, Event, Game, GameError, Pause, Phase, WordJudge};
 pub use play::{Placement, PlayError, ScoredPlay};
 pub use ruleset::Ruleset;
 pub use tiles::{PlacedTile, Tile, TileSet};
