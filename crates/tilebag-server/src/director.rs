@@ -839,15 +839,23 @@ on an earlier round's standings, so it can be posted before the current round en
         r = shown.max(1),
     );
 
-    // Players.
+    // Players (teams in the Literacy 2018 format).
+    let team = d.config.format == tilebag_tournament::Format::Literacy2018Teams;
     let _ = write!(
         body,
         "<section><h2>Players</h2>{}<form method=\"post\" action=\"{url}/player\">\
 <label>Name <input name=\"name\" id=\"player-name\" required maxlength=\"40\"></label>\
 <label>Rating <input type=\"number\" name=\"rating\" id=\"player-rating\" min=\"0\" max=\"3000\" value=\"0\"></label>\
-<label>Member id <input name=\"member_id\" id=\"player-member\" maxlength=\"20\"></label>\
-<button id=\"add-player\">Add player</button></form></section>",
-        table_html(&players_table(d), "players")
+<label>Member id <input name=\"member_id\" id=\"player-member\" maxlength=\"20\"></label>{members}\
+<button id=\"add-player\">Add {who}</button></form></section>",
+        table_html(&players_table(d), "players"),
+        members = if team {
+            "<label>Team members <input name=\"members\" id=\"player-members\" maxlength=\"200\" \
+placeholder=\"Ann Lee, Bo Chen\"></label>"
+        } else {
+            ""
+        },
+        who = if team { "team" } else { "player" },
     );
 
     // Printing and export.
@@ -1037,6 +1045,9 @@ struct PlayerForm {
     rating: String,
     #[serde(default)]
     member_id: String,
+    /// Team members, comma-separated (a team format).
+    #[serde(default)]
+    members: String,
 }
 
 async fn add_player(
@@ -1064,6 +1075,18 @@ async fn add_player(
         },
     };
     let member_id = Some(f.member_id.trim().to_string()).filter(|m| !m.is_empty());
+    let mut members = Vec::new();
+    for m in f
+        .members
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+    {
+        match clean_text("team member's name", m, 40) {
+            Ok(m) => members.push(m),
+            Err(e) => return back(&here, Err(e)),
+        }
+    }
     let (div, n2) = (division.clone(), name.clone());
     let done = change(&s, &event, None, move |_| {
         Ok(vec![Action::AddPlayer {
@@ -1072,7 +1095,7 @@ async fn add_player(
             rating,
             member_id,
             career_games: None,
-            members: Vec::new(),
+            members,
         }])
     })
     .await;

@@ -618,3 +618,44 @@ async fn without_a_key_the_server_makes_one_and_keeps_it() {
     assert!(e.contains("at least 8"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn a_literacy_division_takes_teams_with_their_members() {
+    let dir = temp_dir("director-teams");
+    let db = dir.join("t.db");
+    let mut c = config(db.to_str().unwrap(), &["QI"]);
+    c.director_key = Some(KEY.into());
+    let server = tilebag_server::start(c).await.unwrap();
+    let td = Td::sign_in(server.addr()).await;
+    td.post("/td/new", "id=club&name=Literacy+Cup").await;
+    let to = td
+        .post(
+            "/td/club/division",
+            "name=Teams&preset=literacy-2018&schedule=RR%3A2+LIT3%3A1&seed=3",
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/Teams?msg=Division Teams added.");
+    let page = td.get("/td/club/d/Teams").await.text();
+    assert!(
+        page.contains("id=\"player-members\"") && page.contains("Add team"),
+        "{page}"
+    );
+    let to = td
+        .post(
+            "/td/club/d/Teams/player",
+            "name=Readers&members=Ann+Lee%2C+Bo+Chen%2C+%2C+Cy+Diaz",
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/Teams?msg=Added #1 Readers.");
+    let t = load(&dir);
+    assert_eq!(
+        t.division("Teams").unwrap().players[0].members,
+        vec!["Ann Lee", "Bo Chen", "Cy Diaz"]
+    );
+    let to = td
+        .post("/td/club/d/Teams/player", "name=Writers&members=%07bell")
+        .await;
+    assert!(to.contains("err=the team member's name must be"), "{to}");
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
