@@ -7,10 +7,12 @@
 //! - [`bag`]: the seeded bag.
 //! - [`ruleset`]: every parameter the rulebooks vary, and the presets.
 //! - [`game`]: the game state machine (holds, challenges, clocks, end of game).
+//! - [`civil`]: seconds since 1970 as a UTC date and time, for log stamps.
 //! - [`gcg`]: reading and writing GCG records; [`replay`]: checking a record against the rules.
 
 pub mod bag;
 pub mod board;
+pub mod civil;
 pub mod game;
 pub mod gcg;
 pub mod play;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Division, FirstReason, GameResult, Pairing, PlayerId, Seat, Tournament};
+use crate::model::{Division, GameResult, Pairing, PlayerId, Seat, Tournament};
 use crate::standings::fmt_half;
 
 /// Escapes text for HTML.
@@ -101,21 +101,7 @@ pub fn pairings_html(t: &Tournament, div: &Division, round: u32) -> String {
         for p in &r.pairings {
             match p {
                 Pairing::Game(g) => {
-                    let why = match &g.first_by {
-                        FirstReason::FewerFirsts => "fewer firsts".to_string(),
-                        FirstReason::MoreSeconds => "more seconds".to_string(),
-                        FirstReason::Balance => "balance".to_string(),
-                        FirstReason::Draw { draws } => format!(
-                            "draw {}",
-                            draws
-                                .iter()
-                                .map(|(a, b)| format!("{a}/{b}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        FirstReason::Director => "director".to_string(),
-                        FirstReason::Imported => "imported".to_string(),
-                    };
+                    let why = crate::tables::why_first(&g.first_by);
                     let res = match &g.result {
                         Some(GameResult::Played {
                             first_score,
