@@ -862,7 +862,10 @@ fn naspa_ii_a_calling_the_director_stops_the_clock_and_blocks_play() {
         act(&mut g, 0, 50_000, Action::Pause, &j).unwrap_err(),
         GameError::Paused
     );
-    assert!(act(&mut g, 1, 50_000, Action::Resume, &j).is_err(), "only the director restarts");
+    assert!(
+        act(&mut g, 1, 50_000, Action::Resume, &j).is_err(),
+        "only the director restarts"
+    );
     assert_eq!(g, before, "refused events change nothing");
     assert_eq!(g.next_deadline_ms(), None);
     assert_eq!(g.clocks_at(600_000).remaining_ms[0], 25 * MIN - 10_000);
@@ -890,7 +893,10 @@ fn wespa_4_1_neutralising_keeps_the_out_play_window_and_the_director_may_end_a_s
         action: Action::Tick,
     };
     g.apply(&tick(60_000), &j).unwrap();
-    assert!(g.clocks().running.is_none(), "nothing starts while neutralised");
+    assert!(
+        g.clocks().running.is_none(),
+        "nothing starts while neutralised"
+    );
     g.apply(&director(100_000, Action::Resume), &j).unwrap();
     assert_eq!(g.next_deadline_ms(), Some(103_000));
     // The director may end a neutralised game (NASPA V.F).
