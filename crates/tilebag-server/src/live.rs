@@ -4,11 +4,21 @@
 //! gets its `ack` and anybody gets the new view. The task sleeps until the game's next deadline
 //! (`Game::next_deadline_ms`) and applies a `Tick` then, so flags fall, the out-play window
 //! closes and the Literacy game clock ends the game with nobody connected.
+//!
+//! A new game waits: its game time stands at 0 until it starts, when both seats have connected
+//! (a WebSocket with each seat's token, at least once each) or when a seat's first action is
+//! accepted, whichever comes first. Over the board the first player's clock is started only once
+//! the players are seated and the tiles are drawn (NASPA III.F, WESPA 2.2, SANSPA 6.5); online
+//! the seat links may be opened minutes apart. The start is durable: a game with an event has
+//! started, and a start by connection is written at once as the game's first clock checkpoint
+//! (`checkpoint_ms` goes from [`NOT_STARTED`] to the game time; see `store/mod.rs`).
 
 use crate::clock::GameClock;
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
-use crate::store::{wall_ms, GameRecord, GameStatus, Store, StoreError, StoredEvent};
-use crate::view::{observer_view, result_view, view_for, Audience, ObserverView, ResultView};
+use crate::store::{wall_ms, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED};
+use crate::view::{
+    observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
+};
 use crate::{Judge, Limits, ServeConfig, ServerError};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
@@ -56,6 +66,9 @@ pub(crate) struct Summary {
 pub(crate) struct Shared {
     ended: AtomicBool,
     summary: Mutex<Summary>,
+    /// The game's clock as its task last set it (waiting until the game starts), for the
+    /// checkpoints.
+    clock: Mutex<GameClock>,
 }
 
 /// A reply to an HTTP request about a game.
@@ -97,7 +110,6 @@ pub(crate) enum Command {
 pub(crate) struct GameHandle {
     pub meta: Arc<GameMeta>,
     tx: mpsc::Sender<Command>,
-    clock: GameClock,
     shared: Arc<Shared>,
 }
 
@@ -112,6 +124,10 @@ impl GameHandle {
 
     pub(crate) fn summary(&self) -> Summary {
         self.shared.summary.lock().expect("summary lock").clone()
+    }
+
+    fn clock(&self) -> GameClock {
+        *self.shared.clock.lock().expect("clock lock")
     }
 
     /// Subscribe a connection: the game sends it a `state` at once, then every change.
@@ -283,6 +299,9 @@ impl Hub {
         }
         // Downtime is neutralised: the game time resumes where it was last seen.
         let base = last_at.max(rec.checkpoint_ms).max(game.clocks().last_ms);
+        // A game with an event has started; one without has started if its start was
+        // checkpointed. Otherwise it still waits for its players.
+        let started = !events.is_empty() || rec.checkpoint_ms > NOT_STARTED;
         let meta = GameMeta {
             id: rec.id,
             tokens: rec.tokens,
@@ -291,15 +310,27 @@ impl Hub {
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
         };
-        Ok(self.spawn(meta, game, events.len() as u64, judge, base))
+        let clock = if started {
+            GameClock::resume(base, self.time_scale)
+        } else {
+            GameClock::waiting(self.time_scale)
+        };
+        Ok(self.spawn(meta, game, events.len() as u64, judge, clock))
     }
 
-    fn spawn(&self, meta: GameMeta, game: Game, seq: u64, judge: Judge, base: i64) -> GameHandle {
+    fn spawn(
+        &self,
+        meta: GameMeta,
+        game: Game,
+        seq: u64,
+        judge: Judge,
+        clock: GameClock,
+    ) -> GameHandle {
         let (tx, rx) = mpsc::channel(256);
-        let clock = GameClock::resume(base, self.time_scale);
         let shared = Arc::new(Shared {
             ended: AtomicBool::new(game.is_over()),
             summary: Mutex::new(summary(&game, seq)),
+            clock: Mutex::new(clock),
         });
         let meta = Arc::new(meta);
         let task = GameTask {
@@ -311,17 +342,13 @@ impl Hub {
             store: self.store.clone(),
             shared: shared.clone(),
             subs: HashMap::new(),
+            seen: [false; 2],
             retry_at: None,
             stalled: None,
             on_end: self.on_end.get().cloned(),
         };
         tokio::spawn(task.run(rx, self.shutdown.clone()));
-        GameHandle {
-            meta,
-            tx,
-            clock,
-            shared,
-        }
+        GameHandle { meta, tx, shared }
     }
 
     /// The game `id`, loading it from the store if it is not in memory (a finished game).
@@ -388,7 +415,8 @@ impl Hub {
             created_at_ms: wall_ms(),
             status: GameStatus::Live,
             result_json: None,
-            checkpoint_ms: 0,
+            // The clock waits for the players.
+            checkpoint_ms: NOT_STARTED,
         };
         self.store.create_game(&rec).await?;
         let game = Game::new(ruleset, rec.seed);
@@ -400,7 +428,7 @@ impl Hub {
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
         };
-        let handle = self.spawn(meta, game, 0, judge, 0);
+        let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale));
         self.games
             .write()
             .expect("games lock")
@@ -442,13 +470,18 @@ impl Hub {
             .collect())
     }
 
+    /// The game time of every live game that has started (a waiting game has no time to save,
+    /// and a checkpoint would mark it started).
     fn live_clocks(&self) -> Vec<(String, i64)> {
         self.games
             .read()
             .expect("games lock")
             .iter()
             .filter(|(_, h)| !h.is_ended())
-            .map(|(id, h)| (id.clone(), h.clock.now_ms()))
+            .filter_map(|(id, h)| {
+                let clock = h.clock();
+                clock.is_running().then(|| (id.clone(), clock.now_ms()))
+            })
             .collect()
     }
 
@@ -541,6 +574,8 @@ struct GameTask {
     store: Arc<dyn Store>,
     shared: Arc<Shared>,
     subs: HashMap<u64, Sub>,
+    /// Which seats have connected since the game was loaded (the game starts when both have).
+    seen: [bool; 2],
     /// After a failed commit of a tick, when to try again.
     retry_at: Option<Instant>,
     /// A deadline whose tick changed nothing (never expected; guards against a busy loop).
@@ -587,7 +622,8 @@ impl GameTask {
         if self.stalled == Some(d) {
             return None;
         }
-        Some(self.clock.instant_for(d))
+        // `None` while the game waits to start: no deadline comes nearer then.
+        self.clock.instant_for(d)
     }
 
     async fn handle(&mut self, cmd: Command) {
@@ -598,6 +634,14 @@ impl GameTask {
                 reply,
             } => {
                 let conn = reply_conn_id();
+                if let Audience::Seat(seat) = audience {
+                    self.seen[seat] = true;
+                    if self.seen == [true, true] && !self.clock.is_running() {
+                        // Both players are here: the game starts (the others hear of it first,
+                        // the newcomer's first view shows it started).
+                        self.start_on_arrival().await;
+                    }
+                }
                 let text = self.state_for(audience, &[]);
                 if out.try_send(text).is_ok() {
                     self.subs.insert(conn, Sub { audience, out });
@@ -620,14 +664,13 @@ impl GameTask {
             }
             Command::Snapshot { reply } => {
                 self.fire_due().await;
-                let at = self.clock.now_ms();
                 let _ = reply.send(Snapshot {
                     status: if self.game.is_over() {
                         GameStatus::Ended
                     } else {
                         GameStatus::Live
                     },
-                    view: observer_view(&self.game, &self.meta, self.seq, at),
+                    view: observer_view(&self.game, &self.meta, self.moment()),
                 });
             }
             Command::Gcg { reply } => {
@@ -637,8 +680,45 @@ impl GameTask {
         }
     }
 
+    /// The game has started because both seats connected: make the start durable (the game's
+    /// first clock checkpoint), start the clock and tell everyone connected. Should the write
+    /// fail, the game starts all the same; the next periodic checkpoint records it.
+    async fn start_on_arrival(&mut self) {
+        let at = [(self.meta.id.clone(), self.clock.now_ms())];
+        if let Err(e) = self.store.checkpoint(&at).await {
+            eprintln!(
+                "tilebag-server: game {}: cannot save the game's start: {e}",
+                self.meta.id
+            );
+        }
+        self.start_clock();
+        self.broadcast(&[]);
+    }
+
+    /// Start the game's clock (in memory; the caller has made the start durable).
+    fn start_clock(&mut self) {
+        if self.clock.is_running() {
+            return;
+        }
+        self.clock.start();
+        *self.shared.clock.lock().expect("clock lock") = self.clock;
+    }
+
+    /// The game time and log position a view shows.
+    fn moment(&self) -> Moment {
+        Moment {
+            seq: self.seq,
+            at_ms: self.clock.now_ms(),
+            started: self.clock.is_running(),
+        }
+    }
+
     /// Apply a `Tick` if a deadline has passed.
     async fn fire_due(&mut self) {
+        if !self.clock.is_running() {
+            // Game time stands still until the game starts: nothing can be due.
+            return;
+        }
         if let Some(r) = self.retry_at {
             if Instant::now() < r {
                 return;
@@ -695,6 +775,9 @@ impl GameTask {
         };
         match self.commit(ev).await {
             Ok(effects) => {
+                // The first accepted action starts a waiting game (at game time 0); the event
+                // just stored makes the start durable.
+                self.start_clock();
                 self.send_to(conn, ack_text(id.as_ref(), &effects, self.seq).into());
                 self.broadcast(&effects);
             }
@@ -794,8 +877,7 @@ impl GameTask {
     }
 
     fn state_for(&self, audience: Audience, effects: &[Effect]) -> Utf8Bytes {
-        let at = self.clock.now_ms();
-        let view = view_for(&self.game, &self.meta, self.seq, at, audience);
+        let view = view_for(&self.game, &self.meta, self.moment(), audience);
         state_text(effects, &view).into()
     }
 
@@ -894,7 +976,9 @@ pub(crate) fn game_error_code(e: &GameError) -> ErrorCode {
         GameError::GameOver => ErrorCode::GameOver,
         GameError::OutOfTurn(_) => ErrorCode::OutOfTurn,
         GameError::NoSuchSeat(_) => ErrorCode::NotASeat,
-        GameError::NotAllowed(..) | GameError::SixZeroNotReached(_) => ErrorCode::NotAllowed,
+        GameError::NotAllowed(..) | GameError::SixZeroNotReached(_) | GameError::Paused => {
+            ErrorCode::NotAllowed
+        }
         GameError::TilesNotOnRack(_) => ErrorCode::TilesNotOnRack,
         GameError::ExchangeBagTooSmall { .. } => ErrorCode::BagTooSmall,
         GameError::EmptyExchange => ErrorCode::BadRequest,

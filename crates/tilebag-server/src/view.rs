@@ -40,6 +40,10 @@ pub struct TableView {
     pub at_ms: i64,
     /// Events in the game's log: a client can tell an old view from a new one.
     pub seq: u64,
+    /// Whether the game's clock has started. A new game waits (game time stands at 0, the clocks
+    /// are full and none runs) until both seats have connected or a seat's first action is
+    /// accepted, as over the board (NASPA III.F, WESPA 2.2).
+    pub started: bool,
     /// 15 rows, top to bottom; `.` is empty, uppercase a tile, lowercase a blank.
     pub board: Vec<String>,
     pub bag_count: usize,
@@ -193,21 +197,30 @@ pub enum View {
     Observer(Box<ObserverView>),
 }
 
+/// Where a game stands in time: the events so far, the game time of the view, and whether the
+/// clock has started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moment {
+    pub seq: u64,
+    pub at_ms: i64,
+    pub started: bool,
+}
+
 /// The view for `audience`: the one entry point the server uses.
-pub fn view_for(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64, audience: Audience) -> View {
+pub fn view_for(game: &Game, meta: &GameMeta, now: Moment, audience: Audience) -> View {
     match audience {
-        Audience::Seat(s) => View::Seat(Box::new(seat_view(game, meta, seq, at_ms, s))),
-        Audience::Observer => View::Observer(Box::new(observer_view(game, meta, seq, at_ms))),
+        Audience::Seat(s) => View::Seat(Box::new(seat_view(game, meta, now, s))),
+        Audience::Observer => View::Observer(Box::new(observer_view(game, meta, now))),
     }
 }
 
-pub fn seat_view(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64, seat: usize) -> SeatView {
+pub fn seat_view(game: &Game, meta: &GameMeta, now: Moment, seat: usize) -> SeatView {
     let set = game.tile_set();
     let over = game.is_over();
     SeatView {
         audience: "seat",
         seat,
-        table: table(game, meta, seq, at_ms),
+        table: table(game, meta, now),
         rack: sorted_tiles(set, game.rack(seat)),
         unseen: set.tiles_to_string(&game.unseen_for(seat)),
         history: game
@@ -228,11 +241,11 @@ pub fn seat_view(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64, seat: usize
     }
 }
 
-pub fn observer_view(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64) -> ObserverView {
+pub fn observer_view(game: &Game, meta: &GameMeta, now: Moment) -> ObserverView {
     let set = game.tile_set();
     ObserverView {
         audience: "observer",
-        table: table(game, meta, seq, at_ms),
+        table: table(game, meta, now),
         history: game
             .history()
             .iter()
@@ -299,7 +312,12 @@ fn line_kind(set: &TileSet, t: &Turn, reveal_exchange: bool) -> LineKind {
     }
 }
 
-fn table(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64) -> TableView {
+fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
+    let Moment {
+        seq,
+        at_ms,
+        started,
+    } = now;
     let set = game.tile_set();
     let scores = game.scores();
     let size = game.board().size();
@@ -320,10 +338,12 @@ fn table(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64) -> TableView {
     } else {
         game.clocks_at(at_ms)
     };
+    // Until the game starts no clock runs (game time stands at 0, so the clocks are full).
+    let running = if started { c.running } else { None };
     let per_turn = match game.ruleset().clock {
         ClockRule::SharedGame {
             per_turn_max_ms, ..
-        } if c.running.is_some() && !game.is_over() => {
+        } if running.is_some() && !game.is_over() => {
             let left = c.turn_started_ms + per_turn_max_ms - at_ms;
             Some(left.clamp(0, c.game_remaining_ms.unwrap_or(left).max(0)))
         }
@@ -333,7 +353,7 @@ fn table(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64) -> TableView {
         remaining_ms: c.game_remaining_ms.is_none().then_some(c.remaining_ms),
         game_remaining_ms: c.game_remaining_ms,
         turn_remaining_ms: per_turn,
-        running: c.running,
+        running,
     };
     let phase = match game.phase() {
         Phase::AwaitingMove => PhaseView::AwaitingMove,
@@ -375,6 +395,7 @@ fn table(game: &Game, meta: &GameMeta, seq: u64, at_ms: i64) -> TableView {
         time_control: game.ruleset().clock,
         at_ms,
         seq,
+        started,
         board,
         bag_count: game.bag_len(),
         to_move: game.to_move(),

@@ -21,6 +21,11 @@ async fn a_flag_falls_past_the_overtime_limit_with_nobody_connected() {
     )
     .await;
     let id = created["id"].as_str().unwrap();
+    // The clock starts when both players are here (see tests/start.rs); then they both leave.
+    let t = Table::open(addr, &created, false).await;
+    assert_eq!(t.view(0)["started"], true);
+    assert_eq!(t.view(0)["clocks"]["running"], 0);
+    drop(t);
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let doc = http(addr, "GET", &format!("/api/games/{id}"), None)
         .await

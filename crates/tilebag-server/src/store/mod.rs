@@ -10,6 +10,14 @@
 //!         checkpoint_ms)          -- checkpoint_ms: the game time last seen running
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
 //! ```
+//!
+//! Whether a game has started (its clock runs only once both players are there, see `live.rs`)
+//! needs no column of its own: a game with an event has started, and a game without one has
+//! started if and only if `checkpoint_ms` is not [`NOT_STARTED`] (-1). A new game is stored with
+//! -1; the start by connection writes the game time (0 or a little more) as its first checkpoint,
+//! and checkpoints only ever move forwards, so a started game never reads as waiting again. Rows
+//! written before games waited have 0 (the column's default): they started when created, as they
+//! did then.
 
 mod postgres;
 mod sqlite;
@@ -78,9 +86,14 @@ pub struct GameRecord {
     pub status: GameStatus,
     /// The result (JSON) once the game is over.
     pub result_json: Option<String>,
-    /// The game time last checkpointed while the game was live.
+    /// The game time last checkpointed while the game was live; [`NOT_STARTED`] while the game
+    /// waits for its players and has no event.
     pub checkpoint_ms: i64,
 }
+
+/// `checkpoint_ms` of a game whose clock has not started: it waits for both players (or a
+/// first action, which is its first event). Any checkpoint (≥ 0) replaces it.
+pub const NOT_STARTED: i64 = -1;
 
 /// One event of a game's log.
 #[derive(Debug, Clone)]
@@ -106,6 +119,7 @@ pub trait Store: Send + Sync {
         ended: Option<&'a str>,
     ) -> StoreFuture<'a, ()>;
     /// Record the game time of live games (id, game ms); never moves a checkpoint backwards.
+    /// The first checkpoint of a game (over [`NOT_STARTED`]) records that it has started.
     fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()>;
     /// The newest games first, at most `limit`.
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>>;

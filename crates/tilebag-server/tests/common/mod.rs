@@ -98,6 +98,19 @@ impl Conn {
         }
     }
 
+    /// Read until the view says the game has started (a new game starts when both seats have
+    /// connected; a connection opened before that gets one more `state` then).
+    pub async fn wait_started(&mut self) -> Value {
+        loop {
+            if let Some(v) = &self.view {
+                if v["started"] == true {
+                    return v.clone();
+                }
+            }
+            self.next().await;
+        }
+    }
+
     /// Read whatever has arrived, without waiting.
     pub async fn drain(&mut self) {
         while let Ok(Ok(Some(m))) =
@@ -130,6 +143,11 @@ impl Table {
         for s in 0..2 {
             seats.push(Conn::open(addr, created["seats"][s]["ws"].as_str().unwrap()).await);
         }
+        // Both seats are here, so the game has started: seat 1's first view says so, and seat 0
+        // (here first) is told. Read that, so that every view is current and no `state` is
+        // left unread.
+        assert_eq!(seats[1].view()["started"], true, "{}", seats[1].view());
+        seats[0].wait_started().await;
         let observer = if observer {
             Some(Conn::open(addr, created["observer_ws"].as_str().unwrap()).await)
         } else {

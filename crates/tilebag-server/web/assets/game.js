@@ -34,6 +34,7 @@ const S = {
   drag: null,
   confirmTimers: {},
   connects: 0,
+  waiting: false, // the last view said the game has not started
 };
 
 let board;
@@ -112,6 +113,9 @@ function onMessage(m) {
     S.seat = m.view.audience === 'seat' ? m.view.seat : null;
     if (S.seat !== null) reconcileRack(m.view.rack);
     if (m.effects && m.effects.length) announceEffects(m.effects);
+    const waiting = m.view.started === false;
+    if (S.waiting && !waiting && m.view.phase.type !== 'ended') notice('The game has started: the clock is running.');
+    S.waiting = waiting;
     if (!S.ruleset) loadRuleset(m.view.preset);
     render();
   } else if (m.type === 'ack') {
@@ -521,7 +525,16 @@ function renderPlayers() {
         el('div', { class: 'player-rack-count', id: `rackcount-${i}` })));
     }
     box.append(el('div', { class: 'game-clock', id: 'game-clock', hidden: true, role: 'timer', 'aria-label': 'Game clock', 'data-testid': 'game-clock' }));
+    box.append(el('p', { class: 'waiting', id: 'waiting', hidden: true, role: 'status', 'aria-live': 'polite', 'data-testid': 'waiting' }));
   }
+  // A new game waits for both players (or a first move) before any clock runs.
+  const waiting = $('waiting');
+  waiting.hidden = !S.waiting;
+  waiting.textContent = !S.waiting ? ''
+    : S.seat !== null
+      ? 'Waiting for your opponent \u2014 the clock starts when both players are here' +
+        (v.to_move === S.seat ? ' (or when you make your first move).' : '.')
+      : 'Waiting for the players \u2014 the clock starts when both players are here.';
   for (const i of [0, 1]) {
     const p = v.players[i];
     $(`name-${i}`).textContent = p.name;
