@@ -183,6 +183,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         )
         .route("/td/{event}/d/{division}/result", post(enter_result))
         .route("/td/{event}/d/{division}/online", post(start_online))
+        .route("/td/{event}/d/{division}/game", post(game_act))
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
         .route("/events/{event}", get(public_event))
@@ -327,7 +328,7 @@ padding:.25rem .5rem;text-align:left;vertical-align:top}}main.td td.n{{text-alig
 main.td form.inline{{display:inline}}main.td input[type=number]{{width:5.5em}}\
 main.td .flash{{padding:.5rem .75rem;border-radius:4px;margin:0 0 1rem}}\
 main.td .ok{{background:#e3f3e7;color:var(--ok)}}main.td .err{{background:#f8e1e1;color:var(--danger)}}\
-main.td nav{{margin:0 0 .75rem}}main.td label{{margin-right:.75rem}}</style></head>\
+main.td nav{{margin:0 0 .75rem}}main.td .call{{color:var(--danger)}}main.td label{{margin-right:.75rem}}</style></head>\
 <body><main class=\"td\"><nav>{nav}</nav><h1>{t}</h1>\n{body}\n\
 <form method=\"post\" action=\"/td/logout\"><button>Sign out</button></form></main></body></html>\n",
         t = esc(title),
@@ -966,7 +967,7 @@ async fn round_section(s: &DirectorState, event: &str, d: &Division, round: u32)
                     entry.push_str(&form);
                 }
                 let online = match link {
-                    Some(o) => online_cell(s, &o.game_id, d, o.first, o.second).await,
+                    Some(o) => online_cell(s, &url, &o.game_id, d, o.first, o.second).await,
                     None => {
                         if g.result.is_none() {
                             can_start = true;
@@ -1017,6 +1018,7 @@ hand each player their seat link. Results come back here when the games end.</p>
 
 async fn online_cell(
     s: &DirectorState,
+    url: &str,
     id: &str,
     d: &Division,
     first: PlayerId,
@@ -1025,17 +1027,116 @@ async fn online_cell(
     let Ok(h) = s.hub.get(id).await else {
         return format!("game {} (not found)", esc(id));
     };
-    let status = if h.is_ended() { "ended" } else { "live" };
+    let snapshot = h.snapshot().await.ok();
+    let ended = h.is_ended();
+    let paused = snapshot.as_ref().and_then(|x| x.view.table.paused);
+    let started = snapshot.as_ref().is_some_and(|x| x.view.table.started);
+    let seat_name = |seat: usize| {
+        let p = if seat == 0 { first } else { second };
+        format!("#{p} {}", name_of(d, p))
+    };
+    let status = match (ended, paused, started) {
+        (true, _, _) => "ended".to_string(),
+        (false, Some(p), _) => match p.called_by {
+            Some(seat) => format!(
+                "<b class=\"call\">clocks stopped: {} called the director</b>",
+                esc(&seat_name(seat))
+            ),
+            None => "<b>clocks stopped by the director</b>".to_string(),
+        },
+        (false, None, false) => "waiting for both players".to_string(),
+        (false, None, true) => "live".to_string(),
+    };
+    let button = |what: &str, label: &str, bid: &str| {
+        format!(
+            "<form class=\"inline\" method=\"post\" action=\"{url}/game\">\
+<input type=\"hidden\" name=\"game\" value=\"{id}\"><input type=\"hidden\" name=\"do\" value=\"{what}\">\
+<button id=\"{bid}-{id}\">{label}</button></form>",
+            id = esc(id),
+        )
+    };
+    let controls = match (ended, paused) {
+        (true, _) => String::new(),
+        (false, Some(_)) => format!(
+            "<br>{} {}",
+            button("resume", "Restart the clocks", "resume"),
+            button("end", "End the game (NASPA V.F)", "end")
+        ),
+        (false, None) => format!(
+            "<br>{} {}",
+            button("pause", "Stop the clocks", "pause"),
+            button("end", "End the game (NASPA V.F)", "end")
+        ),
+    };
     format!(
         "<a href=\"/games/{id}\">game {id}</a> ({status})<br>\
 <a class=\"seat\" href=\"/games/{id}?token={t0}\">seat link: {n0}</a><br>\
-<a class=\"seat\" href=\"/games/{id}?token={t1}\">seat link: {n1}</a>",
+<a class=\"seat\" href=\"/games/{id}?token={t1}\">seat link: {n1}</a>{controls}",
         id = esc(id),
         t0 = enc(&h.meta.tokens[0]),
         t1 = enc(&h.meta.tokens[1]),
-        n0 = esc(&format!("#{first} {}", name_of(d, first))),
-        n1 = esc(&format!("#{second} {}", name_of(d, second))),
+        n0 = esc(&seat_name(0)),
+        n1 = esc(&seat_name(1)),
     )
+}
+
+#[derive(Deserialize)]
+struct GameForm {
+    game: String,
+    #[serde(rename = "do")]
+    what: String,
+}
+
+/// The director acts on a live online game of the division: stop the clocks (NASPA II.A,
+/// WESPA 4.1), restart them, or end the game (NASPA V.F).
+async fn game_act(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path((event, division)): Path<(String, String)>,
+    form: Result<Form<GameForm>, FormRejection>,
+) -> Response {
+    if let Some(r) = guard(&s, &headers, true) {
+        return r;
+    }
+    let here = div_url(&event, &division);
+    let Ok(Form(f)) = form else {
+        return back(&here, Err("the form was incomplete".into()));
+    };
+    let (t, _) = match load(&s, &event).await {
+        Ok(x) => x,
+        Err(e) => return back(&here, Err(e)),
+    };
+    let Some(link) = t
+        .division(&division)
+        .ok()
+        .and_then(|d| d.online.iter().find(|o| o.game_id == f.game))
+    else {
+        return back(
+            &here,
+            Err(format!(
+                "game {:?} is not one of this division's online games",
+                f.game
+            )),
+        );
+    };
+    let here = format!("{here}?round={}", link.round);
+    let (action, said) = match f.what.as_str() {
+        "pause" => (tilebag_core::Action::Pause, "Clocks stopped."),
+        "resume" => (tilebag_core::Action::Resume, "Clocks restarted."),
+        "end" => (
+            tilebag_core::Action::DirectorEnd,
+            "Game ended by the director.",
+        ),
+        other => return back(&here, Err(format!("unknown game action {other:?}"))),
+    };
+    let Ok(h) = s.hub.get(&f.game).await else {
+        return back(&here, Err(format!("game {} is not on this server", f.game)));
+    };
+    match h.director(action).await {
+        Ok(Ok(())) => back(&here, Ok(said.to_string())),
+        Ok(Err(e)) => back(&here, Err(format!("refused: {e}"))),
+        Err(e) => back(&here, Err(e.to_string())),
+    }
 }
 
 #[derive(Deserialize)]

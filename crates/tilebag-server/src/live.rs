@@ -103,6 +103,11 @@ pub(crate) enum Command {
     Gcg {
         reply: oneshot::Sender<String>,
     },
+    /// The director acts on the game (pause, resume, end).
+    Director {
+        action: Action,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
 }
 
 /// A handle on a game's task.
@@ -155,6 +160,13 @@ impl GameHandle {
     pub(crate) async fn gcg(&self) -> Result<String, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Gcg { reply }).await?;
+        rx.await.map_err(|_| HubError::Unavailable)
+    }
+
+    /// The director acts on the game; `Err` says why the rules refused it.
+    pub(crate) async fn director(&self, action: Action) -> Result<Result<(), String>, HubError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(Command::Director { action, reply }).await?;
         rx.await.map_err(|_| HubError::Unavailable)
     }
 }
@@ -677,6 +689,10 @@ impl GameTask {
                 self.fire_due().await;
                 let _ = reply.send(self.gcg());
             }
+            Command::Director { action, reply } => {
+                let done = self.director(action).await;
+                let _ = reply.send(done);
+            }
         }
     }
 
@@ -796,6 +812,30 @@ impl GameTask {
         }
     }
 
+    /// The director's action (from the director's pages): stop or restart the clocks, or end
+    /// the game. Committed and broadcast like a seat's.
+    async fn director(&mut self, action: Action) -> Result<(), String> {
+        self.fire_due().await;
+        let at = self.clock.now_ms().max(self.game.clocks().last_ms);
+        let ev = Event {
+            actor: Actor::Director,
+            at_ms: at,
+            action,
+        };
+        match self.commit(ev).await {
+            Ok(effects) => {
+                self.start_clock();
+                self.broadcast(&effects);
+                Ok(())
+            }
+            Err(Failure::Game(e)) => Err(e.to_string()),
+            Err(Failure::Store(e)) => {
+                eprintln!("tilebag-server: game {}: cannot save: {e}", self.meta.id);
+                Err("the change could not be saved, so it was not made; try again".into())
+            }
+        }
+    }
+
     /// Read a client's move against the board (GCG notation).
     fn to_action(&self, message: ClientMessage) -> Result<Action, (ErrorCode, String)> {
         let g = &self.game;
@@ -841,6 +881,7 @@ impl GameTask {
             ClientMessage::Accept => Action::Accept,
             ClientMessage::Resign => Action::Resign,
             ClientMessage::EndAfterSixZeros => Action::EndAfterSixZeros,
+            ClientMessage::CallDirector => Action::Pause,
             ClientMessage::State => {
                 return Err((ErrorCode::BadMessage, "state is not an action".into()))
             }

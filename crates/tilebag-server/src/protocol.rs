@@ -35,6 +35,9 @@ pub enum ClientMessage {
     Accept,
     Resign,
     EndAfterSixZeros,
+    /// Call the director: the clocks stop until the director restarts them (NASPA II.A,
+    /// WESPA 4.1(e), SANSPA 14).
+    CallDirector,
     /// Send me the current view again.
     State,
 }

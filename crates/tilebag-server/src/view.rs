@@ -44,6 +44,11 @@ pub struct TableView {
     /// are full and none runs) until both seats have connected or a seat's first action is
     /// accepted, as over the board (NASPA III.F, WESPA 2.2).
     pub started: bool,
+    /// The game is neutralised (the director stopped it, or `called_by` seat called the
+    /// director): no clock runs and no move may be made until the director restarts it. While
+    /// stopped a seat's view holds no rack and no unseen tiles (NASPA II.A: no studying the rack
+    /// while the clock is stopped).
+    pub paused: Option<tilebag_core::Pause>,
     /// 15 rows, top to bottom; `.` is empty, uppercase a tile, lowercase a blank.
     pub board: Vec<String>,
     pub bag_count: usize,
@@ -217,12 +222,22 @@ pub fn view_for(game: &Game, meta: &GameMeta, now: Moment, audience: Audience) -
 pub fn seat_view(game: &Game, meta: &GameMeta, now: Moment, seat: usize) -> SeatView {
     let set = game.tile_set();
     let over = game.is_over();
+    // NASPA II.A: nobody studies a rack while the clock is stopped.
+    let stopped = game.paused().is_some();
     SeatView {
         audience: "seat",
         seat,
         table: table(game, meta, now),
-        rack: sorted_tiles(set, game.rack(seat)),
-        unseen: set.tiles_to_string(&game.unseen_for(seat)),
+        rack: if stopped {
+            String::new()
+        } else {
+            sorted_tiles(set, game.rack(seat))
+        },
+        unseen: if stopped {
+            String::new()
+        } else {
+            set.tiles_to_string(&game.unseen_for(seat))
+        },
         history: game
             .history()
             .iter()
@@ -338,8 +353,13 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
     } else {
         game.clocks_at(at_ms)
     };
-    // Until the game starts no clock runs (game time stands at 0, so the clocks are full).
-    let running = if started { c.running } else { None };
+    // Until the game starts no clock runs (game time stands at 0, so the clocks are full), nor
+    // while it is neutralised.
+    let running = if started && game.paused().is_none() {
+        c.running
+    } else {
+        None
+    };
     let per_turn = match game.ruleset().clock {
         ClockRule::SharedGame {
             per_turn_max_ms, ..
@@ -396,6 +416,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         at_ms,
         seq,
         started,
+        paused: game.paused(),
         board,
         bag_count: game.bag_len(),
         to_move: game.to_move(),

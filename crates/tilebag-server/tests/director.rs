@@ -9,7 +9,7 @@
 mod common;
 
 use common::{config, temp_dir, Table};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tilebag_events::EventFile;
@@ -582,7 +582,8 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
 async fn without_a_key_the_server_makes_one_and_keeps_it() {
     let dir = temp_dir("director-key");
     let db = dir.join("t.db");
-    let c = config(db.to_str().unwrap(), &["QI"]);
+    let mut c = config(db.to_str().unwrap(), &["QI"]);
+    c.director_key = None;
     let server = tilebag_server::start(c.clone()).await.unwrap();
     let key = server.director_key().to_string();
     assert!(key.len() >= 16, "{key}");
@@ -656,6 +657,134 @@ async fn a_literacy_division_takes_teams_with_their_members() {
         .post("/td/club/d/Teams/player", "name=Writers&members=%07bell")
         .await;
     assert!(to.contains("err=the team member's name must be"), "{to}");
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// NASPA II.A, WESPA 4.1(e): a seat calls the director from the game page; the clocks stop, no
+/// move is accepted and neither seat sees its rack until the director restarts the clocks from
+/// the division page. The director may also end the game (NASPA V.F), and its result goes into
+/// the event.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() {
+    let dir = temp_dir("director-call");
+    let db = dir.join("t.db");
+    let mut c = config(db.to_str().unwrap(), &["QI", "ZA"]);
+    c.director_key = Some(KEY.into());
+    let server = tilebag_server::start(c).await.unwrap();
+    let addr = server.addr();
+    let td = Td::sign_in(addr).await;
+    td.post("/td/new", "id=club&name=Club").await;
+    td.post(
+        "/td/club/division",
+        "name=A&preset=naspa-2013&schedule=RR%3A1&seed=5",
+    )
+    .await;
+    td.post("/td/club/d/A/player", "name=Ann&rating=1500").await;
+    td.post("/td/club/d/A/player", "name=Bob&rating=1400").await;
+    let preview = td.get("/td/club/d/A/pair?round=1").await.text();
+    let version = between(&preview, "name=\"version\" value=\"", "\"")
+        .unwrap()
+        .to_string();
+    td.post(
+        "/td/club/d/A/pair",
+        &format!("round=1&method=&based_on=&version={version}"),
+    )
+    .await;
+    td.post("/td/club/d/A/online", "round=1").await;
+    let page = td.get("/td/club/d/A?round=1").await.text();
+    let (id, tokens) = online_games(&page).remove(0);
+    let created = json!({
+        "id": id,
+        "seats": [
+            {"ws": format!("/api/games/{id}/ws?token={}", tokens[0])},
+            {"ws": format!("/api/games/{id}/ws?token={}", tokens[1])},
+        ],
+        "observer_ws": format!("/api/games/{id}/ws"),
+    });
+    let mut t = Table::open(addr, &created, false).await;
+    assert_eq!(t.view(0)["started"], true);
+    assert_eq!(t.view(0)["rack"].as_str().unwrap().len(), 7);
+
+    // Seat 1 calls the director while seat 0 is thinking.
+    t.ok(1, json!({"type": "call-director"})).await;
+    let v = t.view(0).clone();
+    assert_eq!(v["paused"]["called_by"], 1, "{v}");
+    assert_eq!(v["clocks"]["running"], Value::Null);
+    assert_eq!(
+        v["rack"], "",
+        "NASPA II.A: no studying the rack while stopped"
+    );
+    assert_eq!(v["unseen"], "");
+    let stopped_at = v["clocks"]["remaining_ms"][0].as_i64().unwrap();
+    let refused = t.act(0, json!({"type": "pass"})).await;
+    assert_eq!(refused["code"], "not-allowed", "{refused}");
+    let again = t.act(1, json!({"type": "call-director"})).await;
+    assert_eq!(again["type"], "error", "{again}");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let r = request(addr, "GET", &format!("/api/games/{id}"), &[], None)
+        .await
+        .unwrap();
+    let observed = r.json().unwrap();
+    assert_eq!(
+        observed["clocks"]["remaining_ms"][0].as_i64().unwrap(),
+        stopped_at,
+        "the clock does not run while stopped: {observed}"
+    );
+    // The division page shows the call, with the button to restart the clocks.
+    let page = td.get("/td/club/d/A?round=1").await.text();
+    assert!(page.contains("called the director"), "{page}");
+    assert!(page.contains(&format!("id=\"resume-{id}\"")), "{page}");
+
+    // The director restarts the clocks: the rack comes back and seat 0 may move.
+    let seq = t.view(0)["seq"].as_u64().unwrap();
+    let to = td
+        .post("/td/club/d/A/game", &format!("game={id}&do=resume"))
+        .await;
+    assert_eq!(to, "/td/club/d/A?round=1&msg=Clocks restarted.");
+    t.wait_all(seq + 1).await;
+    assert_eq!(t.view(0)["paused"], Value::Null);
+    assert_eq!(t.view(0)["rack"].as_str().unwrap().len(), 7);
+    assert_eq!(t.view(0)["clocks"]["running"], 0);
+    let to = td
+        .post("/td/club/d/A/game", &format!("game={id}&do=resume"))
+        .await;
+    assert!(to.contains("err=refused"), "{to}");
+    t.ok(0, json!({"type": "pass"})).await;
+
+    // Only the division's own games, and only known actions.
+    let to = td
+        .post("/td/club/d/A/game", "game=abcdefghij&do=pause")
+        .await;
+    assert!(
+        to.contains("is not one of this division's online games"),
+        "{to}"
+    );
+    let to = td
+        .post("/td/club/d/A/game", &format!("game={id}&do=explode"))
+        .await;
+    assert!(to.contains("err=unknown game action"), "{to}");
+
+    // The director ends the game (NASPA V.F): the result is reported into the event.
+    let to = td
+        .post("/td/club/d/A/game", &format!("game={id}&do=end"))
+        .await;
+    assert_eq!(to, "/td/club/d/A?round=1&msg=Game ended by the director.");
+    let t2 = wait_for(&dir, "the director-ended game's result", |t| {
+        t.division("A").unwrap().round_complete(1)
+    })
+    .await;
+    let g = t2.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(Pairing::game)
+        .unwrap()
+        .clone();
+    assert!(
+        matches!(&g.result, Some(GameResult::Played { source: ResultSource::Online { game_id }, .. }) if *game_id == id),
+        "{:?}",
+        g.result
+    );
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }

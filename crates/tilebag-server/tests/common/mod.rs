@@ -41,6 +41,8 @@ pub fn config(database: &str, words: &[&str]) -> ServeConfig {
         port: 0,
         database: database.to_string(),
         default_lexicon: "test".into(),
+        // Set, so that no test writes a key file (beside the working directory for PostgreSQL).
+        director_key: Some("common-test-director-key".into()),
         ..ServeConfig::default()
     };
     c.lexicons.insert("test".into(), Arc::new(set));

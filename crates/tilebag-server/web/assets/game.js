@@ -339,7 +339,7 @@ function play() {
 
 function isMyMove() {
   const v = S.view;
-  return !!v && S.seat !== null && v.phase.type !== 'ended' && v.to_move === S.seat;
+  return !!v && S.seat !== null && v.phase.type !== 'ended' && !v.paused && v.to_move === S.seat;
 }
 
 function opponentPlayPending() {
@@ -526,7 +526,17 @@ function renderPlayers() {
     }
     box.append(el('div', { class: 'game-clock', id: 'game-clock', hidden: true, role: 'timer', 'aria-label': 'Game clock', 'data-testid': 'game-clock' }));
     box.append(el('p', { class: 'waiting', id: 'waiting', hidden: true, role: 'status', 'aria-live': 'polite', 'data-testid': 'waiting' }));
+    box.append(el('p', { class: 'waiting paused', id: 'paused', hidden: true, role: 'status', 'aria-live': 'polite', 'data-testid': 'paused' }));
   }
+  // A neutralised game (NASPA II.A): no clock runs, no move, and a seat sees no rack.
+  const paused = $('paused');
+  const stop = v.paused && v.phase.type !== 'ended' ? v.paused : null;
+  paused.hidden = !stop;
+  paused.textContent = !stop ? ''
+    : (stop.called_by === null
+      ? 'The director has stopped the clocks.'
+      : `${v.players[stop.called_by].name} called the director: the clocks are stopped.`) +
+      ' Play goes on when the director restarts them.';
   // A new game waits for both players (or a first move) before any clock runs.
   const waiting = $('waiting');
   waiting.hidden = !S.waiting;
@@ -664,7 +674,8 @@ function renderRack() {
   $('btn-exchange').disabled = !my || ended;
   $('btn-exchange').setAttribute('aria-pressed', String(S.exchange));
   $('btn-pass').disabled = !my || ended;
-  $('btn-resign').disabled = ended;
+  $('btn-resign').disabled = ended || !!v.paused;
+  $('btn-director').disabled = ended || !!v.paused;
   const six = S.ruleset && S.ruleset.six_zero;
   $('btn-six').hidden = !(six && six.ending === 'either-player-may-end' && v.zero_run >= six.turns && !ended);
   $('exchange-bar').hidden = !S.exchange;
@@ -983,6 +994,8 @@ function announceEffects(effects) {
       case 'challenge-bonus': parts.push(`${name(e.seat)} gets ${e.points} points for the challenge.`); break;
       case 'turn-lost': parts.push(`${name(e.seat)} loses the turn.`); break;
       case 'turn-timed-out': parts.push(`${name(e.seat)}'s turn timed out.`); break;
+      case 'paused': parts.push(e.called_by === null ? 'The director stopped the clocks.' : `${name(e.called_by)} called the director: the clocks are stopped.`); break;
+      case 'resumed': parts.push('The director restarted the clocks.'); break;
       case 'ended': parts.push(`The game is over: ${reasonText(e.reason, v.players.map((p) => p.name))}`); break;
       default: break;
     }
@@ -1123,6 +1136,7 @@ async function init() {
   $('btn-exchange-cancel').addEventListener('click', () => toggleExchange(false));
   $('btn-pass').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm pass', () => send({ type: 'pass' })));
   $('btn-resign').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm resign', () => send({ type: 'resign' })));
+  $('btn-director').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm: call the director', () => send({ type: 'call-director' })));
   $('btn-six').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm: end the game', () => send({ type: 'end-after-six-zeros' })));
   document.addEventListener('keydown', onKey);
   document.addEventListener('visibilitychange', () => {
