@@ -828,6 +828,10 @@ on an earlier round's standings, so it can be posted before the current round en
 <button>Withdraw</button> (unplayed games already paired become forfeits, NASPA V.K.1)</form>\
 <form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"reinstate\">\
 <label>Reinstate # <input type=\"number\" name=\"player\" min=\"1\" required></label><button>Reinstate</button></form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"eject\">\
+<label>Eject # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
+<label>from round <input type=\"number\" name=\"round\" min=\"1\" value=\"{next}\" required></label>\
+<button>Eject</button> (WESPA 6.2.4(a): earlier games void in a round robin, else 150-point wins for the opponents; ranked last)</form>\
 <form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"adjust\">\
 <label>Spread adjustment for # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
 <label>round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
@@ -1741,6 +1745,17 @@ fn hand_action(t: &Tournament, division: &str, f: &ActForm) -> anyhow::Result<(A
                     from_round,
                 },
                 format!("#{player} withdrawn from round {from_round}."),
+            )
+        }
+        "eject" => {
+            let (from_round, player) = (round()?, player()?);
+            (
+                Action::Eject {
+                    division,
+                    player,
+                    from_round,
+                },
+                format!("#{player} ejected from round {from_round} (WESPA 6.2.4)."),
             )
         }
         "reinstate" => {

@@ -538,6 +538,17 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
         to.contains("err=refused: an `other` adjustment needs an amount"),
         "{to}"
     );
+    let to = td
+        .post("/td/club/d/A/act", "do=eject&player=4&round=3")
+        .await;
+    assert_eq!(
+        to,
+        "/td/club/d/A?msg=#4 ejected from round 3 (WESPA 6.2.4)."
+    );
+    let t = load(&dir);
+    let d = t.division("A").unwrap();
+    assert!(d.players[3].ejected);
+    assert_eq!(d.standings(2).last().unwrap().player, 4, "ranked last");
     let to = td.post("/td/club/d/A/act", "do=explode").await;
     assert!(to.contains("err=refused: unknown change"), "{to}");
 

@@ -71,6 +71,17 @@ pub enum Action {
     },
     /// The player may be paired again.
     Reinstate { division: String, player: PlayerId },
+    /// WESPA 6.2.4(a): the player is ejected for cheating or abusive behaviour, from round
+    /// `from_round` on (their unplayed games become forfeits and they leave the pairings, as for a
+    /// withdrawal). Their earlier games: in a round robin all are void (6.2.4(a)(i)); otherwise
+    /// each becomes a 150-point win for the opponent unless the opponent did better
+    /// (6.2.4(a)(ii)). They rank below everyone else. Every changed result keeps its old one in
+    /// the game's corrections.
+    Eject {
+        division: String,
+        player: PlayerId,
+        from_round: u32,
+    },
     /// Posts a round's pairings (usually from [`Division::propose`]).
     Pair {
         division: String,
@@ -208,6 +219,7 @@ impl Action {
             | Action::EditPlayer { division, .. }
             | Action::Withdraw { division, .. }
             | Action::Reinstate { division, .. }
+            | Action::Eject { division, .. }
             | Action::Pair { division, .. }
             | Action::ManualPair { division, .. }
             | Action::SwapSeats { division, .. }
@@ -560,6 +572,7 @@ impl Division {
                     career_games: *career_games,
                     members: members.clone(),
                     withdrawn_from: None,
+                    ejected: false,
                 });
                 Ok(())
             }
@@ -617,7 +630,75 @@ impl Division {
             }
             Action::Reinstate { player, .. } => {
                 self.check_player(*player)?;
+                if self.players[*player as usize - 1].ejected {
+                    return Err(TournamentError::BadSetting {
+                        division: self.name.clone(),
+                        reason: format!("{} was ejected (WESPA 6.2.4) and cannot be reinstated; undo the ejection instead", self.who(*player)),
+                    });
+                }
                 self.players[*player as usize - 1].withdrawn_from = None;
+                Ok(())
+            }
+            Action::Eject {
+                division,
+                player,
+                from_round,
+            } => {
+                self.check_player(*player)?;
+                if self.players[*player as usize - 1].ejected {
+                    return Err(TournamentError::BadSetting {
+                        division: self.name.clone(),
+                        reason: format!("{} is already ejected", self.who(*player)),
+                    });
+                }
+                let from = (*from_round).max(1);
+                // Later rounds as for a withdrawal (unplayed games are forfeited).
+                self.apply(&Action::Withdraw {
+                    division: division.clone(),
+                    player: *player,
+                    from_round: from,
+                })?;
+                // A round robin: every block of the schedule and every round posted.
+                let round_robin = self
+                    .schedule
+                    .blocks
+                    .iter()
+                    .all(|b| b.method == Method::RoundRobin)
+                    && self.rounds.iter().all(|r| r.method == Method::RoundRobin);
+                const MARGIN: i32 = 150;
+                for r in self.rounds.iter_mut().filter(|r| r.number < from) {
+                    for pairing in &mut r.pairings {
+                        let Pairing::Game(g) = pairing else { continue };
+                        let Some(opponent) = g.opponent_of(*player) else {
+                            continue;
+                        };
+                        let Some(old) = g.result.clone() else {
+                            continue;
+                        };
+                        let new = if round_robin {
+                            GameResult::Void
+                        } else {
+                            // The opponent keeps a better result: a win by more than 150.
+                            let kept = old.outcome_for(g, opponent);
+                            if kept.wins2 == 2 && kept.spread > MARGIN {
+                                continue;
+                            }
+                            GameResult::Forfeit {
+                                loser: *player,
+                                spread: MARGIN,
+                            }
+                        };
+                        g.corrections.push(Correction {
+                            previous: Some(old),
+                            note: format!(
+                                "WESPA 6.2.4(a)({}): #{player} ejected",
+                                if round_robin { "i" } else { "ii" }
+                            ),
+                        });
+                        g.result = Some(new);
+                    }
+                }
+                self.players[*player as usize - 1].ejected = true;
                 Ok(())
             }
             Action::Pair {

@@ -210,6 +210,10 @@ pub struct Player {
     pub members: Vec<String>,
     /// The first round the player misses after withdrawing.
     pub withdrawn_from: Option<u32>,
+    /// Ejected for cheating or abusive behaviour (WESPA 6.2.4(a)): out of the pairings and
+    /// ranked below everyone else.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ejected: bool,
 }
 
 impl Player {
@@ -390,6 +394,9 @@ pub enum GameResult {
     Forfeit { loser: PlayerId, spread: i32 },
     /// Neither player played: a loss for both (NASPA III.C).
     DoubleForfeit { spread: i32 },
+    /// The game does not count for either player (WESPA 6.2.4(a)(i): an ejected player's games
+    /// in a round robin).
+    Void,
 }
 
 /// A player's view of one result.
@@ -446,6 +453,13 @@ impl GameResult {
                 wins2: 0,
                 losses2: 2,
                 spread: -*spread,
+                scores: None,
+                rated: false,
+            },
+            GameResult::Void => Outcome {
+                wins2: 0,
+                losses2: 0,
+                spread: 0,
                 scores: None,
                 rated: false,
             },

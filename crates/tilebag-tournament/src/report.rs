@@ -112,6 +112,7 @@ pub fn pairings_html(t: &Tournament, div: &Division, round: u32) -> String {
                             format!("forfeit by {}", name(div, *loser))
                         }
                         Some(GameResult::DoubleForfeit { .. }) => "double forfeit".into(),
+                        Some(GameResult::Void) => "void".into(),
                         None => String::new(),
                     };
                     let _ = writeln!(

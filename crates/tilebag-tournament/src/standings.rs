@@ -89,6 +89,10 @@ impl Division {
                 match pairing {
                     Pairing::Game(g) => {
                         let Some(res) = &g.result else { continue };
+                        // A void game counts for nobody (WESPA 6.2.4(a)(i)).
+                        if matches!(res, crate::model::GameResult::Void) {
+                            continue;
+                        }
                         for p in [g.first, g.second] {
                             let o = res.outcome_for(g, p);
                             if let Some(row) = rows.get_mut(p as usize - 1) {
@@ -129,7 +133,13 @@ impl Division {
             }
         }
         let keys = self.config.tie_breaks.clone();
-        rows.sort_by(|a, b| compare(&keys, a, b));
+        // An ejected player ranks below everyone (WESPA 6.2.4(a)(ii)).
+        let ejected = |s: &Standing| self.player(s.player).is_some_and(|p| p.ejected);
+        rows.sort_by(|a, b| {
+            ejected(a)
+                .cmp(&ejected(b))
+                .then_with(|| compare(&keys, a, b))
+        });
         for (i, row) in rows.iter_mut().enumerate() {
             row.rank = i as u32 + 1;
         }

@@ -301,6 +301,7 @@ pub fn result_text(d: &Division, r: Option<&GameResult>, slip: bool) -> String {
             format!("forfeit by #{loser} ({}) by {spread}", name_of(d, *loser))
         }
         Some(GameResult::DoubleForfeit { spread }) => format!("double forfeit ({spread})"),
+        Some(GameResult::Void) => "void (WESPA 6.2.4)".into(),
         None if slip => "slip awaiting confirmation".into(),
         None => String::new(),
     }

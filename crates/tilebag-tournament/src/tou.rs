@@ -149,6 +149,8 @@ fn block(div: &Division, round: u32, p: u32, width: usize) -> Result<String> {
                 let opp = pr.opponent.unwrap_or(p);
                 format!("{digit}{own:03}{:>width$}", format!("{plus}{opp}"))
             }
+            // Forfeits, double forfeits and void games (WESPA 6.2.4(a)(i)) are unrated: games
+            // against oneself, as byes are.
             Some(res) => selfgame(res.outcome_for(g, p).spread),
             None => selfgame(0),
         },

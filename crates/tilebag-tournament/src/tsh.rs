@@ -210,6 +210,15 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
                     let opp = g.opponent_of(p.id).unwrap_or(0);
                     match &g.result {
                         None => (opp, None),
+                        Some(GameResult::Void) => {
+                            return Err(TshError::Archive {
+                                what: format!("division {:?}, round {}", div.name, r.number),
+                                reason: format!(
+                                    "the game of #{} and #{} is void (WESPA 6.2.4(a)(i)); a .t file has no void game",
+                                    g.first, g.second
+                                ),
+                            })
+                        }
                         Some(res @ GameResult::Played { left_by, .. }) => {
                             left_here = *left_by == Some(p.id);
                             (opp, res.outcome_for(g, p.id).scores.map(|s| s.0))

@@ -357,6 +357,9 @@ fn kinds(d: &Division) -> Vec<Vec<Kind>> {
                                     opponent,
                                     spread: *spread,
                                 },
+                                Some(GameResult::Void) => {
+                                    unreachable!("a .t file has no void game")
+                                }
                             }
                         }
                     }

@@ -319,6 +319,16 @@ pub enum PlayerCommand {
         at: At,
         player: PlayerId,
     },
+    /// WESPA 6.2.4(a): eject the player (cheating, abuse) from round --from on. Their earlier
+    /// games become void in a round robin, otherwise 150-point wins for their opponents (unless
+    /// an opponent did better); they rank last and leave the pairings.
+    Eject {
+        #[command(flatten)]
+        at: At,
+        player: PlayerId,
+        #[arg(long)]
+        from: u32,
+    },
 }
 
 #[derive(Subcommand)]
@@ -878,6 +888,32 @@ fn player(command: PlayerCommand) -> Result<()> {
                 }])
             })?;
             println!("{} reinstated", t.division(&at.division)?.who(player));
+        }
+        PlayerCommand::Eject { at, player, from } => {
+            let t = EventFile::open(&at.event)?.append(|_| {
+                Ok(vec![Action::Eject {
+                    division: at.division.clone(),
+                    player,
+                    from_round: from,
+                }])
+            })?;
+            let d = t.division(&at.division)?;
+            let changed = d
+                .rounds
+                .iter()
+                .flat_map(|r| r.pairings.iter())
+                .filter_map(|p| p.game())
+                .filter(|g| {
+                    g.involves(player)
+                        && g.corrections
+                            .last()
+                            .is_some_and(|c| c.note.starts_with("WESPA 6.2.4"))
+                })
+                .count();
+            println!(
+                "{} ejected from round {from} (WESPA 6.2.4); {changed} earlier result(s) changed",
+                d.who(player)
+            );
         }
     }
     Ok(())

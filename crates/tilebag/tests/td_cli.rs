@@ -835,3 +835,38 @@ fn swap_double_forfeit_left_in_progress_and_unpair() {
     let err = td_refused(&dir, &["show", db, "A", "pairings", "--round", "2"]);
     assert!(err.contains("round 2 has not been paired"), "{err}");
 }
+
+#[test]
+fn wespa_6_2_4_eject_from_the_command_line() {
+    let dir = temp_dir("eject");
+    let db = "e.db";
+    setup(&dir, db, 4);
+    // Round 1 by hand: #1 beats #2 by 50, #3 beats #4 by 200.
+    td(&dir, &["pair-manual", db, "A", "1", "1", "2"]);
+    td(&dir, &["pair-manual", db, "A", "1", "3", "4"]);
+    td(&dir, &["result", db, "A", "1", "1", "410", "360"]);
+    td(&dir, &["result", db, "A", "1", "3", "500", "300"]);
+    let before = standings(&dir, db, 1);
+    assert_eq!(before.last().unwrap().player, 4);
+    // Not a round robin (IF/SW/KOTH): #2's loss by 50 becomes #1's 150-point win.
+    let out = td(&dir, &["player", "eject", db, "A", "2", "--from", "2"]);
+    assert!(
+        out.contains(
+            "#2 (Seed02, Player) ejected from round 2 (WESPA 6.2.4); 1 earlier result(s) changed"
+        ),
+        "{out}"
+    );
+    let after = standings(&dir, db, 1);
+    assert_eq!(
+        after.last().unwrap().player,
+        2,
+        "the ejected player ranks last"
+    );
+    let one = after.iter().find(|s| s.player == 1).unwrap();
+    assert_eq!((one.wins2, one.spread), (2, 150));
+    let refused = td_refused(&dir, &["player", "reinstate", db, "A", "2"]);
+    assert!(refused.contains("was ejected"), "{refused}");
+    // Undo brings the old result back.
+    td(&dir, &["undo", db]);
+    assert_eq!(standings(&dir, db, 1), before);
+}
