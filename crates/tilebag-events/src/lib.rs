@@ -11,7 +11,7 @@
 //! [`EventsDir`] is the server's folder of event files, one per event, named by a short id.
 
 use anyhow::{anyhow, bail, Context, Result};
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use tilebag_tournament::{Action, Tournament};
 
@@ -53,6 +53,9 @@ pub struct LogRow {
 
 /// How long to wait for another writer (the web pages, another terminal) to finish.
 const BUSY: std::time::Duration = std::time::Duration::from_secs(10);
+
+const KEYS_SCHEMA: &str = "CREATE TABLE IF NOT EXISTS player_keys(division TEXT NOT NULL, \
+     player INTEGER NOT NULL, key TEXT NOT NULL UNIQUE, PRIMARY KEY(division, player))";
 
 const SCHEMA: &str =
     "CREATE TABLE IF NOT EXISTS actions(seq INTEGER PRIMARY KEY, at TEXT NOT NULL, action TEXT NOT NULL)";
@@ -113,6 +116,61 @@ impl EventFile {
 
     pub fn rows(&self) -> Result<Vec<LogRow>> {
         read_rows(&self.conn)
+    }
+
+    /// The secret key of a player's own page (their pairings, and tally slips they submit and
+    /// confirm themselves), made with `make` the first time it is asked for. Keys are kept beside
+    /// the log, not in it: they are credentials, not director actions.
+    pub fn player_key(
+        &mut self,
+        division: &str,
+        player: u32,
+        make: impl FnOnce() -> String,
+    ) -> Result<String> {
+        self.conn.execute_batch(KEYS_SCHEMA)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found: Option<String> = tx
+            .query_row(
+                "SELECT key FROM player_keys WHERE division = ?1 AND player = ?2",
+                (division, player),
+                |r| r.get(0),
+            )
+            .optional()?;
+        let key = match found {
+            Some(k) => k,
+            None => {
+                let k = make();
+                tx.execute(
+                    "INSERT INTO player_keys(division, player, key) VALUES (?1, ?2, ?3)",
+                    (division, player, &k),
+                )?;
+                k
+            }
+        };
+        tx.commit()?;
+        Ok(key)
+    }
+
+    /// The division and player whose page `key` opens, if any.
+    pub fn player_for_key(&self, key: &str) -> Result<Option<(String, u32)>> {
+        let has_table: i64 = self.conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'player_keys'",
+            [],
+            |r| r.get(0),
+        )?;
+        if has_table == 0 {
+            return Ok(None);
+        }
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT division, player FROM player_keys WHERE key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
     }
 
     pub fn path(&self) -> &Path {

@@ -56,11 +56,15 @@ pub(crate) struct Director {
 
 #[derive(Clone)]
 pub(crate) struct DirectorState {
-    director: Arc<Director>,
+    pub(crate) director: Arc<Director>,
     hub: Arc<Hub>,
 }
 
 impl Director {
+    pub(crate) fn events(&self) -> &EventsDir {
+        &self.events
+    }
+
     /// Opens the events folder and indexes every linked online game.
     pub(crate) fn new(events: EventsDir, key: String) -> Director {
         let d = Director {
@@ -186,6 +190,19 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/{event}/d/{division}/game", post(game_act))
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
+        .route(
+            "/td/{event}/d/{division}/links",
+            get(crate::player_pages::links_page),
+        )
+        .route("/p/{event}/{key}", get(crate::player_pages::player_page))
+        .route(
+            "/p/{event}/{key}/slip",
+            post(crate::player_pages::submit_slip),
+        )
+        .route(
+            "/p/{event}/{key}/confirm",
+            post(crate::player_pages::confirm_slip),
+        )
         .route("/events/{event}", get(public_event))
         .route("/events/{event}/{division}", get(public_division))
         .with_state(DirectorState { director, hub })
@@ -210,7 +227,7 @@ fn signed_in(s: &DirectorState, headers: &HeaderMap) -> bool {
 }
 
 /// A form must come from this server's own pages: an `Origin` naming another host is refused.
-fn same_origin(headers: &HeaderMap) -> bool {
+pub(crate) fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         return true;
     };
@@ -226,7 +243,7 @@ fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 /// Why a request is refused before it does anything.
-fn guard(s: &DirectorState, headers: &HeaderMap, posting: bool) -> Option<Response> {
+pub(crate) fn guard(s: &DirectorState, headers: &HeaderMap, posting: bool) -> Option<Response> {
     if posting && !same_origin(headers) {
         return Some(error_page(
             StatusCode::FORBIDDEN,
@@ -300,7 +317,7 @@ async fn logout(headers: HeaderMap) -> Response {
 // Page pieces.
 
 /// Percent-encodes a path segment or query value.
-fn enc(s: &str) -> String {
+pub(crate) fn enc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
@@ -312,7 +329,7 @@ fn enc(s: &str) -> String {
     out
 }
 
-fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
+pub(crate) fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
     let mut nav = String::from("<a href=\"/td\">Events</a>");
     for (href, text) in crumbs {
         let _ = write!(nav, " › <a href=\"{}\">{}</a>", esc(href), esc(text));
@@ -335,11 +352,11 @@ main.td nav{{margin:0 0 .75rem}}main.td .call{{color:var(--danger)}}main.td labe
     )
 }
 
-fn html(status: StatusCode, text: String) -> Response {
+pub(crate) fn html(status: StatusCode, text: String) -> Response {
     (status, [(header::CACHE_CONTROL, "no-store")], Html(text)).into_response()
 }
 
-fn error_page(status: StatusCode, message: &str) -> Response {
+pub(crate) fn error_page(status: StatusCode, message: &str) -> Response {
     html(
         status,
         page(
@@ -370,13 +387,13 @@ fn login_page(status: StatusCode, error: Option<&str>) -> Response {
 
 /// The `?msg=`/`?err=` a redirect carries back, as a banner.
 #[derive(Deserialize, Default)]
-struct Flash {
+pub(crate) struct Flash {
     msg: Option<String>,
     err: Option<String>,
     round: Option<u32>,
 }
 
-fn flash(f: &Flash) -> String {
+pub(crate) fn flash(f: &Flash) -> String {
     let mut out = String::new();
     if let Some(m) = &f.msg {
         let _ = write!(out, "<p class=\"flash ok\" id=\"message\">{}</p>", esc(m));
@@ -387,7 +404,7 @@ fn flash(f: &Flash) -> String {
     out
 }
 
-fn back(to: &str, ok: Result<String, String>) -> Response {
+pub(crate) fn back(to: &str, ok: Result<String, String>) -> Response {
     let sep = if to.contains('?') { '&' } else { '?' };
     let url = match ok {
         Ok(m) if m.is_empty() => to.to_string(),
@@ -416,12 +433,21 @@ fn table_html(t: &Table, id: &str) -> String {
 }
 
 /// Runs blocking event-file work off the async threads.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
 ) -> Result<T, String> {
     match tokio::task::spawn_blocking(f).await {
         Ok(r) => r.map_err(|e| format!("{e:#}")),
         Err(_) => Err("the request failed inside the server".into()),
+    }
+}
+
+/// "round N", or the seeding for round 0.
+pub(crate) fn based_on_text(round: u32) -> String {
+    if round == 0 {
+        "the seeding (ratings)".into()
+    } else {
+        format!("round {round}")
     }
 }
 
@@ -521,14 +547,14 @@ async fn new_event(
     }
 }
 
-async fn load(s: &DirectorState, event: &str) -> Result<(Tournament, String), String> {
+pub(crate) async fn load(s: &DirectorState, event: &str) -> Result<(Tournament, String), String> {
     let dir = s.director.clone();
     let event = event.to_string();
     blocking(move || dir.events.open_read(&event)?.load_versioned()).await
 }
 
 /// Appends the actions `build` makes to the event's log (refused as a whole, or written).
-async fn change(
+pub(crate) async fn change(
     s: &DirectorState,
     event: &str,
     expected: Option<String>,
@@ -874,7 +900,8 @@ placeholder=\"Ann Lee, Bo Chen\"></label>"
 <a href=\"{ex}/scorecards.html\">scorecards</a></li>\
 <li><a href=\"{ex}/division.t\">tsh .t file</a> · <a href=\"{ex}/event.tsh\">tsh archive</a> · \
 <a href=\"{ex}/aupair.tou\">AUPAIR .TOU</a></li>\
-<li><a href=\"/events/{pe}/{pd}\" id=\"public-link\">The players' page</a> (pairings and standings; no key needed)</li></ul></section>",
+<li><a href=\"/events/{pe}/{pd}\" id=\"public-link\">The players' page</a> (pairings and standings; no key needed)</li>\
+<li><a href=\"{url}/links\" id=\"player-links\">Each player's own link</a> (their game, and tally slips they submit and confirm themselves)</li></ul></section>",
         pe = enc(&event),
         pd = enc(&division),
     );
@@ -897,7 +924,7 @@ async fn round_section(s: &DirectorState, event: &str, d: &Division, round: u32)
     let Some(r) = d.round(round) else {
         return String::new();
     };
-    let mut out = format!("<section id=\"round\"><h2>Round {round}</h2><p>");
+    let mut out = format!("<section id=\"round\"><h2>Round {round}</h2><p>Rounds: ");
     for n in 1..=d.rounds.len() as u32 {
         if n == round {
             let _ = write!(out, "<b>{n}</b> ");
@@ -907,10 +934,10 @@ async fn round_section(s: &DirectorState, event: &str, d: &Division, round: u32)
     }
     let _ = write!(
         out,
-        "</p><p>{} pairings, based on round {}</p><table id=\"games\"><tr><th>Board</th><th>First</th>\
+        "</p><p>{} pairings, based on {}</p><table id=\"games\"><tr><th>Board</th><th>First</th>\
 <th>Second</th><th>Why first</th><th>Result</th><th>Enter or correct</th><th>Online</th></tr>",
         esc(&r.method.to_string()),
-        r.based_on
+        based_on_text(r.based_on)
     );
     let mut entries: Vec<&Pairing> = r.pairings.iter().collect();
     entries.sort_by_key(|p| match p {
@@ -981,7 +1008,7 @@ async fn round_section(s: &DirectorState, event: &str, d: &Division, round: u32)
                 };
                 let _ = write!(
                     out,
-                    "<tr id=\"board-{}\"><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"result\">{}</td><td>{entry}</td><td>{online}</td></tr>",
+                    "<tr id=\"board-{}\"><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"outcome\">{}</td><td>{entry}</td><td>{online}</td></tr>",
                     g.board,
                     g.board,
                     esc(&who(g.first)),
@@ -1308,10 +1335,10 @@ async fn pair_preview(
     rows.rows
         .sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
     let mut body = format!(
-        "<section><h2>Proposed pairings: round {} ({}, based on round {})</h2>{}",
+        "<section><h2>Proposed pairings: round {} ({}, based on {})</h2>{}",
         q.round,
         esc(&r.method.to_string()),
-        r.based_on,
+        based_on_text(r.based_on),
         table_html(&rows, "proposal")
     );
     for n in &notes {
@@ -1833,7 +1860,7 @@ async fn director_act(
 // The public pages: what a tournament posts on the wall (pairings and standings), for players'
 // phones. No key; nothing the director's pages add (seat links, forms, the log).
 
-fn public_page(title: &str, body: &str) -> Response {
+pub(crate) fn public_page(title: &str, body: &str) -> Response {
     html(
         StatusCode::OK,
         format!(

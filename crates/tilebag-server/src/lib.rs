@@ -22,6 +22,7 @@ mod director;
 mod http;
 mod ids;
 mod live;
+mod player_pages;
 pub mod protocol;
 pub mod store;
 pub mod view;

@@ -862,7 +862,7 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         "the result",
         "return document.querySelector('#message')?.textContent === 'Result entered.'",
     );
-    assert_eq!(s.text_of("#board-1 .result"), "432-389");
+    assert_eq!(s.text_of("#board-1 .outcome"), "432-389");
     let first = proposal[0][0].as_str().unwrap().to_string(); // "#N Name"
     let first_name = first.split_once(' ').unwrap().1.to_string();
     let top = s.js(

@@ -799,3 +799,168 @@ async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() 
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// NASPA V.J, WESPA 5.4: each player has a page of their own (a secret link the director
+/// prints); one submits the tally slip, the other confirms it, and only then is it final.
+#[tokio::test]
+async fn players_submit_and_confirm_their_own_tally_slips() {
+    let dir = temp_dir("director-players");
+    let db = dir.join("t.db");
+    let mut c = config(db.to_str().unwrap(), &["QI"]);
+    c.director_key = Some(KEY.into());
+    let server = tilebag_server::start(c).await.unwrap();
+    let addr = server.addr();
+    let td = Td::sign_in(addr).await;
+    td.post("/td/new", "id=club&name=Club").await;
+    td.post(
+        "/td/club/division",
+        "name=A&preset=wespa-2010&schedule=SW%3A2&seed=5",
+    )
+    .await;
+    for n in ["Ann", "Bob", "Cat"] {
+        td.post("/td/club/d/A/player", &format!("name={n}&rating=1500"))
+            .await;
+    }
+    // The links page needs the director; it makes one key per player.
+    let r = request(addr, "GET", "/td/club/d/A/links", &[], None)
+        .await
+        .unwrap();
+    assert!(r.text().contains("Director sign-in"));
+    let links = td.get("/td/club/d/A/links").await.text();
+    let paths: Vec<String> = links
+        .split("<a href=\"/p/club/")
+        .skip(1)
+        .map(|x| format!("/p/club/{}", &x[..x.find('"').unwrap()]))
+        .collect();
+    assert_eq!(paths.len(), 3, "{links}");
+    assert_eq!(
+        td.get("/td/club/d/A/links").await.text(),
+        links,
+        "keys are kept"
+    );
+    let page = |p: &str| {
+        let p = p.to_string();
+        async move { request(addr, "GET", &p, &[], None).await.unwrap().text() }
+    };
+    let post = |p: String, body: String| async move {
+        let r = request(
+            addr,
+            "POST",
+            &p,
+            &[],
+            Some(("application/x-www-form-urlencoded", body.as_bytes())),
+        )
+        .await
+        .unwrap();
+        assert_eq!(r.status, 303, "{}", r.text());
+        decode(r.header("location").unwrap())
+    };
+    assert!(page(&paths[0])
+        .await
+        .contains("You have not been paired yet."));
+
+    let preview = td.get("/td/club/d/A/pair?round=1").await.text();
+    let version = between(&preview, "name=\"version\" value=\"", "\"")
+        .unwrap()
+        .to_string();
+    td.post(
+        "/td/club/d/A/pair",
+        &format!("round=1&method=&based_on=&version={version}"),
+    )
+    .await;
+    let t = load(&dir);
+    let g = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(Pairing::game)
+        .unwrap()
+        .clone();
+    let (a, b) = (g.first as usize - 1, g.second as usize - 1);
+    let bye = 3 - a - b; // players 0, 1, 2
+    assert!(page(&paths[bye]).await.contains("you have a bye (+50)"));
+    let pa = page(&paths[a]).await;
+    assert!(
+        pa.contains("you go first") && pa.contains("id=\"submit-slip\""),
+        "{pa}"
+    );
+
+    // The first player submits 420–380; the second sees it and confirms it.
+    let to = post(
+        format!("{}/slip", paths[a]),
+        "round=1&score=420&opponent_score=380".into(),
+    )
+    .await;
+    assert!(
+        to.ends_with("msg=Submitted: your opponent confirms it on their page."),
+        "{to}"
+    );
+    assert!(load(&dir).division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(Pairing::game)
+        .unwrap()
+        .result
+        .is_none());
+    assert!(page(&paths[a]).await.contains("You submitted 420–380."));
+    // The submitter cannot confirm their own slip.
+    let to = post(format!("{}/confirm", paths[a]), "round=1".into()).await;
+    assert!(to.contains("err=refused"), "{to}");
+    let pb = page(&paths[b]).await;
+    assert!(pb.contains("submitted: you 380, them 420"), "{pb}");
+    let to = post(format!("{}/confirm", paths[b]), "round=1".into()).await;
+    assert!(to.ends_with("msg=Confirmed: the result is in."), "{to}");
+    let t = load(&dir);
+    let g = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(Pairing::game)
+        .unwrap()
+        .clone();
+    assert_eq!(
+        g.result,
+        Some(GameResult::Played {
+            first_score: 420,
+            second_score: 380,
+            source: ResultSource::Slip {
+                submitted_by: g.first,
+                confirmed_by: g.second
+            },
+            left_by: None
+        })
+    );
+    assert!(page(&paths[b])
+        .await
+        .contains("The result is in: you lost (380–420)"));
+    // Once final, only the director corrects it.
+    let to = post(
+        format!("{}/slip", paths[b]),
+        "round=1&score=500&opponent_score=1".into(),
+    )
+    .await;
+    assert!(to.contains("err=refused"), "{to}");
+
+    // Unknown or malformed keys, and forms from elsewhere, are refused.
+    for p in [
+        "/p/club/AAAAAAAAAAAAAAAAAAAAAAAA",
+        "/p/club/x",
+        "/p/nope/AAAAAAAAAAAAAAAAAAAA",
+    ] {
+        let r = request(addr, "GET", p, &[], None).await.unwrap();
+        assert_eq!(r.status, 404, "{p}");
+    }
+    let r = request(
+        addr,
+        "POST",
+        &format!("{}/slip", paths[a]),
+        &[("Origin", "http://evil.example")],
+        Some((
+            "application/x-www-form-urlencoded",
+            b"round=1&score=1&opponent_score=2",
+        )),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 403);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
