@@ -293,10 +293,10 @@ pub(crate) async fn links_page(
         .get(axum::http::header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    let mut body = format!(
+    let mut body = String::from(
         "<p>Hand each player their own link (it is their password: keep the sheet safe). On it \
 they see their game and submit and confirm tally slips (NASPA V.J, WESPA 5.4).</p>\
-<table id=\"links\"><tr><th>#</th><th>Player</th><th>Link</th></tr>"
+<table id=\"links\"><tr><th>#</th><th>Player</th><th>Link</th></tr>",
     );
     for (p, key) in d.players.iter().zip(&keys) {
         let path = format!("/p/{}/{}", enc(&event), enc(key));
