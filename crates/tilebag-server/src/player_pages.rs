@@ -153,22 +153,28 @@ pub(crate) async fn player_page(
 <p>If they are wrong, do not confirm: submit the right scores below, or see the director.</p>",
                         esc(&name_of(d, opp))
                     );
-                    body.push_str(&slip_form(&here, round));
+                    body.push_str(&slip_form(&here, round, d.config.winner_submits));
                 }
-                (None, None) => body.push_str(&slip_form(&here, round)),
+                (None, None) => body.push_str(&slip_form(&here, round, d.config.winner_submits)),
             }
         }
     }
     public_page(&format!("{} · {}", t.name, name_of(d, me)), &body)
 }
 
-fn slip_form(here: &str, round: u32) -> String {
+fn slip_form(here: &str, round: u32, winner_submits: bool) -> String {
+    let who = if winner_submits {
+        " Under these rules the winner submits the slip and the loser confirms it (WESPA 5.4.2, \
+SANSPA 18.7); after a tie either may."
+    } else {
+        ""
+    };
     format!(
         "<form method=\"post\" action=\"{here}/slip\"><input type=\"hidden\" name=\"round\" value=\"{round}\">\
 <label>Your final score <input type=\"number\" name=\"score\" id=\"my-score\" min=\"-500\" max=\"2000\" required></label> \
 <label>Your opponent's <input type=\"number\" name=\"opponent_score\" id=\"their-score\" min=\"-500\" max=\"2000\" required></label> \
 <button id=\"submit-slip\">Submit the tally slip</button></form>\
-<p>Final scores after the racks are counted. Your opponent confirms them on their page.</p>"
+<p>Final scores after the racks are counted. Your opponent confirms them on their page.{who}</p>"
     )
 }
 

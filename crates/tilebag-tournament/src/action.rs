@@ -176,6 +176,8 @@ pub enum Setting {
     Fontes(FontesDraw),
     Ratings(RatingSystem),
     Format(Format),
+    /// WESPA 5.4.2, SANSPA 18.7: only the winner submits a tally slip.
+    WinnerSubmits(bool),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -548,6 +550,7 @@ impl Division {
                     Setting::Fontes(x) => c.fontes = *x,
                     Setting::Ratings(x) => c.ratings = *x,
                     Setting::Format(x) => c.format = *x,
+                    Setting::WinnerSubmits(x) => c.winner_submits = *x,
                 }
                 Ok(())
             }
@@ -851,7 +854,7 @@ impl Division {
                 ..
             } => {
                 let i = self.game_index(*round, *player)?;
-                let online_err = |reason: String| TournamentError::Online {
+                let online_err = |reason: String| TournamentError::Refused {
                     division: self.name.clone(),
                     round: *round,
                     reason,
@@ -908,7 +911,7 @@ impl Division {
                     .find(|o| o.round == *round && same_players(o, first, second))
                 {
                     if &o.game_id != game_id {
-                        return Err(TournamentError::Online {
+                        return Err(TournamentError::Refused {
                             division: self.name.clone(),
                             round: *round,
                             reason: format!(
@@ -938,6 +941,17 @@ impl Division {
                 opponent_score,
                 ..
             } => {
+                if self.config.winner_submits && score < opponent_score {
+                    return Err(TournamentError::Refused {
+                        division: self.name.clone(),
+                        round: *round,
+                        reason: format!(
+                            "{} lost this game, so the winner submits the tally slip and {} confirms it (WESPA 5.4.2, SANSPA 18.7)",
+                            self.who(*player),
+                            self.who(*player)
+                        ),
+                    });
+                }
                 let (g, f, s) =
                     self.game_awaiting_result(*round, *player, *score, *opponent_score)?;
                 g.slip = Some(Slip {

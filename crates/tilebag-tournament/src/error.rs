@@ -129,8 +129,9 @@ pub enum TournamentError {
     },
     #[error("division {division:?}: {reason}")]
     BadSetting { division: String, reason: String },
+    /// Refused for a reason the message gives (online links, who submits a slip).
     #[error("division {division:?}, round {round}: {reason}")]
-    Online {
+    Refused {
         division: String,
         round: u32,
         reason: String,

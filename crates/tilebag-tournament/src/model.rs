@@ -116,6 +116,10 @@ pub struct DivisionConfig {
     pub withdrawn_result: WithdrawnResult,
     pub fontes: FontesDraw,
     pub ratings: RatingSystem,
+    /// WESPA 5.4.2, SANSPA 18.7: the winner hands in the result and the loser signs it, so a
+    /// tally slip is submitted by the winner (either player after a tie).
+    #[serde(default)]
+    pub winner_submits: bool,
 }
 
 impl DivisionConfig {
@@ -161,6 +165,7 @@ impl DivisionConfig {
                 "literacy-2018" => RatingSystem::None,
                 _ => RatingSystem::Naspa { club: false },
             },
+            winner_submits: matches!(r.name.as_str(), "wespa-2010" | "sanspa-1999"),
         }
     }
 }

@@ -74,11 +74,11 @@ fn a_pairing_started_online_takes_its_result_from_that_game_only() {
     // A game id cannot be linked twice, and must look like an id.
     assert!(matches!(
         e.try_act(start("second-try")),
-        Err(TournamentError::Online { .. })
+        Err(TournamentError::Refused { .. })
     ));
     assert!(matches!(
         e.try_act(start("a b/../c")),
-        Err(TournamentError::Online { .. })
+        Err(TournamentError::Refused { .. })
     ));
     let report = |id: &str| Action::ReportOnline {
         division: "A".into(),
@@ -169,16 +169,17 @@ fn naspa_v_j_tally_slip_needs_both_players() {
 fn wespa_5_4_a_resubmitted_slip_replaces_the_unconfirmed_one() {
     let mut e = two_player_event("wespa-2010");
     let g = e.games(1)[0].clone();
-    for (by, s) in [(g.first, 300), (g.second, 310)] {
+    // Each claims the win (WESPA 5.4.2: the winner submits); the later slip replaces the first.
+    for (by, s, o) in [(g.first, 400, 300), (g.second, 410, 400)] {
         e.act(Action::SubmitSlip {
             division: "A".into(),
             round: 1,
             player: by,
             score: s,
-            opponent_score: 400,
+            opponent_score: o,
         });
     }
-    // Now the first player confirms the second's slip (second 310, first 400).
+    // Now the first player confirms the second's slip (second 410, first 400).
     e.act(Action::ConfirmSlip {
         division: "A".into(),
         round: 1,
@@ -192,7 +193,54 @@ fn wespa_5_4_a_resubmitted_slip_replaces_the_unconfirmed_one() {
     else {
         panic!()
     };
-    assert_eq!((first_score, second_score), (400, 310));
+    assert_eq!((first_score, second_score), (400, 410));
+}
+
+#[test]
+fn wespa_5_4_2_and_sanspa_18_7_the_winner_submits_the_slip() {
+    for (preset, winner_submits) in [
+        ("wespa-2010", true),
+        ("sanspa-1999", true),
+        ("naspa-2013", false),
+        ("nsa-2011", false),
+    ] {
+        let mut e = two_player_event(preset);
+        assert_eq!(e.d().config.winner_submits, winner_submits, "{preset}");
+        let g = e.games(1)[0].clone();
+        let slip = |player, score, opponent_score| Action::SubmitSlip {
+            division: "A".into(),
+            round: 1,
+            player,
+            score,
+            opponent_score,
+        };
+        // The loser's slip.
+        let r = e.try_act(slip(g.first, 350, 400));
+        if winner_submits {
+            let err = r.unwrap_err().to_string();
+            assert!(
+                err.contains("the winner submits the tally slip"),
+                "{preset}: {err}"
+            );
+            assert!(e.games(1)[0].slip.is_none());
+        } else {
+            r.unwrap();
+        }
+        // A tie may be submitted by either; the winner always may.
+        e.act(slip(g.first, 380, 380));
+        e.act(slip(g.second, 400, 350));
+    }
+    // The director may turn it off.
+    let mut e = two_player_event("wespa-2010");
+    e.set(Setting::WinnerSubmits(false));
+    let g = e.games(1)[0].clone();
+    e.act(Action::SubmitSlip {
+        division: "A".into(),
+        round: 1,
+        player: g.first,
+        score: 350,
+        opponent_score: 400,
+    });
 }
 
 #[test]

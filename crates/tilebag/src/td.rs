@@ -268,7 +268,7 @@ pub enum DivisionCommand {
     /// spread-cap N|none | tie-breaks wins,losses,spread,rating,points-for |
     /// gibson SPREAD:PLACES|off | firsts naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither] |
     /// withdrawn forfeit|void | fontes random|snaked | ratings naspa|naspa-club|wespa|none |
-    /// format individual|literacy-2018
+    /// format individual|literacy-2018 | winner-submits yes|no
     Set {
         #[command(flatten)]
         at: At,
@@ -1029,6 +1029,11 @@ fn parse_setting(d: &Division, key: &str, value: &str) -> Result<Setting> {
             "void" => WithdrawnResult::Void,
             _ => bail!("withdrawn takes forfeit or void"),
         }),
+        "winner-submits" => Setting::WinnerSubmits(match v.as_str() {
+            "yes" | "on" | "true" => true,
+            "no" | "off" | "false" => false,
+            _ => bail!("winner-submits takes yes or no"),
+        }),
         "fontes" => Setting::Fontes(match v.as_str() {
             "random" => FontesDraw::Random,
             "snaked" => FontesDraw::Snaked,
@@ -1048,7 +1053,7 @@ fn parse_setting(d: &Division, key: &str, value: &str) -> Result<Setting> {
         }),
         _ => bail!(
             "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
-             spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format"
+             spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits"
         ),
     })
 }
