@@ -547,6 +547,24 @@ async fn new_event(
     }
 }
 
+/// The event, if it has the division; else the page that says what is missing.
+pub(crate) async fn load_division(
+    s: &DirectorState,
+    event: &str,
+    division: &str,
+) -> Result<Tournament, Response> {
+    let (t, _) = load(s, event)
+        .await
+        .map_err(|e| error_page(StatusCode::NOT_FOUND, &e))?;
+    if t.division(division).is_err() {
+        return Err(error_page(
+            StatusCode::NOT_FOUND,
+            &format!("event {event:?} has no division {division:?}"),
+        ));
+    }
+    Ok(t)
+}
+
 pub(crate) async fn load(s: &DirectorState, event: &str) -> Result<(Tournament, String), String> {
     let dir = s.director.clone();
     let event = event.to_string();
@@ -1035,12 +1053,27 @@ async fn round_section(s: &DirectorState, event: &str, d: &Division, round: u32)
     }
     out.push_str("</table>");
     if can_start {
+        let mut lexicons = String::new();
+        for name in s.hub.lexicon_names() {
+            let _ = write!(
+                lexicons,
+                "<option value=\"{n}\"{sel}>{n}</option>",
+                n = esc(&name),
+                sel = if name == s.hub.default_lexicon {
+                    " selected"
+                } else {
+                    ""
+                }
+            );
+        }
         let _ = write!(
             out,
             "<form method=\"post\" action=\"{url}/online\"><input type=\"hidden\" name=\"round\" value=\"{round}\">\
+<label>Lexicon <select name=\"lexicon\" id=\"online-lexicon\">{lexicons}</select></label> \
 <button id=\"start-online\">Start online games for round {round}</button></form>\
-<p>Each game without a result gets a game on this server under the division's rules; \
-hand each player their seat link. Results come back here when the games end.</p>"
+<p>Each game without a result gets a game on this server under the division's rules and the \
+lexicon chosen (the event's word source: NASPA III.A, WESPA Appendix 2); hand each player their seat \
+link. Results come back here when the games end.</p>"
         );
     }
     out.push_str("</section>");
@@ -1529,6 +1562,9 @@ async fn enter_result(
 #[derive(Deserialize)]
 struct RoundForm {
     round: u32,
+    /// The lexicon the games judge with (default: the server's).
+    #[serde(default)]
+    lexicon: String,
 }
 
 async fn start_online(
@@ -1541,10 +1577,16 @@ async fn start_online(
         return r;
     }
     let here = div_url(&event, &division);
-    let Ok(Form(RoundForm { round })) = form else {
+    let Ok(Form(RoundForm { round, lexicon })) = form else {
         return back(&here, Err("the form was incomplete".into()));
     };
     let here = format!("{here}?round={round}");
+    let lexicon = Some(lexicon.trim().to_string()).filter(|l| !l.is_empty());
+    if let Some(l) = &lexicon {
+        if !s.hub.lexicon_names().contains(l) {
+            return back(&here, Err(format!("the server has no lexicon {l:?}")));
+        }
+    }
     let (t, _) = match load(&s, &event).await {
         Ok(x) => x,
         Err(e) => return back(&here, Err(e)),
@@ -1577,7 +1619,7 @@ async fn start_online(
             .hub
             .create(NewGame {
                 preset: Some(d.preset.clone()),
-                lexicon: None,
+                lexicon: lexicon.clone(),
                 initial_ms: None,
                 names: [name(g.first), name(g.second)],
                 seed: None,
@@ -1631,13 +1673,11 @@ async fn export(
     if let Some(r) = guard(&s, &headers, false) {
         return r;
     }
-    let (t, _) = match load(&s, &event).await {
-        Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+    let t = match load_division(&s, &event, &division).await {
+        Ok(t) => t,
+        Err(r) => return r,
     };
-    let Ok(d) = t.division(&division) else {
-        return error_page(StatusCode::NOT_FOUND, &format!("no division {division:?}"));
-    };
+    let d = t.division(&division).expect("checked");
     let last = d.rounds.len() as u32;
     let round = q.ok().and_then(|q| q.0.round).unwrap_or(last);
     let paired = (1..=last).contains(&round);
@@ -1902,13 +1942,11 @@ async fn public_division(
     Path((event, division)): Path<(String, String)>,
     q: Result<Query<ExportQuery>, QueryRejection>,
 ) -> Response {
-    let (t, _) = match load(&s, &event).await {
-        Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+    let t = match load_division(&s, &event, &division).await {
+        Ok(t) => t,
+        Err(r) => return r,
     };
-    let Ok(d) = t.division(&division) else {
-        return error_page(StatusCode::NOT_FOUND, &format!("no division {division:?}"));
-    };
+    let d = t.division(&division).expect("checked");
     let last = d.rounds.len() as u32;
     let round = q
         .ok()

@@ -5,8 +5,8 @@
 //! (`/td/{event}/d/{division}/links`); it is kept in the event file beside the log.
 
 use crate::director::{
-    back, based_on_text, blocking, change, enc, error_page, guard, html, load, public_page,
-    same_origin, DirectorState,
+    back, based_on_text, blocking, change, enc, error_page, guard, html, load, load_division,
+    public_page, same_origin, DirectorState,
 };
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, State};
@@ -272,13 +272,11 @@ pub(crate) async fn links_page(
     if let Some(r) = guard(&s, &headers, false) {
         return r;
     }
-    let (t, _) = match load(&s, &event).await {
-        Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+    let t = match load_division(&s, &event, &division).await {
+        Ok(t) => t,
+        Err(r) => return r,
     };
-    let Ok(d) = t.division(&division) else {
-        return error_page(StatusCode::NOT_FOUND, &format!("no division {division:?}"));
-    };
+    let d = t.division(&division).expect("checked");
     let players: Vec<(PlayerId, String)> =
         d.players.iter().map(|p| (p.id, p.name.clone())).collect();
     let dir = s.director.clone();

@@ -100,6 +100,37 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
     Some(&text[i..j])
 }
 
+/// A server with the director key in a fresh folder, signed in, with event `club` created.
+async fn club(name: &str) -> (std::path::PathBuf, tilebag_server::RunningServer, Td) {
+    let dir = temp_dir(name);
+    let db = dir.join("t.db");
+    let mut c = config(db.to_str().unwrap(), &["QI", "ZA"]);
+    c.director_key = Some(KEY.into());
+    let server = tilebag_server::start(c).await.unwrap();
+    let td = Td::sign_in(server.addr()).await;
+    let to = td.post("/td/new", "id=club&name=Club").await;
+    assert_eq!(to, "/td/club?msg=Event created.");
+    (dir, server, td)
+}
+
+/// Previews round `round` of division A and posts it.
+async fn pair(td: &Td, round: u32) {
+    let preview = td
+        .get(&format!("/td/club/d/A/pair?round={round}"))
+        .await
+        .text();
+    let version = between(&preview, "name=\"version\" value=\"", "\"")
+        .unwrap()
+        .to_string();
+    let to = td
+        .post(
+            "/td/club/d/A/pair",
+            &format!("round={round}&method=&based_on=&version={version}"),
+        )
+        .await;
+    assert!(to.ends_with("pairings posted."), "{to}");
+}
+
 fn load(dir: &std::path::Path) -> Tournament {
     EventFile::open_read(&dir.join("tilebag-events/club.tbev"))
         .unwrap()
@@ -353,7 +384,12 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     );
 
     // Board 2 online: the page starts the game and shows the seat links.
-    let to = td.post("/td/club/d/A/online", "round=1").await;
+    let to = td.post("/td/club/d/A/online", "round=1&lexicon=nope").await;
+    assert!(
+        to.contains("err=the server has no lexicon \"nope\""),
+        "{to}"
+    );
+    let to = td.post("/td/club/d/A/online", "round=1&lexicon=test").await;
     assert_eq!(to, "/td/club/d/A?round=1&msg=Started 1 online games.");
     let page = td.get("/td/club/d/A?round=1").await.text();
     let online = online_games(&page);
@@ -633,13 +669,7 @@ async fn without_a_key_the_server_makes_one_and_keeps_it() {
 
 #[tokio::test]
 async fn a_literacy_division_takes_teams_with_their_members() {
-    let dir = temp_dir("director-teams");
-    let db = dir.join("t.db");
-    let mut c = config(db.to_str().unwrap(), &["QI"]);
-    c.director_key = Some(KEY.into());
-    let server = tilebag_server::start(c).await.unwrap();
-    let td = Td::sign_in(server.addr()).await;
-    td.post("/td/new", "id=club&name=Literacy+Cup").await;
+    let (dir, server, td) = club("director-teams").await;
     let to = td
         .post(
             "/td/club/division",
@@ -678,14 +708,8 @@ async fn a_literacy_division_takes_teams_with_their_members() {
 /// the event.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() {
-    let dir = temp_dir("director-call");
-    let db = dir.join("t.db");
-    let mut c = config(db.to_str().unwrap(), &["QI", "ZA"]);
-    c.director_key = Some(KEY.into());
-    let server = tilebag_server::start(c).await.unwrap();
+    let (dir, server, td) = club("director-call").await;
     let addr = server.addr();
-    let td = Td::sign_in(addr).await;
-    td.post("/td/new", "id=club&name=Club").await;
     td.post(
         "/td/club/division",
         "name=A&preset=naspa-2013&schedule=RR%3A1&seed=5",
@@ -693,15 +717,7 @@ async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() 
     .await;
     td.post("/td/club/d/A/player", "name=Ann&rating=1500").await;
     td.post("/td/club/d/A/player", "name=Bob&rating=1400").await;
-    let preview = td.get("/td/club/d/A/pair?round=1").await.text();
-    let version = between(&preview, "name=\"version\" value=\"", "\"")
-        .unwrap()
-        .to_string();
-    td.post(
-        "/td/club/d/A/pair",
-        &format!("round=1&method=&based_on=&version={version}"),
-    )
-    .await;
+    pair(&td, 1).await;
     td.post("/td/club/d/A/online", "round=1").await;
     let page = td.get("/td/club/d/A?round=1").await.text();
     let (id, tokens) = online_games(&page).remove(0);
@@ -804,14 +820,8 @@ async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() 
 /// prints); one submits the tally slip, the other confirms it, and only then is it final.
 #[tokio::test]
 async fn players_submit_and_confirm_their_own_tally_slips() {
-    let dir = temp_dir("director-players");
-    let db = dir.join("t.db");
-    let mut c = config(db.to_str().unwrap(), &["QI"]);
-    c.director_key = Some(KEY.into());
-    let server = tilebag_server::start(c).await.unwrap();
+    let (dir, server, td) = club("director-players").await;
     let addr = server.addr();
-    let td = Td::sign_in(addr).await;
-    td.post("/td/new", "id=club&name=Club").await;
     td.post(
         "/td/club/division",
         "name=A&preset=wespa-2010&schedule=SW%3A2&seed=5",
@@ -859,15 +869,7 @@ async fn players_submit_and_confirm_their_own_tally_slips() {
         .await
         .contains("You have not been paired yet."));
 
-    let preview = td.get("/td/club/d/A/pair?round=1").await.text();
-    let version = between(&preview, "name=\"version\" value=\"", "\"")
-        .unwrap()
-        .to_string();
-    td.post(
-        "/td/club/d/A/pair",
-        &format!("round=1&method=&based_on=&version={version}"),
-    )
-    .await;
+    pair(&td, 1).await;
     let t = load(&dir);
     let g = t.division("A").unwrap().rounds[0]
         .pairings
