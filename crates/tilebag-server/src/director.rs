@@ -57,7 +57,7 @@ pub(crate) struct Director {
 #[derive(Clone)]
 pub(crate) struct DirectorState {
     pub(crate) director: Arc<Director>,
-    hub: Arc<Hub>,
+    pub(crate) hub: Arc<Hub>,
 }
 
 impl Director {

@@ -111,6 +111,23 @@ pub(crate) async fn player_page(
                 esc(&r.method.to_string()),
                 based_on_text(r.based_on),
             );
+            // A game started online: the player's own seat link.
+            if let Some(o) = d
+                .online
+                .iter()
+                .find(|o| o.round == round && g.opponent_of(o.first) == Some(o.second))
+            {
+                if let Ok(h) = s.hub.get(&o.game_id).await {
+                    let seat = usize::from(o.first != me);
+                    let _ = write!(
+                        body,
+                        "<p id=\"online\"><a href=\"/games/{id}?token={t}\" id=\"play-online\">Play this game online</a>{ended}</p>",
+                        id = esc(&o.game_id),
+                        t = enc(&h.meta.tokens[seat]),
+                        ended = if h.is_ended() { " (over)" } else { "" },
+                    );
+                }
+            }
             let mine = |first: i32, second: i32| {
                 if g.first == me {
                     (first, second)

@@ -880,6 +880,20 @@ async fn players_submit_and_confirm_their_own_tally_slips() {
     let (a, b) = (g.first as usize - 1, g.second as usize - 1);
     let bye = 3 - a - b; // players 0, 1, 2
     assert!(page(&paths[bye]).await.contains("you have a bye (+50)"));
+    // Started online, each player's page links to their own seat.
+    td.post("/td/club/d/A/online", "round=1").await;
+    let (id, tokens) = online_games(&td.get("/td/club/d/A?round=1").await.text()).remove(0);
+    for (who, seat) in [(a, 0), (b, 1)] {
+        let p = page(&paths[who]).await;
+        assert!(
+            p.contains(&format!("/games/{id}?token={}\"", tokens[seat])),
+            "{p}"
+        );
+        assert!(
+            !p.contains(&tokens[1 - seat]),
+            "a player never sees the other seat's token"
+        );
+    }
     let pa = page(&paths[a]).await;
     assert!(
         pa.contains("you go first") && pa.contains("id=\"submit-slip\""),
