@@ -873,6 +873,63 @@ fn director_pages_pair_a_round_and_enter_a_result() {
     s.screenshot("director-result");
     s.assert_no_console_errors();
 
+    // Board 2 online: a player opens their seat and calls the director (NASPA II.A); the
+    // division page shows the call and the director restarts the clocks.
+    s.click_css("#start-online");
+    s.wait_js(
+        "the online game",
+        "return document.querySelector('#message')?.textContent === 'Started 1 online games.'",
+    );
+    let seat = s
+        .js(
+            "return document.querySelector('#board-2 a.seat').getAttribute('href')",
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    let division_page = s
+        .js("return location.pathname", json!([]))
+        .as_str()
+        .unwrap()
+        .to_string();
+    s.goto(&server.url(&seat));
+    s.click_css("#btn-director");
+    s.wait_js(
+        "the confirmation step",
+        "return document.querySelector('#btn-director').textContent.startsWith('Confirm')",
+    );
+    s.click_css("#btn-director");
+    s.wait_js(
+        "the stopped game",
+        "const p = document.querySelector('#paused'); \
+         return p && !p.hidden && p.textContent.includes('called the director')",
+    );
+    assert_eq!(
+        s.js(
+            "return document.querySelectorAll('#rack [data-tile-id]').length",
+            json!([])
+        ),
+        json!(0),
+        "no rack while the clocks are stopped"
+    );
+    s.screenshot("game-director-called");
+    s.assert_no_console_errors();
+    s.goto(&server.url(&format!("{division_page}?round=1")));
+    assert!(s.text_of("#board-2").contains("called the director"));
+    s.click_css("#board-2 button[id^=resume-]");
+    s.wait_js(
+        "the restart",
+        "return document.querySelector('#message')?.textContent === 'Clocks restarted.'",
+    );
+    s.goto(&server.url(&seat));
+    s.wait_js(
+        "the rack again",
+        "return document.querySelectorAll('#rack [data-tile-id]').length === 7 \
+         && document.querySelector('#paused').hidden",
+    );
+    s.assert_no_console_errors();
+
     // The event file holds the same result.
     let t = tilebag_events::EventFile::open_read(&server.dir.join("tilebag-events/club.tbev"))
         .unwrap()

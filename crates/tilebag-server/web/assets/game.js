@@ -114,7 +114,7 @@ function onMessage(m) {
     if (S.seat !== null) reconcileRack(m.view.rack);
     if (m.effects && m.effects.length) announceEffects(m.effects);
     const waiting = m.view.started === false;
-    if (S.waiting && !waiting && m.view.phase.type !== 'ended') notice('The game has started: the clock is running.');
+    if (S.waiting && !waiting && m.view.phase.type !== 'ended' && !m.view.paused) notice('The game has started: the clock is running.');
     S.waiting = waiting;
     if (!S.ruleset) loadRuleset(m.view.preset);
     render();
