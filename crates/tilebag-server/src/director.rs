@@ -1332,8 +1332,13 @@ async fn pair_preview(
         Ok(x) => x,
         Err(e) => return back(&here, Err(format!("refused: {e}"))),
     };
-    let d = after.division(&division).expect("paired division exists");
-    let r = d.round(q.round).expect("just paired");
+    let Some((d, r)) = after
+        .division(&division)
+        .ok()
+        .and_then(|d| Some((d, d.round(q.round)?)))
+    else {
+        return back(&here, Err(format!("round {} could not be paired", q.round)));
+    };
     let mut rows = Table {
         cols: vec![
             ("Board", "board", true),
