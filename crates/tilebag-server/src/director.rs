@@ -52,7 +52,13 @@ pub(crate) struct Director {
     key: String,
     /// Online game id → (event id, division), for reporting results.
     links: Mutex<HashMap<String, (String, String)>>,
+    /// Recent wrong keys by address, to slow down guessing.
+    failures: Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
 }
+
+/// Wrong director keys allowed from one address per [`LOGIN_WINDOW`].
+const LOGIN_TRIES: usize = 10;
+const LOGIN_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
 
 #[derive(Clone)]
 pub(crate) struct DirectorState {
@@ -71,6 +77,7 @@ impl Director {
             events,
             key,
             links: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
         };
         if let Ok(list) = d.events.list() {
             for e in list {
@@ -270,6 +277,7 @@ struct LoginForm {
 
 async fn login(
     State(s): State<DirectorState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
@@ -282,8 +290,32 @@ async fn login(
     let Ok(Form(f)) = form else {
         return login_page(StatusCode::BAD_REQUEST, Some("Enter the director key."));
     };
+    let now = std::time::Instant::now();
+    {
+        let mut failures = s.director.failures.lock().expect("failures lock");
+        failures.retain(|_, v| {
+            v.retain(|t| now.duration_since(*t) < LOGIN_WINDOW);
+            !v.is_empty()
+        });
+        if failures
+            .get(&peer.ip())
+            .is_some_and(|v| v.len() >= LOGIN_TRIES)
+        {
+            return login_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                Some("Too many wrong keys from this address: wait a minute and try again."),
+            );
+        }
+    }
     let key = f.key.trim();
     if !same_secret(key, &s.director.key) {
+        s.director
+            .failures
+            .lock()
+            .expect("failures lock")
+            .entry(peer.ip())
+            .or_default()
+            .push(now);
         // The form again, with the reason (a 200, as a page re-shown to a person).
         return login_page(StatusCode::OK, Some("That is not the director key."));
     }

@@ -76,6 +76,18 @@ pub(crate) async fn player_page(
         enc(&event),
         enc(&d.name)
     );
+    let last = d.rounds.len() as u32;
+    if let Some(st) = d.standings(last).into_iter().find(|x| x.player == me) {
+        let _ = write!(
+            body,
+            "<p id=\"standing\">After round {last}: place {} of {}, {}–{}, spread {:+}.</p>",
+            st.rank,
+            d.players.len(),
+            tilebag_tournament::standings::fmt_half(st.wins2),
+            tilebag_tournament::standings::fmt_half(st.losses2),
+            st.spread
+        );
+    }
     let Some(round) = current_round(d, me) else {
         body.push_str("<p id=\"game\">You have not been paired yet.</p>");
         return public_page(&format!("{} · {}", t.name, name_of(d, me)), &body);

@@ -944,9 +944,12 @@ async fn players_submit_and_confirm_their_own_tally_slips() {
             left_by: None
         })
     );
-    assert!(page(&paths[b])
-        .await
-        .contains("The result is in: you lost (380–420)"));
+    let pb = page(&paths[b]).await;
+    assert!(pb.contains("The result is in: you lost (380–420)"), "{pb}");
+    assert!(
+        pb.contains("After round 1: place 3 of 3, 0–1, spread -40."),
+        "{pb}"
+    );
     // Once final, only the director corrects it.
     let to = post(
         format!("{}/slip", paths[b]),
@@ -977,6 +980,26 @@ async fn players_submit_and_confirm_their_own_tally_slips() {
     .await
     .unwrap();
     assert_eq!(r.status, 403);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn guessing_the_director_key_is_stopped_after_ten_wrong_tries() {
+    let (dir, server, _td) = club("director-guess").await;
+    let addr = server.addr();
+    for i in 0..10 {
+        let r = form(addr, "/td/login", "", &format!("key=guess-{i}-xxxx"), None).await;
+        assert!(
+            r.text().contains("That is not the director key."),
+            "try {i}"
+        );
+    }
+    // Now even the right key is refused from this address for a minute.
+    let r = form(addr, "/td/login", "", &format!("key={KEY}"), None).await;
+    assert_eq!(r.status, 429, "{}", r.text());
+    assert!(r.header("set-cookie").is_none());
+    assert!(r.text().contains("Too many wrong keys"));
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
