@@ -36,7 +36,7 @@ use tilebag_tournament::tables::{
     Table,
 };
 use tilebag_tournament::{
-    tou, tsh, Action, Division, Method, Pairing, PlayerId, ResultEntry, Tournament,
+    tou, tsh, Action, Division, Method, Pairing, PlayerId, ResultEntry, Setting, Tournament,
 };
 use tokio::sync::mpsc;
 
@@ -920,6 +920,28 @@ on an earlier round's standings, so it can be posted before the current round en
         r = shown.max(1),
     );
 
+    // Settings.
+    let mut rows = String::new();
+    let mut keys = String::new();
+    for (k, v) in tilebag_tournament::settings::current(d) {
+        let _ = write!(
+            rows,
+            "<tr><td>{k}</td><td><code>{}</code></td></tr>",
+            esc(&v)
+        );
+        let _ = write!(keys, "<option value=\"{k}\">{k}</option>");
+    }
+    let _ = write!(
+        body,
+        "<section id=\"settings\"><h2>Settings</h2><table id=\"settings-table\">{rows}</table>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"set\">\
+<label>Set <select name=\"key\" id=\"setting-key\">{keys}</select></label> \
+<label>to <input name=\"value\" id=\"setting-value\" required maxlength=\"200\"></label> \
+<button id=\"set\">Set</button></form>\
+<p>Values as <code>tilebag td division set</code> takes them, e.g. tie-breaks \
+<code>wins,losses,spread,rating</code>, gibson <code>250:3</code>, spread-cap <code>none</code>.</p></section>"
+    );
+
     // Players (teams in the Literacy 2018 format).
     let team = d.config.format == tilebag_tournament::Format::Literacy2018Teams;
     let _ = write!(
@@ -928,7 +950,12 @@ on an earlier round's standings, so it can be posted before the current round en
 <label>Name <input name=\"name\" id=\"player-name\" required maxlength=\"40\"></label>\
 <label>Rating <input type=\"number\" name=\"rating\" id=\"player-rating\" min=\"0\" max=\"3000\" value=\"0\"></label>\
 <label>Member id <input name=\"member_id\" id=\"player-member\" maxlength=\"20\"></label>{members}\
-<button id=\"add-player\">Add {who}</button></form></section>",
+<button id=\"add-player\">Add {who}</button></form>\
+<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"edit-player\">\
+<label>Change # <input type=\"number\" name=\"player\" min=\"1\" required></label> \
+<label>name <input name=\"name\" maxlength=\"40\"></label> \
+<label>rating <input type=\"number\" name=\"rating\" min=\"0\" max=\"3000\"></label> \
+<button>Change</button></form></section>",
         table_html(&players_table(d), "players"),
         members = if team {
             "<label>Team members <input name=\"members\" id=\"player-members\" maxlength=\"200\" \
@@ -1797,6 +1824,16 @@ struct ActForm {
     play_score: String,
     #[serde(default)]
     note: String,
+    /// A division setting (`do=set`).
+    #[serde(default)]
+    key: String,
+    #[serde(default)]
+    value: String,
+    /// A player's new name and rating (`do=edit-player`).
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    rating: String,
 }
 
 fn number<T: std::str::FromStr>(what: &str, v: &str) -> anyhow::Result<T> {
@@ -1901,6 +1938,39 @@ fn hand_action(t: &Tournament, division: &str, f: &ActForm) -> anyhow::Result<(A
                     amount,
                 },
                 format!("Spread adjusted for #{player} in round {round}."),
+            )
+        }
+        "set" => {
+            let d = t.division(&division)?;
+            let setting =
+                Setting::parse(d, f.key.trim(), f.value.trim()).map_err(|e| anyhow::anyhow!(e))?;
+            (
+                Action::Configure { division, setting },
+                format!("{} set to {}.", f.key.trim(), f.value.trim()),
+            )
+        }
+        "edit-player" => {
+            let player = player()?;
+            let name = match f.name.trim() {
+                "" => None,
+                n => Some(clean_text("player's name", n, 40).map_err(|e| anyhow::anyhow!(e))?),
+            };
+            let rating = match f.rating.trim() {
+                "" => None,
+                r => Some(number::<i32>("the rating", r)?),
+            };
+            if name.is_none() && rating.is_none() {
+                anyhow::bail!("give a new name or a new rating");
+            }
+            (
+                Action::EditPlayer {
+                    division,
+                    player,
+                    name,
+                    rating,
+                    member_id: None,
+                },
+                format!("#{player} changed."),
             )
         }
         other => anyhow::bail!("unknown change {other:?}"),

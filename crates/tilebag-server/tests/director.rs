@@ -585,6 +585,42 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     let d = t.division("A").unwrap();
     assert!(d.players[3].ejected);
     assert_eq!(d.standings(2).last().unwrap().player, 4, "ranked last");
+    // Settings and player details.
+    let to = td
+        .post("/td/club/d/A/act", "do=set&key=spread-cap&value=100")
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=spread-cap set to 100.");
+    assert_eq!(
+        load(&dir).division("A").unwrap().config.spread_cap,
+        Some(100)
+    );
+    let page = td.get("/td/club/d/A").await.text();
+    let settings = between(&page, "<table id=\"settings-table\">", "</table>").unwrap();
+    assert!(
+        settings.contains("<td>spread-cap</td><td><code>100</code></td>"),
+        "{settings}"
+    );
+    let to = td
+        .post("/td/club/d/A/act", "do=set&key=gibson&value=lots")
+        .await;
+    assert!(
+        to.contains("err=refused: gibson takes SPREAD:PLACES"),
+        "{to}"
+    );
+    let to = td
+        .post(
+            "/td/club/d/A/act",
+            "do=edit-player&player=2&name=Robert&rating=1750",
+        )
+        .await;
+    assert_eq!(to, "/td/club/d/A?msg=#2 changed.");
+    let p2 = load(&dir).division("A").unwrap().players[1].clone();
+    assert_eq!((p2.name.as_str(), p2.rating), ("Robert", 1750));
+    let to = td.post("/td/club/d/A/act", "do=edit-player&player=2").await;
+    assert!(
+        to.contains("err=refused: give a new name or a new rating"),
+        "{to}"
+    );
     let to = td.post("/td/club/d/A/act", "do=explode").await;
     assert!(to.contains("err=refused: unknown change"), "{to}");
 

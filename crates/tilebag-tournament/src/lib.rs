@@ -9,6 +9,7 @@
 //!   [`Tournament::pair`] wraps it in the action that posts it. [`matching`] is the exact
 //!   minimum-cost perfect matching under the Swiss.
 //! - [`schedule`]: a division's schedule string, `IF:3 SW:9 KOTH:1`.
+//! - [`settings`]: division settings as a director types them, and their current values.
 //! - [`firsts`]: who goes first (NASPA III.D, WESPA 2.1(b), SANSPA 6.4, Literacy 2018).
 //! - [`standings`]: wins, losses, spread with configurable tie-breaks and a spread cap.
 //! - [`ratings`]: NASPA and WESPA rating estimates.
@@ -29,6 +30,7 @@ pub mod pairing;
 pub mod ratings;
 pub mod report;
 pub mod schedule;
+pub mod settings;
 pub mod standings;
 pub mod tables;
 pub mod tou;

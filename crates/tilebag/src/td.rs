@@ -14,15 +14,13 @@ use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tilebag_core::ruleset::FirstPlayerRule;
 use tilebag_events::{fresh_seed, EventFile};
 use tilebag_tournament::tables::{
     firsts_table, pairings_table, players_table, ratings_table, result_text, standings_table,
 };
 use tilebag_tournament::{
-    report, tou, tsh, Action, AdjustmentReason, ByeFirsts, Division, FirstsPolicy, FontesDraw,
-    Format, GibsonConfig, Method, Pairing, PlayerId, RatingSystem, ResultEntry, Setting, TieBreak,
-    Tournament, WithdrawnResult,
+    report, tou, tsh, Action, AdjustmentReason, Division, Method, Pairing, PlayerId, ResultEntry,
+    Setting, Tournament,
 };
 
 /// The event file and the division, shared by most commands.
@@ -408,7 +406,7 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                     let d = t.division(&at.division)?;
                     Ok(vec![Action::Configure {
                         division: at.division.clone(),
-                        setting: parse_setting(d, &key, &value)?,
+                        setting: Setting::parse(d, &key, &value).map_err(|e| anyhow!(e))?,
                     }])
                 })?;
                 println!("division {}: {key} = {value}", at.division);
@@ -961,102 +959,6 @@ fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
 
 // ---------------------------------------------------------------------------------------------
 // Settings.
-
-fn parse_setting(d: &Division, key: &str, value: &str) -> Result<Setting> {
-    let int = || -> Result<i32> {
-        value
-            .parse::<i32>()
-            .map_err(|_| anyhow!("{key} needs a whole number, not {value:?}"))
-    };
-    let v = value.trim().to_ascii_lowercase();
-    Ok(match key {
-        "schedule" => Setting::Schedule(value.to_string()),
-        "bye-spread" => Setting::ByeSpread(int()?),
-        "forfeit-spread" => Setting::ForfeitSpread(int()?),
-        "resignation-margin" => Setting::ResignationMargin(int()?),
-        "spread-cap" => Setting::SpreadCap(if v == "none" || v == "off" {
-            None
-        } else {
-            Some(int()?)
-        }),
-        "tie-breaks" => Setting::TieBreaks(
-            v.split(',')
-                .map(|k| {
-                    Ok(match k.trim() {
-                        "wins" => TieBreak::Wins,
-                        "losses" => TieBreak::Losses,
-                        "spread" => TieBreak::Spread,
-                        "rating" => TieBreak::Rating,
-                        "points-for" | "points" => TieBreak::PointsFor,
-                        x => bail!(
-                            "unknown tie-break {x:?}: wins, losses, spread, rating, points-for"
-                        ),
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?,
-        ),
-        "gibson" => Setting::Gibson(if v == "off" || v == "none" {
-            None
-        } else {
-            let (s, p) = v
-                .split_once(':')
-                .context("gibson takes SPREAD:PLACES (e.g. 250:3) or off")?;
-            Some(GibsonConfig {
-                spread_per_round: s.parse().context("gibson SPREAD")?,
-                prize_places: p.parse().context("gibson PLACES")?,
-            })
-        }),
-        "firsts" => {
-            let mut policy: FirstsPolicy = d.config.firsts;
-            for (i, tok) in v.split(',').map(str::trim).enumerate() {
-                match (i, tok) {
-                    (0, "naspa" | "sanspa" | "fewer-firsts") => {
-                        policy.rule = FirstPlayerRule::FewerFirstsThenDraw
-                    }
-                    (0, "wespa" | "balanced") => policy.rule = FirstPlayerRule::BalancedThenDraw,
-                    (0, "draw" | "tile-draw") => policy.rule = FirstPlayerRule::TileDraw,
-                    (_, "byes=alternate") => policy.byes = ByeFirsts::Alternate,
-                    (_, "byes=ignore") => policy.byes = ByeFirsts::Ignore,
-                    (_, "forfeits=alternate") => policy.forfeiter_alternates = true,
-                    (_, "forfeits=neither") => policy.forfeiter_alternates = false,
-                    _ => bail!("firsts takes naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither], not {value:?}"),
-                }
-            }
-            Setting::Firsts(policy)
-        }
-        "withdrawn" => Setting::WithdrawnResult(match v.as_str() {
-            "forfeit" => WithdrawnResult::ForfeitLoss,
-            "void" => WithdrawnResult::Void,
-            _ => bail!("withdrawn takes forfeit or void"),
-        }),
-        "winner-submits" => Setting::WinnerSubmits(match v.as_str() {
-            "yes" | "on" | "true" => true,
-            "no" | "off" | "false" => false,
-            _ => bail!("winner-submits takes yes or no"),
-        }),
-        "fontes" => Setting::Fontes(match v.as_str() {
-            "random" => FontesDraw::Random,
-            "snaked" => FontesDraw::Snaked,
-            _ => bail!("fontes takes random or snaked"),
-        }),
-        "ratings" => Setting::Ratings(match v.as_str() {
-            "naspa" => RatingSystem::Naspa { club: false },
-            "naspa-club" => RatingSystem::Naspa { club: true },
-            "wespa" => RatingSystem::Wespa,
-            "none" => RatingSystem::None,
-            _ => bail!("ratings takes naspa, naspa-club, wespa or none"),
-        }),
-        "format" => Setting::Format(match v.as_str() {
-            "individual" => Format::Individual,
-            "literacy-2018" => Format::Literacy2018Teams,
-            _ => bail!("format takes individual or literacy-2018"),
-        }),
-        _ => bail!(
-            "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
-             spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits"
-        ),
-    })
-}
 
 fn check_date(d: &str) -> Result<()> {
     let ok = d.len() == 10
