@@ -94,29 +94,29 @@ impl Setting {
             "withdrawn" => Setting::WithdrawnResult(match v.as_str() {
                 "forfeit" => WithdrawnResult::ForfeitLoss,
                 "void" => WithdrawnResult::Void,
-                _ => return Err(format!("withdrawn takes forfeit or void")),
+                _ => return Err("withdrawn takes forfeit or void".to_string()),
             }),
             "winner-submits" => Setting::WinnerSubmits(match v.as_str() {
                 "yes" | "on" | "true" => true,
                 "no" | "off" | "false" => false,
-                _ => return Err(format!("winner-submits takes yes or no")),
+                _ => return Err("winner-submits takes yes or no".to_string()),
             }),
             "fontes" => Setting::Fontes(match v.as_str() {
                 "random" => FontesDraw::Random,
                 "snaked" => FontesDraw::Snaked,
-                _ => return Err(format!("fontes takes random or snaked")),
+                _ => return Err("fontes takes random or snaked".to_string()),
             }),
             "ratings" => Setting::Ratings(match v.as_str() {
                 "naspa" => RatingSystem::Naspa { club: false },
                 "naspa-club" => RatingSystem::Naspa { club: true },
                 "wespa" => RatingSystem::Wespa,
                 "none" => RatingSystem::None,
-                _ => return Err(format!("ratings takes naspa, naspa-club, wespa or none")),
+                _ => return Err("ratings takes naspa, naspa-club, wespa or none".to_string()),
             }),
             "format" => Setting::Format(match v.as_str() {
                 "individual" => Format::Individual,
                 "literacy-2018" => Format::Literacy2018Teams,
-                _ => return Err(format!("format takes individual or literacy-2018")),
+                _ => return Err("format takes individual or literacy-2018".to_string()),
             }),
             _ => return Err(format!(
                 "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
