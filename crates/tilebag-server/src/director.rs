@@ -72,21 +72,14 @@ impl Director {
     }
 
     /// Opens the events folder and indexes every linked online game.
+    /// The director's side over the events folder (indexed by [`Director::collect_all`]).
     pub(crate) fn new(events: EventsDir, key: String) -> Director {
-        let d = Director {
+        Director {
             events,
             key,
             links: Mutex::new(HashMap::new()),
             failures: Mutex::new(HashMap::new()),
-        };
-        if let Ok(list) = d.events.list() {
-            for e in list {
-                if let Ok(t) = d.events.open_read(&e.id).and_then(|f| f.load()) {
-                    d.index(&e.id, &t);
-                }
-            }
         }
-        d
     }
 
     fn index(&self, event: &str, t: &Tournament) {
@@ -140,7 +133,8 @@ impl Director {
 
     /// Reports every linked game of the division that has ended but whose pairing has no
     /// result (a game that ended while the server was down, or before a report could be written).
-    async fn collect(&self, hub: &Hub, event: &str, t: &Tournament) {
+    async fn collect(self: &Arc<Self>, hub: &Hub, event: &str, t: &Tournament) -> bool {
+        let mut reported = false;
         for d in &t.divisions {
             for o in &d.online {
                 let waiting = d
@@ -157,19 +151,27 @@ impl Director {
                         .lock()
                         .expect("links lock")
                         .insert(o.game_id.clone(), (event.to_string(), d.name.clone()));
-                    if let Some(Err(e)) = self.report(&o.game_id, scores) {
-                        eprintln!("tilebag-server: could not report an online result: {e}");
+                    let (me, id) = (self.clone(), o.game_id.clone());
+                    match tokio::task::spawn_blocking(move || me.report(&id, scores)).await {
+                        Ok(Some(Ok(()))) => reported = true,
+                        Ok(Some(Err(e))) => {
+                            eprintln!("tilebag-server: could not report an online result: {e}")
+                        }
+                        _ => {}
                     }
                 }
             }
         }
+        reported
     }
 
-    /// At startup: report linked games that ended while the server was down.
-    pub(crate) async fn collect_all(&self, hub: &Hub) {
+    /// At startup: index every linked online game, and report those that ended while the
+    /// server was down.
+    pub(crate) async fn collect_all(self: &Arc<Self>, hub: &Hub) {
         let Ok(list) = self.events.list() else { return };
         for e in list {
             if let Ok(t) = self.events.open_read(&e.id).and_then(|f| f.load()) {
+                self.index(&e.id, &t);
                 self.collect(hub, &e.id, &t).await;
             }
         }
@@ -811,10 +813,13 @@ async fn division_page(
         Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
     };
     // Results of online games that ended unheard are collected first.
-    s.director.collect(&s.hub, &event, &t).await;
-    let (t, _) = match load(&s, &event).await {
-        Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+    let t = if s.director.collect(&s.hub, &event, &t).await {
+        match load(&s, &event).await {
+            Ok((t, _)) => t,
+            Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+        }
+    } else {
+        t
     };
     let Ok(d) = t.division(&division) else {
         return error_page(

@@ -249,8 +249,9 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let (ended_tx, ended_rx) = tokio::sync::mpsc::unbounded_channel();
     hub.report_ends_to(ended_tx);
     director.spawn_reporter(ended_rx);
-    hub.restore_unfinished().await?;
+    // The index of online games first, so a restored game that ends at once is reported.
     director.collect_all(&hub).await;
+    hub.restore_unfinished().await?;
     let addr = SocketAddr::new(config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await

@@ -848,6 +848,28 @@ async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() 
         "{:?}",
         g.result
     );
+    // A report lost while the server was down (here: undone by hand) is made again at startup,
+    // before anyone opens a page.
+    drop(t);
+    server.shutdown().await;
+    let undone = EventFile::open(&dir.join("tilebag-events/club.tbev"))
+        .unwrap()
+        .undo()
+        .unwrap();
+    assert!(undone.1.contains("report-online"), "{}", undone.1);
+    assert!(!load(&dir).division("A").unwrap().round_complete(1));
+    let mut c = config(dir.join("t.db").to_str().unwrap(), &["QI", "ZA"]);
+    c.director_key = Some(KEY.into());
+    let server = tilebag_server::start(c).await.unwrap();
+    assert_eq!(
+        load(&dir).division("A").unwrap().rounds[0]
+            .pairings
+            .iter()
+            .find_map(Pairing::game)
+            .unwrap()
+            .result,
+        g.result
+    );
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
