@@ -188,7 +188,62 @@ pub(crate) async fn player_page(
             }
         }
     }
+    body.push_str(&scorecard(d, me));
     public_page(&format!("{} · {}", t.name, name_of(d, me)), &body)
+}
+
+/// The player's rounds so far: opponent, seat, result and running record.
+fn scorecard(d: &Division, me: PlayerId) -> String {
+    let mut out = String::from(
+        "<h2>Your rounds</h2><table id=\"scorecard\"><tr><th>Round</th><th>Opponent</th>\
+<th>Seat</th><th>Result</th><th>Won</th><th>Spread</th></tr>",
+    );
+    let (mut wins2, mut spread) = (0u32, 0i32);
+    for r in &d.rounds {
+        let Some(pr) = d.player_round(r.number, me) else {
+            continue;
+        };
+        let opponent = match pr.pairing {
+            Pairing::Bye { .. } => "bye".to_string(),
+            Pairing::Absent { .. } => "(not playing)".to_string(),
+            Pairing::Game(_) => pr
+                .opponent
+                .map(|o| format!("#{o} {}", name_of(d, o)))
+                .unwrap_or_default(),
+        };
+        let seat = match pr.seat {
+            Some(Seat::First) => "1st",
+            Some(Seat::Second) => "2nd",
+            None => "",
+        };
+        let result = match pr.outcome {
+            Some(o) => {
+                wins2 += o.wins2;
+                spread += o.spread;
+                let wl = match o.wins2 {
+                    2 => "W",
+                    1 => "T",
+                    _ => "L",
+                };
+                match o.scores {
+                    Some((own, theirs)) => format!("{wl} {own}–{theirs}"),
+                    None => format!("{wl} {:+}", o.spread),
+                }
+            }
+            None => "—".to_string(),
+        };
+        let _ = write!(
+            out,
+            "<tr><td class=\"n\">{}</td><td>{}</td><td>{seat}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:+}</td></tr>",
+            r.number,
+            esc(&opponent),
+            esc(&result),
+            tilebag_tournament::standings::fmt_half(wins2),
+            spread
+        );
+    }
+    out.push_str("</table>");
+    out
 }
 
 fn slip_form(here: &str, round: u32, winner_submits: bool) -> String {

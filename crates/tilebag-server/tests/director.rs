@@ -1008,6 +1008,13 @@ async fn players_submit_and_confirm_their_own_tally_slips() {
         pb.contains("After round 1: place 3 of 3, 0–1, spread -40."),
         "{pb}"
     );
+    let card = between(&pb, "<table id=\"scorecard\">", "</table>").unwrap();
+    let row = format!(
+        "<td class=\"n\">1</td><td>#{} {}</td><td>2nd</td><td>L 380–420</td><td class=\"n\">0</td><td class=\"n\">-40</td>",
+        g.first,
+        ["Ann", "Bob", "Cat"][a]
+    );
+    assert!(card.contains(&row), "{card}");
     // Once final, only the director corrects it.
     let to = post(
         format!("{}/slip", paths[b]),
