@@ -287,6 +287,11 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     })
 }
 
+/// A new random secret (32 lower-case letters and digits), as for seat tokens and player keys.
+pub fn secret_token() -> String {
+    ids::token()
+}
+
 /// Reads the director key from `path`, or creates the file with a new random key (readable by
 /// its owner only).
 fn director_key_file(path: &std::path::Path) -> Result<String, ServerError> {

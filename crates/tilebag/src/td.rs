@@ -239,6 +239,16 @@ pub enum TdCommand {
     },
     /// Delete the last action of the log.
     Undo { event: PathBuf },
+    /// Print each player's own link (their game; tally slips they submit and confirm), making
+    /// their secret keys on first use. The event must be in the server's events folder; its id is
+    /// the file name without `.tbev`.
+    Links {
+        #[command(flatten)]
+        at: At,
+        /// The server's address as players reach it.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+    },
     /// Print the action log as JSON lines: {"seq":…,"at":…,"action":{…}}.
     Log { event: PathBuf },
     /// Build a new event from a log printed by `td log` (a file, or `-` for standard input).
@@ -750,6 +760,24 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                     d.players.len(),
                     d.rounds.len()
                 );
+            }
+        }
+        TdCommand::Links { at, url } => {
+            let mut store = EventFile::open(&at.event)?;
+            let t = store.load()?;
+            let d = t.division(&at.division)?;
+            let id = at
+                .event
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .context("the event file has no name")?
+                .to_string();
+            tilebag_events::EventsDir::check_id(&id)
+                .context("the event file's name is not an event id the server serves")?;
+            let base = url.trim_end_matches('/');
+            for p in &d.players {
+                let key = store.player_key(&d.name, p.id, tilebag_server::secret_token)?;
+                println!("#{:<3} {:<30} {base}/p/{id}/{key}", p.id, p.name);
             }
         }
         TdCommand::Undo { event } => {

@@ -870,3 +870,42 @@ fn wespa_6_2_4_eject_from_the_command_line() {
     td(&dir, &["undo", db]);
     assert_eq!(standings(&dir, db, 1), before);
 }
+
+#[test]
+fn player_links_from_the_command_line_are_made_once_and_kept() {
+    let dir = temp_dir("links");
+    let db = "spring.tbev";
+    setup(&dir, db, 3);
+    let first = td(
+        &dir,
+        &["links", db, "A", "--url", "http://club.example:8080/"],
+    );
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 3, "{first}");
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("#{:<3} Seed{:02}, Player", i + 1, i + 1)),
+            "{l}"
+        );
+        let key = l
+            .split("http://club.example:8080/p/spring/")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{l}"));
+        assert!(
+            key.len() >= 16 && key.bytes().all(|b| b.is_ascii_alphanumeric()),
+            "{l}"
+        );
+    }
+    // The same keys the next time (and the server's links page reads the same table).
+    assert_eq!(
+        td(
+            &dir,
+            &["links", db, "A", "--url", "http://club.example:8080"]
+        ),
+        first
+    );
+    // A file whose name is not an event id is refused with the reason.
+    std::fs::copy(dir.join(db), dir.join("Spring Open.tbev")).unwrap();
+    let e = td_refused(&dir, &["links", "Spring Open.tbev", "A"]);
+    assert!(e.contains("not an event id"), "{e}");
+}
