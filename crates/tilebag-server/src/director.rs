@@ -272,6 +272,31 @@ pub(crate) fn guard(s: &DirectorState, headers: &HeaderMap, posting: bool) -> Op
     None
 }
 
+/// A director's form: refused (like [`guard`]) without the key or from another site, and sent
+/// back to the page it came from (the path's parent) when it does not read.
+pub(crate) struct Posted<T>(pub T);
+
+impl<T: serde::de::DeserializeOwned + Send> axum::extract::FromRequest<DirectorState>
+    for Posted<T>
+{
+    type Rejection = Response;
+
+    async fn from_request(
+        req: axum::extract::Request,
+        s: &DirectorState,
+    ) -> Result<Self, Response> {
+        if let Some(r) = guard(s, req.headers(), true) {
+            return Err(r);
+        }
+        let path = req.uri().path().to_string();
+        let parent = path.rsplit_once('/').map_or("/td", |(p, _)| p).to_string();
+        match Form::<T>::from_request(req, s).await {
+            Ok(Form(v)) => Ok(Posted(v)),
+            Err(_) => Err(back(&parent, Err("the form was incomplete".into()))),
+        }
+    }
+}
+
 #[derive(Deserialize)]
 struct LoginForm {
     key: String,
@@ -556,17 +581,7 @@ fn clean_text(what: &str, raw: &str, max: usize) -> Result<String, String> {
     Ok(v.to_string())
 }
 
-async fn new_event(
-    State(s): State<DirectorState>,
-    headers: HeaderMap,
-    form: Result<Form<NewEventForm>, FormRejection>,
-) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
-    let Ok(Form(f)) = form else {
-        return back("/td", Err("the form was incomplete".into()));
-    };
+async fn new_event(State(s): State<DirectorState>, Posted(f): Posted<NewEventForm>) -> Response {
     let id = f.id.trim().to_string();
     let name = match clean_text("event name", &f.name, 80) {
         Ok(n) => n,
@@ -720,17 +735,10 @@ struct DivisionForm {
 
 async fn add_division(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path(event): Path<String>,
-    form: Result<Form<DivisionForm>, FormRejection>,
+    Posted(f): Posted<DivisionForm>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = format!("/td/{}", enc(&event));
-    let Ok(Form(f)) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let name = match clean_text("division name", &f.name, 20) {
         Ok(n)
             if n.chars()
@@ -1219,17 +1227,10 @@ struct GameForm {
 /// WESPA 4.1), restart them, or end the game (NASPA V.F).
 async fn game_act(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path((event, division)): Path<(String, String)>,
-    form: Result<Form<GameForm>, FormRejection>,
+    Posted(f): Posted<GameForm>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = div_url(&event, &division);
-    let Ok(Form(f)) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let (t, _) = match load(&s, &event).await {
         Ok(x) => x,
         Err(e) => return back(&here, Err(e)),
@@ -1281,17 +1282,10 @@ struct PlayerForm {
 
 async fn add_player(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path((event, division)): Path<(String, String)>,
-    form: Result<Form<PlayerForm>, FormRejection>,
+    Posted(f): Posted<PlayerForm>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = div_url(&event, &division);
-    let Ok(Form(f)) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let name = match clean_text("player's name", &f.name, 40) {
         Ok(n) => n,
         Err(e) => return back(&here, Err(e)),
@@ -1475,17 +1469,10 @@ async fn pair_preview(
 
 async fn pair_post(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path((event, division)): Path<(String, String)>,
-    form: Result<Form<PairQuery>, FormRejection>,
+    Posted(q): Posted<PairQuery>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = div_url(&event, &division);
-    let Ok(Form(q)) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let (method, based_on) = match pair_args(&q) {
         Ok(x) => x,
         Err(e) => return back(&here, Err(e)),
@@ -1602,17 +1589,10 @@ fn result_action(
 
 async fn enter_result(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path((event, division)): Path<(String, String)>,
-    form: Result<Form<ResultForm>, FormRejection>,
+    Posted(f): Posted<ResultForm>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = div_url(&event, &division);
-    let Ok(Form(f)) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let round = f.round;
     let div = division.clone();
     let done = change(&s, &event, None, move |t| {
@@ -1638,17 +1618,10 @@ struct RoundForm {
 
 async fn start_online(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path((event, division)): Path<(String, String)>,
-    form: Result<Form<RoundForm>, FormRejection>,
+    Posted(RoundForm { round, lexicon }): Posted<RoundForm>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = div_url(&event, &division);
-    let Ok(Form(RoundForm { round, lexicon })) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let here = format!("{here}?round={round}");
     let lexicon = Some(lexicon.trim().to_string()).filter(|l| !l.is_empty());
     if let Some(l) = &lexicon {
@@ -1984,17 +1957,10 @@ fn hand_action(t: &Tournament, division: &str, f: &ActForm) -> anyhow::Result<(A
 
 async fn director_act(
     State(s): State<DirectorState>,
-    headers: HeaderMap,
     Path((event, division)): Path<(String, String)>,
-    form: Result<Form<ActForm>, FormRejection>,
+    Posted(f): Posted<ActForm>,
 ) -> Response {
-    if let Some(r) = guard(&s, &headers, true) {
-        return r;
-    }
     let here = div_url(&event, &division);
-    let Ok(Form(f)) = form else {
-        return back(&here, Err("the form was incomplete".into()));
-    };
     let div = division.clone();
     let said = Arc::new(Mutex::new(String::new()));
     let said2 = said.clone();

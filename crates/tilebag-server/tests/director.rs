@@ -639,6 +639,12 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
         .len();
     assert_eq!(n_after, n_before - 1);
 
+    // A form that does not read goes back to its page and says so.
+    let to = td.post("/td/club/d/A/result", "round=x&player=1").await;
+    assert_eq!(to, "/td/club/d/A?err=the form was incomplete");
+    let to = td.post("/td/club/division", "nonsense").await;
+    assert_eq!(to, "/td/club?err=the form was incomplete");
+
     // Hostile paths and queries are refused with a page, never a panic or a file outside the
     // events folder.
     for path in [
