@@ -5,7 +5,7 @@
 //! (`/td/{event}/d/{division}/links`); it is kept in the event file beside the log.
 
 use crate::director::{
-    back, based_on_text, blocking, change, enc, error_page, guard, html, load, load_division,
+    back, based_on_text, blocking, change, enc, error_page, guard, html, load_division,
     public_page, same_origin, DirectorState,
 };
 use axum::extract::rejection::FormRejection;
@@ -16,24 +16,43 @@ use serde::Deserialize;
 use std::fmt::Write as _;
 use tilebag_tournament::report::esc;
 use tilebag_tournament::tables::name_of;
-use tilebag_tournament::{Action, Division, Pairing, PlayerId, Seat};
+use tilebag_tournament::{Action, Division, Pairing, PlayerId, Seat, Tournament};
 
-/// The division and player a key opens, or a refusal page.
-async fn who(s: &DirectorState, event: &str, key: &str) -> Result<(String, PlayerId), Response> {
-    let not_found = || {
-        error_page(
-            StatusCode::NOT_FOUND,
-            "This player link is not known. Ask the director for yours.",
-        )
-    };
-    if key.len() < 16 || key.len() > 64 || !key.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(not_found());
+fn unknown_link() -> Response {
+    error_page(
+        StatusCode::NOT_FOUND,
+        "This player link is not known. Ask the director for yours.",
+    )
+}
+
+/// Keys are made by `crate::ids::token`: letters and digits, 16 to 64 of them.
+fn plausible_key(key: &str) -> bool {
+    (16..=64).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The division and player a key opens, and the event's state (read from one opening of the
+/// event file); or a refusal page.
+async fn who(
+    s: &DirectorState,
+    event: &str,
+    key: &str,
+) -> Result<(String, PlayerId, Tournament), Response> {
+    if !plausible_key(key) {
+        return Err(unknown_link());
     }
     let dir = s.director.clone();
     let (event, key) = (event.to_string(), key.to_string());
-    match blocking(move || dir.events().open_read(&event)?.player_for_key(&key)).await {
+    let found = blocking(move || {
+        let f = dir.events().open_read(&event)?;
+        Ok(match f.player_for_key(&key)? {
+            Some((division, player)) => Some((division, player, f.load()?)),
+            None => None,
+        })
+    })
+    .await;
+    match found {
         Ok(Some(x)) => Ok(x),
-        _ => Err(not_found()),
+        _ => Err(unknown_link()),
     }
 }
 
@@ -54,13 +73,9 @@ pub(crate) async fn player_page(
         axum::extract::rejection::QueryRejection,
     >,
 ) -> Response {
-    let (division, me) = match who(&s, &event, &key).await {
+    let (division, me, t) = match who(&s, &event, &key).await {
         Ok(x) => x,
         Err(r) => return r,
-    };
-    let (t, _) = match load(&s, &event).await {
-        Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
     };
     let Ok(d) = t.division(&division) else {
         return error_page(StatusCode::NOT_FOUND, "this player's division is gone");
@@ -285,7 +300,7 @@ async fn player_post(
             "This form was posted from another site.",
         );
     }
-    let (division, me) = match who(&s, &event, &key).await {
+    let (division, me, _) = match who(&s, &event, &key).await {
         Ok(x) => x,
         Err(r) => return r,
     };

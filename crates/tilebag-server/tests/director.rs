@@ -113,6 +113,19 @@ async fn club(name: &str) -> (std::path::PathBuf, tilebag_server::RunningServer,
     (dir, server, td)
 }
 
+/// Both seats of an online game the director started, connected as the players would.
+async fn seats(addr: SocketAddr, id: &str, tokens: &[String; 2]) -> Table {
+    let created = json!({
+        "id": id,
+        "seats": [
+            {"ws": format!("/api/games/{id}/ws?token={}", tokens[0])},
+            {"ws": format!("/api/games/{id}/ws?token={}", tokens[1])},
+        ],
+        "observer_ws": format!("/api/games/{id}/ws"),
+    });
+    Table::open(addr, &created, false).await
+}
+
 /// Previews round `round` of division A and posts it.
 async fn pair(td: &Td, round: u32) {
     let preview = td
@@ -399,15 +412,7 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     let link = &t.division("A").unwrap().online[0];
     assert_eq!(link.game_id, id);
     // The players play it out on the server.
-    let created = json!({
-        "id": id,
-        "seats": [
-            {"ws": format!("/api/games/{id}/ws?token={}", tokens[0])},
-            {"ws": format!("/api/games/{id}/ws?token={}", tokens[1])},
-        ],
-        "observer_ws": format!("/api/games/{id}/ws"),
-    });
-    let mut table = Table::open(addr, &created, false).await;
+    let mut table = seats(addr, &id, &tokens).await;
     assert_eq!(
         table.view(0)["players"][0]["name"],
         json!(t.division("A").unwrap().players[link.first as usize - 1].name)
@@ -763,15 +768,7 @@ async fn a_seat_calls_the_director_and_the_director_restarts_or_ends_the_game() 
     td.post("/td/club/d/A/online", "round=1").await;
     let page = td.get("/td/club/d/A?round=1").await.text();
     let (id, tokens) = online_games(&page).remove(0);
-    let created = json!({
-        "id": id,
-        "seats": [
-            {"ws": format!("/api/games/{id}/ws?token={}", tokens[0])},
-            {"ws": format!("/api/games/{id}/ws?token={}", tokens[1])},
-        ],
-        "observer_ws": format!("/api/games/{id}/ws"),
-    });
-    let mut t = Table::open(addr, &created, false).await;
+    let mut t = seats(addr, &id, &tokens).await;
     assert_eq!(t.view(0)["started"], true);
     assert_eq!(t.view(0)["rack"].as_str().unwrap().len(), 7);
 
