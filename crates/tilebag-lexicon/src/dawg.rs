@@ -40,10 +40,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub const MAX_WORD_LEN: usize = 15;
 
 const ARC_BITS: u32 = 25;
-const ARC_MASK: u32 = (1 << ARC_BITS) - 1;
-const ACCEPTS: u32 = 1 << 25;
-const LAST: u32 = 1 << 26;
-const LETTER_SHIFT: u32 = 27;
+pub(crate) const ARC_MASK: u32 = (1 << ARC_BITS) - 1;
+pub(crate) const ACCEPTS: u32 = 1 << 25;
+pub(crate) const LAST: u32 = 1 << 26;
+pub(crate) const LETTER_SHIFT: u32 = 27;
 
 /// The most edges the encoding can address.
 pub const MAX_EDGES: usize = ARC_MASK as usize + 1;
@@ -414,7 +414,7 @@ impl Iterator for Words<'_> {
 /// FxHash-style hasher for the node register: the keys are short runs of `u64`, and SipHash's
 /// DoS resistance buys nothing for a build from a local file.
 #[derive(Default)]
-struct Fx(u64);
+pub(crate) struct Fx(u64);
 
 impl Hasher for Fx {
     #[inline]
@@ -443,23 +443,23 @@ impl Hasher for Fx {
 }
 
 /// No child: a leaf edge. Node ids are dense from 0, so this never collides.
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Builder edge: letter code in bits 33.., accept in bit 32, child node id in bits 0..32.
 #[inline]
-fn pending_edge(c: u8, accept: bool) -> u64 {
+pub(crate) fn pending_edge(c: u8, accept: bool) -> u64 {
     (u64::from(c) << 33) | (u64::from(accept) << 32) | u64::from(NONE)
 }
 
-struct Register {
-    map: HashMap<Box<[u64]>, u32, BuildHasherDefault<Fx>>,
-    edge_total: usize,
+pub(crate) struct Register {
+    pub(crate) map: HashMap<Box<[u64]>, u32, BuildHasherDefault<Fx>>,
+    pub(crate) edge_total: usize,
 }
 
 impl Register {
     /// The id of the node equal to `edges`, registering it if it is new. Children always get
     /// smaller ids than their parents, because a node is registered only after its children.
-    fn intern(&mut self, edges: &[u64]) -> u32 {
+    pub(crate) fn intern(&mut self, edges: &[u64]) -> u32 {
         if edges.is_empty() {
             return NONE;
         }

@@ -25,6 +25,11 @@
 //!   description are ignored, so later writers may append fields.
 //! - `DAWG`: the edges, one u32 each (see [`crate::dawg`] for the bit layout).
 //!
+//! And one optional section (no REQUIRED flag, so older readers skip it):
+//!
+//! - `GDAG`: the GADDAG for move generation, one u32 per edge (see [`crate::gaddag`]). A file
+//!   without it (written before it existed) still loads; the GADDAG is then built in memory.
+//!
 //! # Growing the format
 //!
 //! The section table is how the format grows without breaking: a GADDAG (or any other structure
@@ -50,6 +55,9 @@ pub const FLAG_REQUIRED: u32 = 1;
 pub const TAG_META: [u8; 4] = *b"META";
 /// Tag of the DAWG section.
 pub const TAG_DAWG: [u8; 4] = *b"DAWG";
+/// Tag of the GADDAG section (optional: files written before it existed still load, and the
+/// GADDAG is then built in memory when a move generator first needs it).
+pub const TAG_GDAG: [u8; 4] = *b"GDAG";
 
 const HEADER_LEN: usize = 16;
 const ENTRY_LEN: usize = 16;
@@ -176,7 +184,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Vec<(Section<'_>, usize)>, LexiconErr
             ));
         }
         spans.push((offset, end, entry));
-        let known = tag == TAG_META || tag == TAG_DAWG;
+        let known = tag == TAG_META || tag == TAG_DAWG || tag == TAG_GDAG;
         if known {
             if out.iter().any(|(s, _)| s.tag == tag) {
                 return Err(LexiconError::corrupt(
@@ -369,7 +377,7 @@ mod tests {
                 data: &meta,
             },
             Section {
-                tag: *b"GDAG",
+                tag: *b"XTRA",
                 flags: 0,
                 data: &extra,
             },
@@ -389,7 +397,7 @@ mod tests {
                 data: &meta,
             },
             Section {
-                tag: *b"GDAG",
+                tag: *b"XTRA",
                 flags: FLAG_REQUIRED,
                 data: &extra,
             },

@@ -3,7 +3,8 @@
 use crate::dawg::{self, Dawg, Words, MAX_WORD_LEN};
 use crate::error::LexiconError;
 use crate::fingerprint::Fingerprint;
-use crate::format::{self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_META};
+use crate::format::{self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_GDAG, TAG_META};
+use crate::gaddag::Gaddag;
 use crate::wordlist::{normalize, parse_word_list};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -16,9 +17,14 @@ use std::sync::OnceLock;
 /// ([`Lexicon::to_bytes`], [`Lexicon::save`]) and load it back in milliseconds
 /// ([`Lexicon::from_bytes`], [`Lexicon::load`]). Loading validates everything, so a lexicon in
 /// hand never panics, loops or reads out of bounds, whatever file it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Lexicon {
     dawg: Dawg,
+    /// The GADDAG for move generation: read from the file's `GDAG` section, or built from the
+    /// words on first use (files written before the section existed, and the built-in list).
+    gaddag: OnceLock<Gaddag>,
+    /// Whether `gaddag` came from the file.
+    gaddag_from_file: bool,
     name: String,
     description: String,
     word_count: u32,
@@ -44,7 +50,44 @@ pub struct BuildStats {
     pub file_bytes: u64,
 }
 
+/// Two lexicons are equal when their words, names and statistics are: the GADDAG is a function
+/// of the words, whether or not it has been built yet.
+impl PartialEq for Lexicon {
+    fn eq(&self, other: &Lexicon) -> bool {
+        self.dawg == other.dawg
+            && self.name == other.name
+            && self.description == other.description
+            && self.word_count == other.word_count
+            && self.counts_by_length == other.counts_by_length
+            && self.source == other.source
+            && self.dropped_long == other.dropped_long
+    }
+}
+impl Eq for Lexicon {}
+
 impl Lexicon {
+    /// The GADDAG of the words, for move generation: the file's own, or built in memory on first
+    /// use (about a quarter of a second for ENABLE) and kept.
+    pub fn gaddag(&self) -> &Gaddag {
+        self.gaddag.get_or_init(|| {
+            // From our own validated DAWG, so the build cannot fail short of the format's edge
+            // limit; an empty GADDAG is the fallback rather than a panic.
+            Gaddag::from_dawg(self.dawg.edges())
+                .unwrap_or_else(|_| Gaddag::from_dawg(&[]).expect("the empty GADDAG builds"))
+        })
+    }
+
+    /// The DAWG's edges (see [`crate::dawg`]): a move generator follows a GADDAG separator into
+    /// them.
+    pub fn dawg_edges(&self) -> &[u32] {
+        self.dawg.edges()
+    }
+
+    /// Whether the GADDAG was read from the file (false: built in memory, or not yet needed).
+    pub fn gaddag_from_file(&self) -> bool {
+        self.gaddag_from_file
+    }
+
     /// Builds a lexicon from a plain word list (see [`parse_word_list`] for what it accepts).
     /// Words over 15 letters are dropped and counted ([`Lexicon::dropped_long`]).
     pub fn from_word_list(text: &[u8], name: &str) -> Result<Lexicon, LexiconError> {
@@ -92,6 +135,8 @@ impl Lexicon {
         }
         Ok(Lexicon {
             dawg: dawg::build(&kept)?,
+            gaddag: OnceLock::new(),
+            gaddag_from_file: false,
             name: name.to_owned(),
             description: String::new(),
             word_count: kept.len() as u32,
@@ -105,6 +150,8 @@ impl Lexicon {
     pub fn empty(name: &str) -> Lexicon {
         Lexicon {
             dawg: Dawg::empty(),
+            gaddag: OnceLock::new(),
+            gaddag_from_file: false,
             name: name.to_owned(),
             description: String::new(),
             word_count: 0,
@@ -230,6 +277,11 @@ impl Lexicon {
         for e in edges {
             dawg.extend_from_slice(&e.to_le_bytes());
         }
+        let g_edges = self.gaddag().edges();
+        let mut gdag = Vec::with_capacity(g_edges.len() * 4);
+        for e in g_edges {
+            gdag.extend_from_slice(&e.to_le_bytes());
+        }
         format::write(&[
             Section {
                 tag: TAG_META,
@@ -240,6 +292,11 @@ impl Lexicon {
                 tag: TAG_DAWG,
                 flags: FLAG_REQUIRED,
                 data: &dawg,
+            },
+            Section {
+                tag: TAG_GDAG,
+                flags: 0,
+                data: &gdag,
             },
         ])
     }
@@ -316,8 +373,38 @@ impl Lexicon {
                 "the counts by length disagree with the DAWG",
             ));
         }
+        let gaddag = OnceLock::new();
+        let mut gaddag_from_file = false;
+        if let Some(&(g, g_at)) = sections.iter().find(|(s, _)| s.tag == TAG_GDAG) {
+            if g.data.len() % 4 != 0 {
+                return Err(LexiconError::corrupt(
+                    g_at,
+                    format!(
+                        "the GADDAG section is {} bytes, not a whole number of edges",
+                        g.data.len()
+                    ),
+                ));
+            }
+            let g_edges: Vec<u32> = g
+                .data
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let built = Gaddag::from_edges(g_edges, g_at, dawg.edges())?;
+            let n = built.word_count();
+            if n != u64::from(word_count) {
+                return Err(LexiconError::corrupt(
+                    g_at,
+                    format!("the header says {word_count} words but the GADDAG holds {n}"),
+                ));
+            }
+            let _ = gaddag.set(built);
+            gaddag_from_file = true;
+        }
         Ok(Lexicon {
             dawg,
+            gaddag,
+            gaddag_from_file,
             name,
             description,
             word_count,
@@ -432,15 +519,16 @@ mod tests {
     fn counts_in_header_must_match_the_graph() {
         let lex = small();
         let mut bytes = lex.to_bytes();
-        // META starts after the 16-byte header and two 16-byte table entries: word count first.
-        bytes[48] ^= 1;
+        // META starts after the 16-byte header and three 16-byte table entries (META, DAWG, GDAG):
+        // word count first.
+        bytes[64] ^= 1;
         format::reseal(&mut bytes);
         let e = Lexicon::from_bytes(&bytes).unwrap_err().to_string();
         assert!(e.contains("header says"), "{e}");
         let mut bytes = lex.to_bytes();
         // counts_by_length[2] and [3]: swap a word between them, keeping the total.
-        bytes[48 + 8 + 8] += 1;
-        bytes[48 + 8 + 12] -= 1;
+        bytes[64 + 8 + 8] += 1;
+        bytes[64 + 8 + 12] -= 1;
         format::reseal(&mut bytes);
         let e = Lexicon::from_bytes(&bytes).unwrap_err().to_string();
         assert!(e.contains("counts by length"), "{e}");

@@ -1,0 +1,22 @@
+//! tilebag-engine: move generation, equity, bots and analysis.
+//!
+//! - [`grid`]: the generator's board (225 bytes) and the rules' tables (values, premiums).
+//! - [`movegen`]: every legal placement, walking the lexicon's GADDAG from each anchor, with
+//!   cross-checks and scores computed as it goes (see the module for why it is fast).
+//! - [`moves`]: a move (24 bytes, `Copy`) and its core and GCG forms.
+//! - [`cgp`]: the CGP position format.
+//!
+//! Depends on `tilebag-core` (the rules: scoring is checked against its one scoring rule in the
+//! tests) and `tilebag-lexicon` (the GADDAG) only.
+
+pub mod cgp;
+pub mod grid;
+pub mod movegen;
+pub mod moves;
+pub mod rack;
+
+pub use cgp::{CgpError, CgpPosition};
+pub use grid::{Grid, Tables};
+pub use movegen::{generate, Candidate, GenOptions, Graphs, Prepared};
+pub use moves::{Move, MoveKind};
+pub use rack::Rack;

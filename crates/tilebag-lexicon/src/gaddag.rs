@@ -1,0 +1,554 @@
+//! The GADDAG: the automaton move generators walk outwards from an anchor square.
+//!
+//! For every word `c1 c2 … cn` and every split `1 ≤ i ≤ n`, the GADDAG holds the path
+//! `ci … c1` (the first `i` letters, reversed), then, if `i < n`, the separator `^` and the rest
+//! `ci+1 … cn`. A generator starts at an anchor square, places letters leftwards (the reversed
+//! part), and after the separator rightwards; every path that reaches an accepting edge is a word
+//! that covers the anchor. (Gordon, "A faster Scrabble move generation algorithm", 1994.)
+//!
+//! # Encoding
+//!
+//! Exactly the edge layout of [`crate::dawg`] (one `u32` per edge: letter in bits 27..32, `LAST`
+//! bit 26, `ACCEPTS` bit 25, arc in bits 0..25; edge 0 is the root sentinel; siblings contiguous
+//! and sorted by letter; arcs point forward), with one more letter code: **0 is the separator**.
+//! Paths are at most 16 symbols (15 letters and the separator). The graph is the minimal
+//! automaton of those strings, built by the same incremental minimisation as the DAWG.
+//!
+//! It is stored as the `GDAG` section of a `.tblex` file (see [`crate::format`]), without the
+//! REQUIRED flag, so readers that do not know it still load the file as a judge.
+
+use crate::dawg::{
+    pending_edge, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES, MAX_WORD_LEN, NONE,
+};
+use crate::error::LexiconError;
+use std::collections::HashMap;
+
+/// The separator's letter code: after it, a path runs rightwards from the anchor.
+pub const SEPARATOR: u8 = 0;
+/// The longest path: 15 letters and the separator.
+pub const MAX_PATH: usize = MAX_WORD_LEN + 1;
+
+/// The letter code of an edge (0 = separator, 1..=26 = A..=Z).
+#[inline(always)]
+pub fn letter(e: u32) -> u8 {
+    (e >> LETTER_SHIFT) as u8
+}
+/// Whether the path ending with this edge spells a complete entry.
+#[inline(always)]
+pub fn accepts(e: u32) -> bool {
+    e & ACCEPTS != 0
+}
+/// Whether this edge ends its sibling run.
+#[inline(always)]
+pub fn is_last(e: u32) -> bool {
+    e & LAST != 0
+}
+/// Index of the first edge of the child run (0: no children).
+#[inline(always)]
+pub fn arc(e: u32) -> u32 {
+    e & ARC_MASK
+}
+
+/// A validated minimal GADDAG.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Gaddag {
+    edges: Vec<u32>,
+}
+
+impl std::fmt::Debug for Gaddag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gaddag")
+            .field("edges", &self.edges.len())
+            .finish()
+    }
+}
+
+/// Packs a path of codes (each 0..=26) into a key whose numeric order is the paths'
+/// lexicographic order, shorter first: 5 bits a symbol, stored as code + 1, left-aligned in the
+/// top 80 bits. The low bits carry a separator's DAWG arc.
+#[inline]
+fn push_symbol(key: &mut u128, k: usize, code: u8) {
+    *key |= u128::from(code + 1) << (123 - 5 * k);
+}
+
+impl Gaddag {
+    /// Builds the GADDAG of `words` (uppercase A-Z, 1 to 15 letters, any order; duplicates are
+    /// fine), with the DAWG its separators point into. A word with anything else is an error.
+    pub fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<(Gaddag, Vec<u32>), LexiconError> {
+        let mut list: Vec<&[u8]> = words.iter().map(|w| w.as_ref()).collect();
+        list.sort_unstable();
+        list.dedup();
+        if let Some(bad) = list.iter().find(|w| {
+            w.is_empty() || w.len() > MAX_WORD_LEN || w.iter().any(|b| !b.is_ascii_uppercase())
+        }) {
+            return Err(LexiconError::BadWord {
+                word: String::from_utf8_lossy(bad).into_owned(),
+            });
+        }
+        let dawg = crate::dawg::build(&list)?;
+        let edges = dawg.edges().to_vec();
+        Ok((Gaddag::from_dawg(&edges)?, edges))
+    }
+
+    /// Builds the GADDAG of the words of a DAWG (edges as [`crate::dawg`] lays them out).
+    ///
+    /// Each distinct prefix `p` of a word (one path of the DAWG) gives the path `reverse(p)`,
+    /// accepting if `p` is a word, and, if some word goes on after `p`, a separator edge whose
+    /// arc is the DAWG run of `p`'s continuations: the rightward part is the DAWG itself, so it
+    /// is stored once.
+    pub fn from_dawg(dawg: &[u32]) -> Result<Gaddag, LexiconError> {
+        let mut keys: Vec<u128> = Vec::with_capacity(dawg.len() * 4);
+        let root = dawg.first().map_or(0, |&e| arc(e));
+        if root != 0 {
+            // Depth-first over the DAWG's paths: stack of (edge index, depth).
+            let mut prefix = [0u8; MAX_WORD_LEN];
+            let mut stack: Vec<(usize, usize)> = vec![(root as usize, 0)];
+            while let Some((i, depth)) = stack.pop() {
+                let Some(&e) = dawg.get(i) else { continue };
+                if !is_last(e) {
+                    stack.push((i + 1, depth));
+                }
+                if depth >= MAX_WORD_LEN {
+                    continue;
+                }
+                prefix[depth] = letter(e);
+                let n = depth + 1;
+                let mut key: u128 = 0;
+                for k in 0..n {
+                    push_symbol(&mut key, k, prefix[n - 1 - k]);
+                }
+                if accepts(e) {
+                    keys.push(key);
+                }
+                let a = arc(e);
+                if a != 0 {
+                    if n < MAX_PATH {
+                        let mut sep = key;
+                        push_symbol(&mut sep, n, SEPARATOR);
+                        keys.push(sep | u128::from(a));
+                    }
+                    stack.push((a as usize, n));
+                }
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        Gaddag::from_sorted_keys(&keys)
+    }
+
+    fn from_sorted_keys(keys: &[u128]) -> Result<Gaddag, LexiconError> {
+        let mut reg = Register {
+            map: HashMap::with_capacity_and_hasher(keys.len() / 4 + 16, Default::default()),
+            edge_total: 0,
+        };
+        let mut pending: Vec<Vec<u64>> = (0..=MAX_PATH).map(|_| Vec::with_capacity(27)).collect();
+        let mut prev = [0u8; MAX_PATH];
+        let mut prev_len = 0usize;
+
+        fn finish(reg: &mut Register, pending: &mut [Vec<u64>], d: usize) {
+            let id = reg.intern(&pending[d]);
+            pending[d].clear();
+            if let Some(parent) = pending[d - 1].last_mut() {
+                // A separator's "child" is its DAWG arc, set when it was pushed.
+                if *parent >> 33 != u64::from(SEPARATOR) {
+                    *parent = (*parent & !0xFFFF_FFFF) | u64::from(id);
+                }
+            }
+        }
+
+        let mut cur = [0u8; MAX_PATH];
+        for &key in keys {
+            let mut len = 0;
+            while len < MAX_PATH {
+                let sym = ((key >> (123 - 5 * len)) & 31) as u8;
+                if sym == 0 {
+                    break;
+                }
+                cur[len] = sym - 1;
+                len += 1;
+            }
+            let p = prev[..prev_len]
+                .iter()
+                .zip(&cur[..len])
+                .take_while(|(a, b)| a == b)
+                .count();
+            for d in (p + 1..=prev_len).rev() {
+                finish(&mut reg, &mut pending, d);
+            }
+            // Keys are distinct and sorted shorter-first, so a key's path never ends inside an
+            // earlier one's: there is always a new edge to push (p < len).
+            for d in p..len {
+                let accept = d + 1 == len && cur[d] != SEPARATOR;
+                let mut pe = pending_edge(cur[d], accept);
+                if cur[d] == SEPARATOR {
+                    pe = (pe & !0xFFFF_FFFF) | (key as u64 & u64::from(ARC_MASK));
+                }
+                pending[d].push(pe);
+            }
+            prev = cur;
+            prev_len = len;
+        }
+        for d in (1..=prev_len).rev() {
+            finish(&mut reg, &mut pending, d);
+        }
+        let root = reg.intern(&pending[0]);
+        let total = 1 + reg.edge_total;
+        if total > MAX_EDGES {
+            return Err(LexiconError::TooLarge {
+                edges: total,
+                max: MAX_EDGES,
+            });
+        }
+        let n = reg.map.len();
+        let mut nodes: Vec<&[u64]> = vec![&[]; n];
+        for (k, &id) in &reg.map {
+            nodes[id as usize] = k;
+        }
+        let mut pos = vec![0u32; n];
+        let mut next = 1u32;
+        for id in (0..n).rev() {
+            pos[id] = next;
+            next += nodes[id].len() as u32;
+        }
+        let mut edges = Vec::with_capacity(total);
+        edges.push(LAST | if root == NONE { 0 } else { pos[root as usize] });
+        for id in (0..n).rev() {
+            let node = nodes[id];
+            for (k, &pe) in node.iter().enumerate() {
+                let c = (pe >> 33) as u32;
+                let child = pe as u32;
+                let mut e = c << LETTER_SHIFT;
+                if (pe >> 32) & 1 == 1 {
+                    e |= ACCEPTS;
+                }
+                if k + 1 == node.len() {
+                    e |= LAST;
+                }
+                if c == u32::from(SEPARATOR) {
+                    e |= child & ARC_MASK;
+                } else if child != NONE {
+                    e |= pos[child as usize];
+                }
+                edges.push(e);
+            }
+        }
+        Ok(Gaddag { edges })
+    }
+
+    /// The raw edges (the move generator's hot loop reads them directly).
+    #[inline(always)]
+    pub fn edges(&self) -> &[u32] {
+        &self.edges
+    }
+
+    /// Index of the root run's first edge (0 for an empty GADDAG).
+    #[inline]
+    pub fn root(&self) -> u32 {
+        arc(self.edges[0])
+    }
+
+    /// Bytes the edges take in memory.
+    pub fn memory_bytes(&self) -> usize {
+        self.edges.len() * 4
+    }
+
+    /// The child edge for `code` in the run starting at `run` (0: none).
+    #[inline]
+    pub fn child(&self, run: u32, code: u8) -> u32 {
+        if run == 0 {
+            return 0;
+        }
+        let mut i = run as usize;
+        loop {
+            let e = self.edges[i];
+            let l = letter(e);
+            if l == code {
+                return e;
+            }
+            if l > code || is_last(e) {
+                return 0;
+            }
+            i += 1;
+        }
+    }
+
+    /// Whether the GADDAG accepts `word` (uppercase A-Z) as a whole word, i.e. its reversal.
+    pub fn contains(&self, word: &[u8]) -> bool {
+        let mut run = self.root();
+        let mut last = 0u32;
+        for &b in word.iter().rev() {
+            if !b.is_ascii_uppercase() {
+                return false;
+            }
+            last = self.child(run, b - b'A' + 1);
+            if last == 0 {
+                return false;
+            }
+            run = arc(last);
+        }
+        !word.is_empty() && accepts(last)
+    }
+
+    /// The number of words: accepting paths from the root with no separator (each word's
+    /// reversal). Linear in the edges; used to check a loaded section against the DAWG.
+    pub fn word_count(&self) -> u64 {
+        let n = self.edges.len();
+        // run_total[i]: words spelled from edge i to the end of its run (suffix sums).
+        let mut run_total = vec![0u64; n + 1];
+        for i in (1..n).rev() {
+            let e = self.edges[i];
+            let mut own = 0u64;
+            if letter(e) != SEPARATOR {
+                own += u64::from(accepts(e));
+                let a = arc(e) as usize;
+                if a != 0 {
+                    own += run_total[a];
+                }
+            }
+            run_total[i] = own + if is_last(e) { 0 } else { run_total[i + 1] };
+        }
+        let root = self.root() as usize;
+        if root == 0 {
+            0
+        } else {
+            run_total[root]
+        }
+    }
+
+    /// Every word the GADDAG accepts, read from its separator-free paths (reversed words),
+    /// sorted. For tests and for checking a loaded file against its DAWG.
+    pub fn words(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut path = Vec::with_capacity(MAX_PATH);
+        fn walk(g: &Gaddag, run: u32, path: &mut Vec<u8>, out: &mut Vec<String>) {
+            if run == 0 || path.len() >= MAX_WORD_LEN {
+                return;
+            }
+            let mut i = run as usize;
+            loop {
+                let e = g.edges[i];
+                let l = letter(e);
+                if l != SEPARATOR {
+                    path.push(b'A' + l - 1);
+                    if accepts(e) {
+                        out.push(path.iter().rev().map(|&b| b as char).collect());
+                    }
+                    walk(g, arc(e), path, out);
+                    path.pop();
+                }
+                if is_last(e) {
+                    break;
+                }
+                i += 1;
+            }
+        }
+        walk(self, self.root(), &mut path, &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    /// Checks every invariant a generator relies on: the sentinel, forward arcs, letter codes
+    /// 0..=26 in strictly increasing order within a run, no dead edges, and no path longer than
+    /// [`MAX_PATH`]. `base` is the byte offset of edge 0 in the file, for error messages.
+    /// `dawg` is the DAWG the separators point into.
+    pub fn from_edges(edges: Vec<u32>, base: usize, dawg: &[u32]) -> Result<Gaddag, LexiconError> {
+        let at = |i: usize| base + 4 * i;
+        let n = edges.len();
+        if n == 0 {
+            return Err(LexiconError::corrupt(
+                base,
+                "the GADDAG section holds no edges",
+            ));
+        }
+        if n > MAX_EDGES {
+            return Err(LexiconError::corrupt(
+                base,
+                format!("the GADDAG holds {n} edges; at most {MAX_EDGES} can be addressed"),
+            ));
+        }
+        let e0 = edges[0];
+        if letter(e0) != 0 || !is_last(e0) || accepts(e0) {
+            return Err(LexiconError::corrupt(
+                base,
+                "GADDAG edge 0 must be the root sentinel (letter 0, last, not accepting)",
+            ));
+        }
+        for (i, &e) in edges.iter().enumerate() {
+            let a = arc(e) as usize;
+            if i > 0 && letter(e) == SEPARATOR {
+                // A separator leads into the DAWG: to the first edge of one of its runs.
+                let starts_run = a > 0 && a < dawg.len() && is_last(dawg[a - 1]);
+                if !starts_run || accepts(e) {
+                    return Err(LexiconError::corrupt(
+                        at(i),
+                        format!("GADDAG separator edge {i} must point at the start of a DAWG run (it points at {a})"),
+                    ));
+                }
+            } else if a != 0 && (a <= i || a >= n) {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("GADDAG edge {i} points to edge {a}: arcs must point forward, inside the {n} edges"),
+                ));
+            }
+            if i == 0 {
+                continue;
+            }
+            let l = letter(e);
+            if l > 26 {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("GADDAG edge {i} has letter code {l}; codes are 0..=26"),
+                ));
+            }
+            if a == 0 && !accepts(e) {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("GADDAG edge {i} leads nowhere and accepts nothing"),
+                ));
+            }
+            if !is_last(e) {
+                match edges.get(i + 1) {
+                    Some(&next) if letter(next) > l => {}
+                    Some(_) => {
+                        return Err(LexiconError::corrupt(
+                            at(i + 1),
+                            format!("GADDAG edge {} is not in letter order", i + 1),
+                        ))
+                    }
+                    None => {
+                        return Err(LexiconError::corrupt(
+                            at(i),
+                            "the last GADDAG edge does not end its sibling run",
+                        ))
+                    }
+                }
+            }
+        }
+        // Longest path from each edge, computed backwards (arcs point forward).
+        let mut depth = vec![0u8; n];
+        let mut run_max = 0u8;
+        for i in (1..n).rev() {
+            let e = edges[i];
+            if is_last(e) {
+                run_max = 0;
+            }
+            let a = arc(e) as usize;
+            // A separator ends the GADDAG part of a path (it goes on in the DAWG).
+            let d = if a == 0 || letter(e) == SEPARATOR {
+                1
+            } else {
+                depth[a].saturating_add(1)
+            };
+            if usize::from(d) > MAX_PATH {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("GADDAG edge {i} starts paths longer than {MAX_PATH} symbols"),
+                ));
+            }
+            run_max = run_max.max(d);
+            // depth[i] holds the longest path of the run from i onwards; the run's first edge
+            // (the arc target) ends up with the run's maximum.
+            depth[i] = run_max;
+        }
+        Ok(Gaddag { edges })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g2(words: &[&str]) -> (Gaddag, Vec<u32>) {
+        let (g, dawg) = Gaddag::build(words).unwrap();
+        (Gaddag::from_edges(g.edges.clone(), 0, &dawg).unwrap(), dawg)
+    }
+    fn g(words: &[&str]) -> Gaddag {
+        g2(words).0
+    }
+
+    #[test]
+    fn accepts_exactly_its_words() {
+        let words = ["CAT", "CATS", "CAR", "A", "AA", "ZZZ", "SCAT"];
+        let g = g(&words);
+        let mut want: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(g.words(), want);
+        for w in words {
+            assert!(g.contains(w.as_bytes()), "{w}");
+        }
+        for w in ["CA", "AT", "CATSS", "ZZ", ""] {
+            assert!(!g.contains(w.as_bytes()), "{w}");
+        }
+    }
+
+    #[test]
+    fn every_split_of_a_word_is_a_path() {
+        // CAT: TAC, AC^T, C^AT (after the separator, the path goes on in the DAWG).
+        let (g, dawg) = g2(&["CAT"]);
+        let follow = |path: &[u8]| {
+            let mut run = g.root();
+            let mut e = 0;
+            let mut in_dawg = false;
+            for &c in path {
+                e = if in_dawg {
+                    dawg_child(&dawg, run, c)
+                } else {
+                    g.child(run, c)
+                };
+                assert_ne!(e, 0, "path {path:?}");
+                in_dawg |= c == SEPARATOR;
+                run = arc(e);
+            }
+            accepts(e)
+        };
+        fn dawg_child(d: &[u32], run: u32, c: u8) -> u32 {
+            let mut i = run as usize;
+            loop {
+                let e = d[i];
+                if letter(e) == c {
+                    return e;
+                }
+                if is_last(e) {
+                    return 0;
+                }
+                i += 1;
+            }
+        }
+        let c = |b: u8| b - b'A' + 1;
+        assert!(follow(&[c(b'T'), c(b'A'), c(b'C')]));
+        assert!(follow(&[c(b'A'), c(b'C'), SEPARATOR, c(b'T')]));
+        assert!(follow(&[c(b'C'), SEPARATOR, c(b'A'), c(b'T')]));
+        assert!(!follow(&[c(b'C'), SEPARATOR, c(b'A')]));
+    }
+
+    #[test]
+    fn bad_words_and_corruption_are_errors() {
+        assert!(Gaddag::build(&["CAt"]).is_err());
+        assert!(Gaddag::build(&[""]).is_err());
+        let (good, dawg) = g2(&["AB", "BA"]);
+        let mut e = good.edges.clone();
+        let last = e.len() - 1;
+        e[last] |= 1; // a backward arc
+        assert!(Gaddag::from_edges(e, 0, &dawg).is_err());
+        let mut e = good.edges.clone();
+        e[1] |= 31 << LETTER_SHIFT; // letter 31
+        assert!(Gaddag::from_edges(e, 0, &dawg).is_err());
+        assert!(Gaddag::from_edges(vec![], 0, &dawg).is_err());
+        // A separator pointing past the DAWG.
+        let mut e = good.edges.clone();
+        let sep = e
+            .iter()
+            .position(|&x| letter(x) == SEPARATOR && x != e[0])
+            .unwrap();
+        e[sep] = (e[sep] & !ARC_MASK) | 9999;
+        assert!(Gaddag::from_edges(e, 0, &dawg).is_err());
+    }
+
+    #[test]
+    fn empty_gaddag() {
+        let g = g(&[]);
+        assert_eq!(g.edges.len(), 1);
+        assert!(g.words().is_empty());
+        assert!(!g.contains(b"A"));
+    }
+}
