@@ -20,3 +20,12 @@ pub use grid::{Grid, Tables};
 pub use movegen::{generate, Candidate, GenOptions, Graphs, Prepared};
 pub use moves::{Move, MoveKind};
 pub use rack::Rack;
+pub mod analysis;
+pub mod bot;
+pub mod engine;
+pub mod leaves;
+pub mod selfplay;
+
+pub use bot::{Level, SimConfig};
+pub use engine::{Engine, Situation};
+pub use leaves::Leaves;

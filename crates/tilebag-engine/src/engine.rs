@@ -1,0 +1,293 @@
+//! The evaluator: every move of a position with its equity, and the static player's choice.
+//!
+//! Equity is the score plus the value of the tiles kept ([`crate::leaves`]), while the bag holds
+//! tiles. With the bag empty the opponent's rack is known (it is every unseen tile), and leave
+//! values mean nothing: the choice is then searched exactly two plies deep (our move, then the
+//! opponent's best reply), counting the rack adjustment of whoever goes out
+//! ([`Engine::endgame_best`]).
+
+use crate::cgp::CgpPosition;
+use crate::grid::{Grid, Tables, TablesError, BLANK_BIT, CODE_MASK, N};
+use crate::leaves::Leaves;
+use crate::movegen::{generate, GenOptions, Graphs, LeaveIndex, Prepared};
+use crate::moves::{Move, MoveKind};
+use crate::rack::{tile_code, Rack};
+use tilebag_core::{Game, Ruleset};
+use tilebag_lexicon::Lexicon;
+
+/// A position as one seat sees it: nothing the rules hide from that seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Situation {
+    pub grid: Grid,
+    pub rack: Rack,
+    /// The tiles this seat cannot see: the opponent's rack and the bag together.
+    pub unseen: Rack,
+    pub bag_len: usize,
+    /// This seat's score first.
+    pub scores: [i32; 2],
+    /// Consecutive scoreless turns so far.
+    pub zeros: u32,
+}
+
+impl Situation {
+    /// The seat's view of a game: its own rack, and the unseen tiles as a multiset (never the
+    /// opponent's rack or the bag's order).
+    pub fn from_game(game: &Game, seat: usize) -> Situation {
+        let unseen = Rack::from_tiles(&game.unseen_for(seat));
+        let s = game.scores();
+        Situation {
+            grid: Grid::from_board(game.board()),
+            rack: Rack::from_tiles(game.rack(seat)),
+            unseen,
+            bag_len: game.bag_len(),
+            scores: [s[seat], s[1 - seat]],
+            zeros: game.zero_run(),
+        }
+    }
+
+    /// A CGP position (the bag is what the unseen tiles leave after a full opponent rack).
+    pub fn from_cgp(p: &CgpPosition, t: &Tables) -> Situation {
+        let unseen = p.unseen(t);
+        Situation {
+            grid: p.grid.clone(),
+            rack: p.rack,
+            bag_len: unseen.len().saturating_sub(t.rack_size),
+            unseen,
+            scores: p.scores,
+            zeros: p.zeros,
+        }
+    }
+}
+
+/// Why an engine cannot be made for a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("{0}")]
+    Tables(#[from] TablesError),
+}
+
+/// Move generation and evaluation for one lexicon and ruleset.
+#[derive(Clone, Copy)]
+pub struct Engine<'a> {
+    pub lexicon: &'a Lexicon,
+    pub graphs: Graphs<'a>,
+    pub tables: &'a Tables,
+    pub leaves: &'a Leaves,
+    /// Tiles the bag must hold for an exchange (NASPA IV.E.2.a: 7; WESPA 3.2.1: 7).
+    pub exchange_min_bag: usize,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(
+        lexicon: &'a Lexicon,
+        tables: &'a Tables,
+        leaves: &'a Leaves,
+        exchange_min_bag: usize,
+    ) -> Engine<'a> {
+        Engine {
+            lexicon,
+            graphs: Graphs::of(lexicon),
+            tables,
+            leaves,
+            exchange_min_bag,
+        }
+    }
+
+    /// The tables for a ruleset (the standard board and English tiles only).
+    pub fn tables_for(ruleset: &Ruleset) -> Result<Tables, EngineError> {
+        let set = tilebag_core::TileSet::english();
+        if ruleset.tile_set != set.name {
+            return Err(TablesError::TileSet(ruleset.tile_set.clone()).into());
+        }
+        Ok(Tables::new(
+            &tilebag_core::Layout::standard(),
+            &set,
+            ruleset.rack_size,
+        )?)
+    }
+
+    /// Every placement of the rack, with equity; plus exchanges (when the bag allows) and a pass.
+    /// Sorted by equity, best first.
+    pub fn moves(&self, s: &Situation) -> Vec<Move> {
+        let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
+        self.moves_prepared(s, &prep, true)
+    }
+
+    /// As [`Engine::moves`], on a board already prepared.
+    pub fn moves_prepared(&self, s: &Situation, prep: &Prepared, others: bool) -> Vec<Move> {
+        let index = LeaveIndex::new(&s.rack);
+        let endgame = s.bag_len == 0;
+        let opp_value = if endgame {
+            s.unseen.value(&self.tables.values)
+        } else {
+            0
+        };
+        let leave_vals: Vec<f32> = (0..index.size)
+            .map(|u| {
+                let used = index.used_rack(&s.rack, u as u16);
+                let kept = s.rack.minus(&used);
+                if endgame {
+                    if kept.is_empty() {
+                        2.0 * opp_value as f32
+                    } else {
+                        // Tiles left when the bag is empty may be stuck: count them against us.
+                        -2.0 * kept.value(&self.tables.values) as f32
+                    }
+                } else {
+                    self.leaves.value(&kept)
+                }
+            })
+            .collect();
+        let mut out = Vec::with_capacity(1024);
+        generate(
+            prep,
+            &s.rack,
+            &self.graphs,
+            self.tables,
+            GenOptions::default(),
+            &mut |c| {
+                let mut m = Move::from_candidate(c);
+                m.equity = c.score as f32 + leave_vals[usize::from(c.used)];
+                out.push(m);
+            },
+        );
+        if others {
+            if s.bag_len >= self.exchange_min_bag && !s.rack.is_empty() {
+                for used in sub_racks(&s.rack) {
+                    let kept = s.rack.minus(&used);
+                    let mut m = Move::exchange(&used);
+                    m.equity = self.leaves.value(&kept);
+                    out.push(m);
+                }
+            }
+            let mut pass = Move::pass();
+            pass.equity = if endgame {
+                -2.0 * s.rack.value(&self.tables.values) as f32
+            } else {
+                self.leaves.value(&s.rack) - 30.0
+            };
+            out.push(pass);
+        }
+        out.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+        out
+    }
+
+    /// The static player's move: best equity, or with the bag empty the 2-ply endgame search.
+    pub fn best(&self, s: &Situation) -> Move {
+        if s.bag_len == 0 && !s.unseen.is_empty() {
+            return self.endgame_best(s);
+        }
+        self.moves(s).into_iter().next().unwrap_or_else(Move::pass)
+    }
+
+    /// Best move with the bag empty, searched exactly two plies deep: each of our moves, then the
+    /// opponent's best reply with their known rack. A move that goes out gains twice the
+    /// opponent's rack (the spread effect under either end-of-game rule: NASPA V.D, WESPA 5.1.4);
+    /// a reply that goes out gains twice what we kept. Where neither goes out within the two
+    /// plies, the tiles still held are counted against their holder.
+    pub fn endgame_best(&self, s: &Situation) -> Move {
+        let mine = self.moves(s);
+        let mut best: Option<(f32, Move)> = None;
+        // Our moves that go out, then the rest by score (enough to find the best in practice,
+        // and every move when there are few).
+        let mut cands: Vec<Move> = mine
+            .iter()
+            .filter(|m| m.kind != MoveKind::Exchange)
+            .copied()
+            .collect();
+        cands.sort_by_key(|m| -(m.score + i32::from(m.tiles_played == s.rack.len() as u8) * 1000));
+        cands.truncate(40);
+        for m in cands {
+            let v = self.endgame_value(s, &m);
+            if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
+                let mut m = m;
+                m.equity = v;
+                best = Some((v, m));
+            }
+        }
+        best.map(|(_, m)| m).unwrap_or_else(Move::pass)
+    }
+}
+
+impl Engine<'_> {
+    /// The value of one move with the bag empty, searched two plies deep (see
+    /// [`Engine::endgame_best`]): the spread it gains against the opponent's best reply.
+    pub fn endgame_value(&self, s: &Situation, m: &Move) -> f32 {
+        let values = &self.tables.values;
+        let opp_rack = s.unseen;
+        let kept = s.rack.minus(&m.used());
+        let mut v = m.score as f32;
+        if kept.is_empty() {
+            return v + 2.0 * opp_rack.value(values) as f32;
+        }
+        let mut grid = s.grid.clone();
+        apply(&mut grid, m);
+        let prep = Prepared::new(&grid, &self.graphs, self.tables);
+        let mut best_reply = f32::MIN;
+        let kept_value = kept.value(values) as f32;
+        let opp_total = opp_rack.value(values);
+        let opp_index = LeaveIndex::new(&opp_rack);
+        generate(
+            &prep,
+            &opp_rack,
+            &self.graphs,
+            self.tables,
+            GenOptions::default(),
+            &mut |c| {
+                let r = if usize::from(c.tiles) == opp_rack.len() {
+                    c.score as f32 + 2.0 * kept_value
+                } else {
+                    // What they keep is theirs to lose, what we kept ours.
+                    let used = opp_index.used_rack(&opp_rack, c.used);
+                    let left = opp_total - used.value(values);
+                    c.score as f32 - left as f32 + kept_value
+                };
+                if r > best_reply {
+                    best_reply = r;
+                }
+            },
+        );
+        // Passing is always possible.
+        let pass = -(opp_total as f32) + kept_value;
+        v -= best_reply.max(pass);
+        v
+    }
+}
+
+/// Puts a placement's tiles on a grid.
+pub fn apply(grid: &mut Grid, m: &Move) {
+    if m.kind != MoveKind::Place {
+        return;
+    }
+    for i in 0..usize::from(m.len) {
+        let t = m.tiles[i];
+        if t != 0 {
+            let (r, c) = m.square(i);
+            if r < N && c < N {
+                grid.set(r, c, t);
+            }
+        }
+    }
+}
+
+/// Every distinct non-empty sub-multiset of a rack.
+pub fn sub_racks(rack: &Rack) -> Vec<Rack> {
+    let index = LeaveIndex::new(rack);
+    (1..index.size)
+        .map(|u| index.used_rack(rack, u as u16))
+        .collect()
+}
+
+/// The tile code a board square holds as a rack tile (a blank's square gives the blank).
+pub fn square_tile(v: u8) -> u8 {
+    if v & BLANK_BIT != 0 {
+        0
+    } else {
+        v & CODE_MASK
+    }
+}
+
+/// Re-export for callers converting core tiles.
+pub fn code(t: tilebag_core::Tile) -> u8 {
+    tile_code(t)
+}

@@ -1,0 +1,298 @@
+//! Leave values: what the tiles kept on the rack are worth for the turns to come.
+//!
+//! The model is small and learnable: each tile has a value for its first, second and third (or
+//! later) copy on the rack, plus a term for the balance of vowels and consonants, and a bonus for
+//! Q with U. `tilebag leaves train` learns the weights by self-play (see [`crate::train`]); the
+//! weights learned for the built-in ENABLE list ship in `data/enable-leaves.txt`.
+//!
+//! The file format is text, one weight per line (`A1 1.5`, `A2 -2.0`, `?1 24.0`, `bal 2 3 1.0`,
+//! `QU 6.0`), `#` comments; unknown lines are an error naming the line.
+
+use crate::rack::Rack;
+
+/// Vowels by code (A, E, I, O, U).
+const VOWELS: [usize; 5] = [1, 5, 9, 15, 21];
+
+/// The learned weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaves {
+    /// `copy[code][k]`: the value of the (k+1)-th copy of a tile (k = 2 for the third and
+    /// later). Code 0 is the blank.
+    pub copy: [[f32; 3]; 27],
+    /// `balance[v][c]`: adjustment for v vowels and c consonants kept (blanks count as neither).
+    pub balance: [[f32; 8]; 8],
+    /// Q kept together with a U.
+    pub qu: f32,
+    /// Games of self-play these weights were trained on (0: the hand-set defaults).
+    pub games: u64,
+}
+
+/// The built-in weights for ENABLE, learned by `tilebag leaves train` (see the README).
+pub const ENABLE_LEAVES: &str = include_str!("../data/enable-leaves.txt");
+
+impl Leaves {
+    /// Hand-set starting weights (in the spirit of published leave tables): the blank and S are
+    /// worth keeping, Q, V, W and duplicates are not, and a balanced rack is better.
+    pub fn defaults() -> Leaves {
+        let single: [(char, f32); 27] = [
+            ('?', 24.0),
+            ('A', 1.0),
+            ('B', -2.0),
+            ('C', 0.5),
+            ('D', 0.5),
+            ('E', 3.5),
+            ('F', -2.0),
+            ('G', -2.0),
+            ('H', 1.0),
+            ('I', -0.5),
+            ('J', -2.5),
+            ('K', -2.0),
+            ('L', -0.5),
+            ('M', 0.5),
+            ('N', 0.5),
+            ('O', -1.0),
+            ('P', -0.5),
+            ('Q', -7.0),
+            ('R', 1.5),
+            ('S', 8.0),
+            ('T', 0.5),
+            ('U', -3.0),
+            ('V', -5.0),
+            ('W', -3.5),
+            ('X', 3.5),
+            ('Y', -0.5),
+            ('Z', 2.5),
+        ];
+        let mut copy = [[0f32; 3]; 27];
+        for (ch, v) in single {
+            let code = if ch == '?' {
+                0
+            } else {
+                (ch as u8 - b'A' + 1) as usize
+            };
+            copy[code] = [v, v.min(0.0) - 4.0, v.min(0.0) - 6.0];
+        }
+        copy[0] = [24.0, 12.0, 0.0];
+        copy[19] = [8.0, 3.0, -2.0];
+        let mut balance = [[0f32; 8]; 8];
+        for (v, row) in balance.iter_mut().enumerate() {
+            for (c, b) in row.iter_mut().enumerate() {
+                if v + c > 7 || v + c == 0 {
+                    continue;
+                }
+                // Best near 40% vowels; penalise lopsided racks.
+                let n = (v + c) as f32;
+                let ideal = 0.4 * n;
+                *b = -1.5 * (v as f32 - ideal).powi(2);
+            }
+        }
+        Leaves {
+            copy,
+            balance,
+            qu: 6.0,
+            games: 0,
+        }
+    }
+
+    /// The shipped weights for ENABLE (falls back to [`Leaves::defaults`] if the embedded file
+    /// could not be read, which a test rules out).
+    pub fn enable() -> &'static Leaves {
+        static L: std::sync::OnceLock<Leaves> = std::sync::OnceLock::new();
+        L.get_or_init(|| Leaves::parse(ENABLE_LEAVES).unwrap_or_else(|_| Leaves::defaults()))
+    }
+
+    /// The value of keeping `leave`.
+    pub fn value(&self, leave: &Rack) -> f32 {
+        let mut v = 0f32;
+        let mut vowels = 0usize;
+        let mut consonants = 0usize;
+        for code in 0..27 {
+            let n = usize::from(leave.counts[code]);
+            if n == 0 {
+                continue;
+            }
+            for k in 0..n {
+                v += self.copy[code][k.min(2)];
+            }
+            if code == 0 {
+                continue;
+            }
+            if VOWELS.contains(&code) {
+                vowels += n;
+            } else {
+                consonants += n;
+            }
+        }
+        if vowels + consonants <= 7 {
+            v += self.balance[vowels.min(7)][consonants.min(7)];
+        }
+        if leave.counts[17] > 0 && leave.counts[21] > 0 {
+            v += self.qu;
+        }
+        v
+    }
+
+    /// The features of a leave, as (weight index, count) pairs, for training: the value is the
+    /// dot product of these with [`Leaves::weights`].
+    pub fn features(leave: &Rack, out: &mut Vec<(usize, f32)>) {
+        out.clear();
+        let mut vowels = 0usize;
+        let mut consonants = 0usize;
+        for code in 0..27 {
+            let n = usize::from(leave.counts[code]);
+            for k in 0..n {
+                out.push((code * 3 + k.min(2), 1.0));
+            }
+            if code == 0 || n == 0 {
+                continue;
+            }
+            if VOWELS.contains(&code) {
+                vowels += n;
+            } else {
+                consonants += n;
+            }
+        }
+        if vowels + consonants <= 7 {
+            out.push((81 + vowels.min(7) * 8 + consonants.min(7), 1.0));
+        }
+        if leave.counts[17] > 0 && leave.counts[21] > 0 {
+            out.push((81 + 64, 1.0));
+        }
+    }
+
+    /// Number of weights.
+    pub const WEIGHTS: usize = 81 + 64 + 1;
+
+    /// The weights as one flat vector (the order of [`Leaves::features`]).
+    pub fn weights(&self) -> Vec<f32> {
+        let mut w = Vec::with_capacity(Self::WEIGHTS);
+        for c in &self.copy {
+            w.extend_from_slice(c);
+        }
+        for row in &self.balance {
+            w.extend_from_slice(row);
+        }
+        w.push(self.qu);
+        w
+    }
+
+    /// Sets the weights from a flat vector (the order of [`Leaves::weights`]).
+    pub fn set_weights(&mut self, w: &[f32]) {
+        for (i, c) in self.copy.iter_mut().enumerate() {
+            c.copy_from_slice(&w[i * 3..i * 3 + 3]);
+        }
+        for (v, row) in self.balance.iter_mut().enumerate() {
+            row.copy_from_slice(&w[81 + v * 8..81 + v * 8 + 8]);
+        }
+        self.qu = w[81 + 64];
+    }
+
+    /// The text form.
+    pub fn to_text(&self) -> String {
+        let mut s = String::from(
+            "# tilebag leave weights: the value of the k-th copy of a tile kept (A1..Z3, ?1..?3),\n\
+             # the vowel/consonant balance (bal VOWELS CONSONANTS), and Q with U.\n",
+        );
+        s.push_str(&format!("games {}\n", self.games));
+        for (code, c) in self.copy.iter().enumerate() {
+            let ch = if code == 0 {
+                '?'
+            } else {
+                (b'A' + code as u8 - 1) as char
+            };
+            for (k, w) in c.iter().enumerate() {
+                s.push_str(&format!("{ch}{} {w:.3}\n", k + 1));
+            }
+        }
+        for (v, row) in self.balance.iter().enumerate() {
+            for (c, w) in row.iter().enumerate() {
+                if v + c <= 7 {
+                    s.push_str(&format!("bal {v} {c} {w:.3}\n"));
+                }
+            }
+        }
+        s.push_str(&format!("QU {:.3}\n", self.qu));
+        s
+    }
+
+    /// Reads the text form; errors name the line.
+    pub fn parse(text: &str) -> Result<Leaves, String> {
+        let mut l = Leaves::defaults();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = || format!("leave weights line {}: cannot read {line:?}", i + 1);
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            let num = |s: &str| s.parse::<f32>().ok().filter(|x| x.is_finite());
+            match parts.as_slice() {
+                ["games", n] => l.games = n.parse().map_err(|_| bad())?,
+                ["QU", w] => l.qu = num(w).ok_or_else(bad)?,
+                ["bal", v, c, w] => {
+                    let v: usize = v.parse().map_err(|_| bad())?;
+                    let c: usize = c.parse().map_err(|_| bad())?;
+                    if v + c > 7 {
+                        return Err(bad());
+                    }
+                    l.balance[v][c] = num(w).ok_or_else(bad)?;
+                }
+                [key, w] if key.len() == 2 => {
+                    let mut ch = key.chars();
+                    let t = ch.next().ok_or_else(bad)?;
+                    let k = ch.next().and_then(|d| d.to_digit(10)).ok_or_else(bad)? as usize;
+                    let code = match t {
+                        '?' => 0,
+                        'A'..='Z' => (t as u8 - b'A' + 1) as usize,
+                        _ => return Err(bad()),
+                    };
+                    if !(1..=3).contains(&k) {
+                        return Err(bad());
+                    }
+                    l.copy[code][k - 1] = num(w).ok_or_else(bad)?;
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(l)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trip_and_errors() {
+        let l = Leaves::defaults();
+        let back = Leaves::parse(&l.to_text()).unwrap();
+        assert_eq!(back, l);
+        assert!(Leaves::parse("A9 1.0").unwrap_err().contains("line 1"));
+        assert!(Leaves::parse("# x\nbal 5 5 1.0")
+            .unwrap_err()
+            .contains("line 2"));
+        assert!(Leaves::parse("Q1 NaN").is_err());
+    }
+
+    #[test]
+    fn features_agree_with_value() {
+        let l = Leaves::enable();
+        let w = l.weights();
+        let mut f = Vec::new();
+        for s in ["", "?", "S?", "QU", "EEEE", "AEINRST", "QVVWW"] {
+            let r = Rack::parse(s).unwrap();
+            Leaves::features(&r, &mut f);
+            let dot: f32 = f.iter().map(|&(i, x)| w[i] * x).sum();
+            assert!((dot - l.value(&r)).abs() < 1e-3, "{s}");
+        }
+    }
+
+    #[test]
+    fn shipped_weights_are_sensible() {
+        let l = Leaves::enable();
+        let v = |s: &str| l.value(&Rack::parse(s).unwrap());
+        assert!(v("?") > v("S") && v("S") > v("Q"), "blank > S > Q");
+        assert!(v("ERS") > v("UUV"));
+        assert!(v("EE") < 2.0 * v("E") + 1e-3, "a duplicate is worth less");
+    }
+}
