@@ -95,6 +95,19 @@ impl WordSource {
         }
     }
 
+    /// One lexicon of exactly the acceptable words, for move generation: the source's own, or for
+    /// layered sources the union compiled with its length windows applied (so a generator
+    /// proposes exactly the words the judge accepts).
+    pub fn generator_lexicon(&self) -> Result<std::borrow::Cow<'_, Lexicon>, LexiconError> {
+        match self {
+            WordSource::Layered(l) => Ok(std::borrow::Cow::Owned(l.to_lexicon()?)),
+            other => match other.lexicon() {
+                Some(l) => Ok(std::borrow::Cow::Borrowed(l)),
+                None => Ok(std::borrow::Cow::Owned(Lexicon::empty(self.name()))),
+            },
+        }
+    }
+
     /// Every acceptable word, sorted.
     pub fn words(&self) -> Box<dyn Iterator<Item = String> + '_> {
         match self {

@@ -138,3 +138,27 @@ fn open_each_kind() {
     assert!(e.contains("mine.lex") && e.contains("CRC"), "{e}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn layered_generator_lexicon_holds_exactly_the_accepted_words() {
+    // NASPA III.A.1: the Long List adds only words of 10-15 letters; a move generator built on
+    // the layered source must propose exactly what the judge accepts, windows included.
+    let d = dir("naspa-gen");
+    write(&d, "owl.txt", "CAT\nCATS\nQI\nZA\nRETRAINING\n");
+    write(&d, "longlist.txt", "ABCDEFGHIJKL\nABCDEFGHI\nRETRAINING\n");
+    let conf = write(
+        &d,
+        "naspa.toml",
+        "name = \"NASPA\"\n[[source]]\npath = \"owl.txt\"\n[[source]]\npath = \"longlist.txt\"\nmin_length = 10\nmax_length = 15\n",
+    );
+    let src = open_lexicon(&conf).unwrap();
+    let lex = src.generator_lexicon().unwrap();
+    let gen_words = lex.gaddag().words();
+    let judged: Vec<String> = src.words().collect();
+    assert_eq!(gen_words, judged);
+    assert!(gen_words.contains(&"ABCDEFGHIJKL".to_string()));
+    assert!(
+        !gen_words.contains(&"ABCDEFGHI".to_string()),
+        "9 letters: outside the window"
+    );
+}
