@@ -99,10 +99,13 @@ pub fn choose(
 }
 
 fn beginner(engine: &Engine<'_>, s: &Situation, rng: &mut Rng) -> Move {
+    // A newcomer sees the obvious words, not the best ones: plays of at most six new tiles (a newcomer rarely finds a bingo),
+    // chosen at random from the top 8% of the list by score (not equity: a newcomer does
+    // not weigh the leave), and no exchanges unless nothing can be played.
     let moves = engine.moves(s);
     let mut plays: Vec<Move> = moves
         .iter()
-        .filter(|m| m.kind == MoveKind::Place && m.len <= 6)
+        .filter(|m| m.kind == MoveKind::Place && m.tiles_played <= 6)
         .copied()
         .collect();
     if plays.is_empty() {
@@ -116,10 +119,9 @@ fn beginner(engine: &Engine<'_>, s: &Situation, rng: &mut Rng) -> Move {
         return moves.into_iter().next().unwrap_or_else(Move::pass);
     }
     plays.sort_by_key(|m| m.score);
-    // Somewhere between the 35th and 85th percentile by score.
     let n = plays.len();
-    let lo = n * 35 / 100;
-    let hi = (n * 85 / 100).max(lo + 1).min(n);
+    let lo = n * 92 / 100;
+    let hi = n;
     plays[lo + rng.below(hi - lo)]
 }
 

@@ -266,7 +266,11 @@ mod tests {
     fn text_round_trip_and_errors() {
         let l = Leaves::defaults();
         let back = Leaves::parse(&l.to_text()).unwrap();
-        assert_eq!(back, l);
+        // Written to 3 decimals: equal to that precision, and stable from then on.
+        for (a, b) in l.weights().iter().zip(back.weights()) {
+            assert!((a - b).abs() < 1e-3, "{a} {b}");
+        }
+        assert_eq!(Leaves::parse(&back.to_text()).unwrap(), back);
         assert!(Leaves::parse("A9 1.0").unwrap_err().contains("line 1"));
         assert!(Leaves::parse("# x\nbal 5 5 1.0")
             .unwrap_err()

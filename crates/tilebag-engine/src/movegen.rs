@@ -283,6 +283,8 @@ struct Line<'a, F> {
     wm: [i32; N],
     placed: [u8; N],
     rack: [u8; 27],
+    /// Bits of the letters on the rack (not counting blanks).
+    letter_bits: u32,
     stride: [u16; 27],
     used: u16,
     tiles: u8,
@@ -343,6 +345,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         }
         self.placed[pos] = tile;
         self.rack[usize::from(rack_code)] -= 1;
+        let bits = self.letter_bits;
+        if self.rack[usize::from(rack_code)] == 0 {
+            // A blank's code 0 is not a letter bit: clearing bit 0 changes nothing.
+            self.letter_bits &= !(1 << rack_code);
+        }
         self.used += self.stride[usize::from(rack_code)];
         self.tiles += 1;
         self.remaining -= 1;
@@ -351,6 +358,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         self.tiles -= 1;
         self.used -= self.stride[usize::from(rack_code)];
         self.rack[usize::from(rack_code)] += 1;
+        self.letter_bits = bits;
         self.placed[pos] = 0;
         self.main = main;
         self.wmul = wmul;
@@ -375,12 +383,25 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             }
             return;
         }
-        let mask = self.mask[pos];
+        // Only letters both allowed here and on the rack; children are in letter order, so the
+        // scan stops once no such letter is left.
+        let allowed = self.mask[pos]
+            & if self.rack[usize::from(BLANK)] > 0 {
+                ALL_LETTERS
+            } else {
+                self.letter_bits
+            };
+        if allowed == 0 {
+            return;
+        }
         let mut i = run as usize;
         loop {
             let e = self.edges[i];
             let l = letter(e);
-            if mask & (1 << l) != 0 {
+            if allowed >> l == 0 {
+                break;
+            }
+            if allowed & (1 << l) != 0 {
                 if self.rack[usize::from(l)] > 0 {
                     self.put_then(pos, l, l, |s| s.after_left(pos, e));
                 }
@@ -441,12 +462,25 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             }
             return;
         }
-        let mask = self.mask[pos];
+        // Only letters both allowed here and on the rack; children are in letter order, so the
+        // scan stops once no such letter is left.
+        let allowed = self.mask[pos]
+            & if self.rack[usize::from(BLANK)] > 0 {
+                ALL_LETTERS
+            } else {
+                self.letter_bits
+            };
+        if allowed == 0 {
+            return;
+        }
         let mut i = run as usize;
         loop {
             let e = self.dawg[i];
             let l = letter(e);
-            if mask & (1 << l) != 0 {
+            if allowed >> l == 0 {
+                break;
+            }
+            if allowed & (1 << l) != 0 {
                 if self.rack[usize::from(l)] > 0 {
                     self.put_then(pos, l, l, |s| s.after_right(pos, e, start));
                 }
@@ -472,6 +506,17 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             self.right(pos + 1, run, start);
         }
     }
+}
+
+/// Bits of the letters present (bit 0 never set).
+fn rack_bits(rack: &[u8; 27]) -> u32 {
+    let mut b = 0u32;
+    for (l, &n) in rack.iter().enumerate().skip(1) {
+        if n > 0 {
+            b |= 1 << l;
+        }
+    }
+    b
 }
 
 #[inline(always)]
@@ -550,6 +595,7 @@ pub fn generate<F: FnMut(&Candidate<'_>)>(
                 wm: [1; N],
                 placed: [0; N],
                 rack: rack.counts,
+                letter_bits: rack_bits(&rack.counts) & !1,
                 stride: index.stride,
                 used: 0,
                 tiles: 0,

@@ -1,5 +1,6 @@
 //! The `tilebag` command line: a thin shell around tilebag-core.
 
+mod engine_cli;
 mod judge;
 mod td;
 
@@ -81,6 +82,17 @@ enum Command {
         #[command(subcommand)]
         command: LexiconCommand,
     },
+    /// The best moves for a position: a CGP line, or a game record and --turn N.
+    Moves(engine_cli::MovesArgs),
+    /// Analyse a game record: each move against the best moves the engine finds.
+    Analyze(engine_cli::AnalyzeArgs),
+    /// Play games between two bots; write their GCG; report win rate and speed.
+    Selfplay(engine_cli::SelfplayArgs),
+    /// Leave values: learn them by self-play.
+    Leaves {
+        #[command(subcommand)]
+        command: engine_cli::LeavesCommand,
+    },
     /// The word judge for a tournament room (NASPA IV.J.1): one verdict for the whole play.
     /// Without --words it runs full-screen: type the words, press Tab or Enter.
     Judge {
@@ -101,6 +113,9 @@ enum Command {
 
 #[derive(Subcommand)]
 enum BenchCommand {
+    /// Generate every move (or the best by score, --top 1) for each CGP line of a file, on one
+    /// thread; print positions, placements, placements per second and µs per position.
+    Movegen(engine_cli::BenchMovegenArgs),
     /// Play N concurrent games over loopback WebSockets with legal moves; report throughput and
     /// the p50/p99 latency from sending an action to its acknowledgement.
     Serve {
@@ -152,6 +167,9 @@ enum GcgCommand {
         /// Show the position after this many events (default: the end).
         #[arg(long)]
         turn: Option<usize>,
+        /// Print the position as one CGP line (for macondo, MAGPIE, wolges and `tilebag moves`).
+        #[arg(long)]
+        cgp: bool,
     },
 }
 
@@ -214,7 +232,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Td { command } => td::run(command),
+        Command::Moves(args) => engine_cli::moves(args),
+        Command::Analyze(args) => engine_cli::analyze_cmd(args),
+        Command::Selfplay(args) => engine_cli::selfplay(args),
+        Command::Leaves { command } => engine_cli::leaves(command),
         Command::Bench { command } => match command {
+            BenchCommand::Movegen(args) => engine_cli::bench_movegen(args),
             BenchCommand::Serve {
                 games,
                 addr,
@@ -241,7 +264,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     .transpose()?;
                 Ok(verify(&files, lexicon.as_ref()))
             }
-            GcgCommand::Show { file, turn } => show(&file, turn),
+            GcgCommand::Show { file, turn, cgp } => {
+                if cgp {
+                    engine_cli::show_cgp(&file, turn)
+                } else {
+                    show(&file, turn)
+                }
+            }
         },
         Command::Lexicon { command } => match command {
             LexiconCommand::Build {
@@ -298,7 +327,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn read_record(path: &Path) -> Result<GcgRecord, String> {
+pub(crate) fn read_record(path: &Path) -> Result<GcgRecord, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     parse_gcg(&bytes).map_err(|e| e.to_string())
 }

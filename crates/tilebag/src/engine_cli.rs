@@ -1,0 +1,756 @@
+//! The engine's commands: `moves`, `analyze`, `selfplay`, `leaves train`, `bench movegen`, and
+//! the CGP of a record's position (`gcg show --cgp`).
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use tilebag_core::gcg::{write_gcg, GcgPlayer, GcgRecord};
+use tilebag_core::replay::{game_to_gcg, verify_record, Completion, Replayer};
+use tilebag_core::ruleset::Ruleset;
+use tilebag_engine::analysis::analyze;
+use tilebag_engine::bot::simulate;
+use tilebag_engine::cgp::board_to_cgp;
+use tilebag_engine::engine::Situation;
+use tilebag_engine::leaves::Leaves;
+use tilebag_engine::movegen::{generate, GenOptions, Graphs, Prepared};
+use tilebag_engine::selfplay::play_game;
+use tilebag_engine::train::{train, TrainConfig};
+use tilebag_engine::{CgpPosition, Engine, Grid, Level, Move, MoveKind, Rack, SimConfig, Tables};
+use tilebag_lexicon::{Lexicon, WordSource};
+
+#[derive(Args)]
+pub struct MovesArgs {
+    /// A CGP line (BOARD RACK/OPPRACK SCORE/OPPSCORE ZEROS [op value;...]); or use --gcg.
+    pub cgp: Option<String>,
+    /// A game record: the position before event --turn (1 = the first move).
+    #[arg(long)]
+    pub gcg: Option<PathBuf>,
+    /// With --gcg: list the moves for this event of the record (1-based).
+    #[arg(long)]
+    pub turn: Option<usize>,
+    /// A built lexicon, word list or layered config (default: built-in ENABLE, or the CGP's
+    /// `lex` op if it names a file).
+    #[arg(long)]
+    pub lexicon: Option<PathBuf>,
+    /// How many moves to list.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// List every move.
+    #[arg(long)]
+    pub all: bool,
+    /// Rank by the simulating level instead of static equity (the time budget in ms).
+    #[arg(long)]
+    pub sim_ms: Option<u64>,
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    pub file: PathBuf,
+    #[arg(long)]
+    pub lexicon: Option<PathBuf>,
+    /// Best moves to show for each turn.
+    #[arg(long, default_value_t = 3)]
+    pub top: usize,
+    /// Write the record back with the analysis as `#note` lines to this file.
+    #[arg(long, value_name = "OUT.gcg")]
+    pub gcg: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// The two bots, e.g. `static,beginner` (levels: beginner, static, sim).
+    #[arg(long, default_value = "static,static")]
+    pub bots: String,
+    #[arg(long)]
+    pub lexicon: Option<PathBuf>,
+    #[arg(long, default_value = "naspa-2013")]
+    pub preset: String,
+    /// Write each game's GCG here.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// First seed (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads playing games (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The simulating level's thinking time per move, in ms.
+    #[arg(long, default_value_t = 300)]
+    pub sim_ms: u64,
+    /// Leave weights file (default: the shipped ENABLE weights).
+    #[arg(long)]
+    pub leaves: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum LeavesCommand {
+    /// Learn leave values by self-play, with a progress bar; resumable (the file records the
+    /// games played so far and is rewritten as training goes).
+    Train {
+        #[arg(long)]
+        lexicon: Option<PathBuf>,
+        /// Games of self-play to train on (in all, counting those already in the file).
+        #[arg(long, default_value_t = 20000)]
+        games: u64,
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// Go on from the weights in the output file, if it exists.
+        #[arg(long)]
+        resume: bool,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+#[derive(Args)]
+pub struct BenchMovegenArgs {
+    /// A file of CGP lines.
+    pub positions: PathBuf,
+    #[arg(long)]
+    pub lexicon: Option<PathBuf>,
+    /// Only the best move by score (1), instead of every move.
+    #[arg(long)]
+    pub top: Option<usize>,
+    /// Passes over the file (the figures are for the fastest).
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+}
+
+/// Opens the lexicon the user named (or ENABLE) as a generator's lexicon.
+fn generator_lexicon(path: Option<&Path>) -> Result<Lexicon> {
+    let source = tilebag_lexicon::open_lexicon_or_builtin(path)
+        .with_context(|| path.map_or("built-in ENABLE".into(), |p| p.display().to_string()))?;
+    let lex = source.generator_lexicon()?.into_owned();
+    if !lex.gaddag_from_file() && !matches!(source, WordSource::Builtin(_)) {
+        eprintln!(
+            "note: {} has no GADDAG section (built before it existed): building it in memory; \
+             `tilebag lexicon build` writes files that have it",
+            path.map_or("the lexicon".into(), |p| p.display().to_string())
+        );
+    }
+    Ok(lex)
+}
+
+fn leaves_for(path: Option<&Path>) -> Result<Leaves> {
+    match path {
+        None => Ok(Leaves::enable().clone()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| p.display().to_string())?;
+            Leaves::parse(&text)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| p.display().to_string())
+        }
+    }
+}
+
+fn rack_leave(m: &Move, rack: &Rack) -> String {
+    rack.minus(&m.used()).to_string()
+}
+
+fn print_moves(moves: &[Move], rack: &Rack, grid: &Grid, n: usize) {
+    println!(
+        "{:>4}  {:<6} {:<17} {:>5} {:>8}  leave",
+        "#", "pos", "move", "score", "equity"
+    );
+    for (i, m) in moves.iter().take(n).enumerate() {
+        let (pos, word) = match m.kind {
+            MoveKind::Place => (m.coordinate(), m.word_on(grid)),
+            MoveKind::Exchange => ("exch".into(), format!("-{}", m.used())),
+            MoveKind::Pass => ("pass".into(), "-".into()),
+        };
+        println!(
+            "{:>4}  {:<6} {:<17} {:>5} {:>8.1}  {}",
+            i + 1,
+            pos,
+            word,
+            m.score,
+            m.equity,
+            rack_leave(m, rack)
+        );
+    }
+}
+
+/// The position of a record before event `turn` (1-based), as a CGP line's parts.
+fn position_of_record(file: &Path, turn: usize, tables: &Tables) -> Result<CgpPosition> {
+    let record = crate::read_record(file)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| file.display().to_string())?;
+    let mut r = Replayer::new(&record);
+    let mut steps = 1;
+    while steps < turn {
+        match r.step() {
+            Ok(true) => steps += 1,
+            Ok(false) => bail!(
+                "{}: the record has only {} events",
+                file.display(),
+                steps - 1
+            ),
+            Err(e) => bail!("{}:{}: {}", file.display(), e.line, e.message),
+        }
+    }
+    let Some(ev) = r.peek() else {
+        bail!(
+            "{}: no event {turn} (the record has {} events)",
+            file.display(),
+            steps - 1
+        )
+    };
+    let rack_text = ev.rack.clone().unwrap_or_default();
+    let rack = Rack::parse(&rack_text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}:{}: the rack {rack_text:?}: {e}",
+            file.display(),
+            ev.line
+        )
+    })?;
+    let me = ev.player;
+    let pos = CgpPosition {
+        grid: Grid::from_board(&r.board),
+        rack,
+        opp_rack: Rack::default(),
+        scores: [r.scores[me], r.scores[1 - me]],
+        zeros: 0,
+        ops: Vec::new(),
+    };
+    let _ = tables;
+    Ok(pos)
+}
+
+pub fn moves(args: MovesArgs) -> Result<ExitCode> {
+    let tables = Tables::english();
+    let pos = match (&args.cgp, &args.gcg) {
+        (Some(line), None) => CgpPosition::parse(line, &tables)?,
+        (None, Some(file)) => {
+            let turn = args
+                .turn
+                .context("--gcg needs --turn N (the event whose position to list)")?;
+            position_of_record(file, turn, &tables)?
+        }
+        (Some(_), Some(_)) => bail!("give a CGP line or --gcg FILE, not both"),
+        (None, None) => bail!("give a CGP line, or --gcg FILE --turn N"),
+    };
+    let lex_path = args
+        .lexicon
+        .clone()
+        .or_else(|| pos.op("lex").map(PathBuf::from).filter(|p| p.exists()));
+    if args.lexicon.is_none() {
+        if let Some(name) = pos.op("lex") {
+            if lex_path.is_none() {
+                eprintln!(
+                    "note: the position names lexicon {name:?}; it is not a file here, so the \
+                     built-in ENABLE judges (name a file with --lexicon)"
+                );
+            }
+        }
+    }
+    let lex = generator_lexicon(lex_path.as_deref())?;
+    let engine = Engine::new(&lex, &tables, Leaves::enable(), 7);
+    let s = Situation::from_cgp(&pos, &tables);
+    let n = if args.all { usize::MAX } else { args.top };
+    if let Some(ms) = args.sim_ms {
+        let cfg = SimConfig {
+            budget: Duration::from_millis(ms),
+            candidates: args.top.max(2),
+            max_iterations: 100_000,
+            threads: 0,
+        };
+        let (_, stats) = simulate(&engine, &s, 1, cfg);
+        println!(
+            "{:>4}  {:<6} {:<17} {:>5} {:>8} {:>9}",
+            "#", "pos", "move", "score", "equity", "sim mean"
+        );
+        for (i, (m, mean, iters)) in stats.iter().enumerate() {
+            println!(
+                "{:>4}  {:<6} {:<17} {:>5} {:>8.1} {:>9.2}  ({iters} iterations)",
+                i + 1,
+                m.coordinate(),
+                m.word_on(&s.grid),
+                m.score,
+                m.equity,
+                mean
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut list = engine.moves(&s);
+    if s.bag_len == 0 && !s.unseen.is_empty() {
+        for m in list.iter_mut() {
+            if m.kind != MoveKind::Exchange {
+                m.equity = engine.endgame_value(&s, m);
+            }
+        }
+        list.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+        println!("(bag empty: equity is the 2-ply endgame value, spread gained)");
+    }
+    let placements = list.iter().filter(|m| m.kind == MoveKind::Place).count();
+    println!(
+        "rack {}: {} placements{}",
+        s.rack,
+        placements,
+        if s.bag_len >= 7 {
+            ", exchanges and pass"
+        } else {
+            " and pass"
+        }
+    );
+    print_moves(&list, &s.rack, &s.grid, n);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gcg show --cgp`: the CGP of the position after `turn` events (the player to move next
+/// first, with their recorded rack).
+pub fn show_cgp(file: &Path, turn: Option<usize>) -> Result<ExitCode> {
+    let record = crate::read_record(file)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| file.display().to_string())?;
+    let mut r = Replayer::new(&record);
+    let mut steps = 0;
+    while turn.is_none_or(|t| steps < t) {
+        match r.step() {
+            Ok(true) => steps += 1,
+            Ok(false) => break,
+            Err(e) => bail!("{}:{}: {}", file.display(), e.line, e.message),
+        }
+    }
+    let grid = Grid::from_board(&r.board);
+    let (me, rack) = match r.peek() {
+        Some(ev) => (ev.player, ev.rack.clone().unwrap_or_default()),
+        None => (0, String::new()),
+    };
+    let rack = Rack::parse(&rack)
+        .map(|r| r.to_string())
+        .unwrap_or_default();
+    let lex = record
+        .lexicon
+        .as_ref()
+        .map(|v| format!(" lex {};", v.trim()))
+        .unwrap_or_default();
+    println!(
+        "{} {}/ {}/{} 0{}",
+        board_to_cgp(&grid),
+        rack,
+        r.scores[me],
+        r.scores[1 - me],
+        lex
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn analyze_cmd(args: AnalyzeArgs) -> Result<ExitCode> {
+    let record = crate::read_record(&args.file)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| args.file.display().to_string())?;
+    let tables = Tables::english();
+    let lex = generator_lexicon(args.lexicon.as_deref())?;
+    let engine = Engine::new(&lex, &tables, Leaves::enable(), 7);
+    let (turns, totals) = analyze(&record, &engine, args.top)
+        .map_err(|e| anyhow::anyhow!("{}:{}: {}", args.file.display(), e.line, e.message))?;
+    let nick = |p: usize| record.players[p].nick.clone();
+    let mut notes: Vec<(usize, String)> = Vec::new();
+    for t in &turns {
+        let best: Vec<String> = t
+            .best
+            .iter()
+            .map(|m| format!("{} {:.1}", m.notation(), m.equity))
+            .collect();
+        let flag = if !t.valid { " (phony)" } else { "" };
+        let bingo = if t.missed_bingo {
+            " · missed bingo"
+        } else {
+            ""
+        };
+        let line = format!(
+            "played {}{} equity {:.1}; best {}; lost {:.1}{}",
+            t.played_text,
+            flag,
+            t.played_equity,
+            best.join(", "),
+            t.equity_lost,
+            bingo
+        );
+        println!(
+            "line {:>3} {:<12} {:<8} {}",
+            t.line,
+            nick(t.player),
+            t.rack,
+            line
+        );
+        notes.push((t.line, format!("tilebag analysis: {line}")));
+    }
+    println!();
+    for p in 0..2 {
+        println!(
+            "{}: {} moves analysed, best found {} times, equity lost {:.1} ({:.1} a move), missed bingos {}",
+            nick(p),
+            totals.moves[p],
+            totals.best_played[p],
+            totals.equity_lost[p],
+            totals.equity_lost[p] / totals.moves[p].max(1) as f32,
+            totals.missed_bingos[p]
+        );
+    }
+    if let Some(out) = args.gcg {
+        let mut annotated: GcgRecord = record.clone();
+        for ev in annotated.events.iter_mut() {
+            if let Some((_, note)) = notes.iter().find(|(l, _)| *l == ev.line) {
+                ev.notes.push(note.clone());
+            }
+        }
+        std::fs::write(&out, write_gcg(&annotated)).with_context(|| out.display().to_string())?;
+        println!("wrote {}", out.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A progress bar on stderr when it is a terminal; a line every 10% otherwise.
+pub struct Progress {
+    total: u64,
+    done: u64,
+    start: Instant,
+    tty: bool,
+    last_pct: u64,
+    label: &'static str,
+}
+
+impl Progress {
+    pub fn new(total: u64, label: &'static str) -> Progress {
+        Progress {
+            total: total.max(1),
+            done: 0,
+            start: Instant::now(),
+            tty: std::io::stderr().is_terminal(),
+            last_pct: 0,
+            label,
+        }
+    }
+    pub fn set(&mut self, done: u64) {
+        self.done = done;
+        let pct = done * 100 / self.total;
+        let secs = self.start.elapsed().as_secs_f64();
+        if self.tty {
+            let width = 30;
+            let fill = (done * width / self.total) as usize;
+            eprint!(
+                "\r{} [{}{}] {done}/{} ({:.0} s)",
+                self.label,
+                "#".repeat(fill),
+                " ".repeat(width as usize - fill),
+                self.total,
+                secs
+            );
+            let _ = std::io::stderr().flush();
+        } else if pct >= self.last_pct + 10 || done == self.total {
+            self.last_pct = pct;
+            eprintln!("{} {done}/{} ({:.0} s)", self.label, self.total, secs);
+        }
+    }
+    pub fn finish(&self) {
+        if self.tty {
+            eprintln!();
+        }
+    }
+}
+
+fn parse_level(s: &str) -> Result<Level> {
+    Level::parse(s.trim())
+        .with_context(|| format!("unknown bot {s:?}: the levels are beginner, static and sim"))
+}
+
+pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
+    let (a, b) = args
+        .bots
+        .split_once(',')
+        .context("--bots takes two levels, e.g. static,beginner")?;
+    let levels = [parse_level(a)?, parse_level(b)?];
+    let ruleset = Ruleset::preset(&args.preset).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let tables = Engine::tables_for(&ruleset)?;
+    let lex = generator_lexicon(args.lexicon.as_deref())?;
+    let leaves = leaves_for(args.leaves.as_deref())?;
+    let engine = Engine::new(&lex, &tables, &leaves, ruleset.exchange_min_bag);
+    if let Some(dir) = &args.output {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    // A simulating bot uses every core itself: play its games one at a time.
+    let sim_threads = if levels.contains(&Level::Simulating) {
+        threads
+    } else {
+        1
+    };
+    let game_threads = if sim_threads > 1 { 1 } else { threads };
+    let sim = SimConfig {
+        budget: Duration::from_millis(args.sim_ms),
+        threads: sim_threads,
+        ..SimConfig::default()
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let progress = std::sync::Mutex::new(Progress::new(args.games as u64, "selfplay"));
+    let start = Instant::now();
+    // (wins for bot A, draws, scores A, scores B, bingos A, bingos B, moves, failures)
+    #[derive(Default)]
+    struct Tally {
+        wins_a: f64,
+        games: usize,
+        score_a: i64,
+        score_b: i64,
+        bingos: [u64; 2],
+        moves: u64,
+        failures: Vec<String>,
+    }
+    let tally = std::sync::Mutex::new(Tally::default());
+    std::thread::scope(|scope| {
+        for _ in 0..game_threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= args.games {
+                    break;
+                }
+                // Alternate who starts: bot A sits first in even games.
+                let a_seat = i % 2;
+                let seat_levels = if a_seat == 0 {
+                    levels
+                } else {
+                    [levels[1], levels[0]]
+                };
+                let g = play_game(&engine, &ruleset, seat_levels, args.seed + i as u64, sim);
+                let s = g.game.scores();
+                let record = game_to_gcg(
+                    &g.game,
+                    [
+                        GcgPlayer {
+                            nick: format!("{}_1", seat_levels[0].name()),
+                            name: format!("tilebag {} (seat 1)", seat_levels[0].name()),
+                        },
+                        GcgPlayer {
+                            nick: format!("{}_2", seat_levels[1].name()),
+                            name: format!("tilebag {} (seat 2)", seat_levels[1].name()),
+                        },
+                    ],
+                );
+                let verified = verify_record(&record);
+                let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+                match verified {
+                    Ok(rep) if rep.scores == s && rep.completion == Completion::Complete => {}
+                    Ok(rep) => t.failures.push(format!(
+                        "game {i}: the record verifies to {:?} ({:?}) but the game ended {:?}",
+                        rep.scores, rep.completion, s
+                    )),
+                    Err(e) => t
+                        .failures
+                        .push(format!("game {i}: line {}: {}", e.line, e.message)),
+                }
+                t.failures
+                    .extend(g.notes.iter().map(|n| format!("game {i}: {n}")));
+                let (sa, sb) = (s[a_seat], s[1 - a_seat]);
+                t.games += 1;
+                t.wins_a += if sa > sb {
+                    1.0
+                } else if sa == sb {
+                    0.5
+                } else {
+                    0.0
+                };
+                t.score_a += i64::from(sa);
+                t.score_b += i64::from(sb);
+                t.bingos[0] += u64::from(g.bingos[a_seat]);
+                t.bingos[1] += u64::from(g.bingos[1 - a_seat]);
+                t.moves += g.moves as u64;
+                let done = t.games as u64;
+                drop(t);
+                if let Some(dir) = &args.output {
+                    let path = dir.join(format!("game-{:05}.gcg", i + 1));
+                    if let Err(e) = std::fs::write(&path, write_gcg(&record)) {
+                        eprintln!("error: {}: {e}", path.display());
+                    }
+                }
+                progress.lock().unwrap_or_else(|e| e.into_inner()).set(done);
+            });
+        }
+    });
+    progress.lock().unwrap_or_else(|e| e.into_inner()).finish();
+    let secs = start.elapsed().as_secs_f64();
+    let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
+    let n = t.games.max(1) as f64;
+    let p = t.wins_a / n;
+    // 95% Wilson score interval for the win rate.
+    let z = 1.96f64;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
+    println!(
+        "{} games, {} vs {} ({}, {})",
+        t.games,
+        levels[0].name(),
+        levels[1].name(),
+        args.preset,
+        lex.name()
+    );
+    println!(
+        "win rate of {}: {:.1}% (95% CI {:.1}%–{:.1}%), draws counted as half",
+        levels[0].name(),
+        100.0 * p,
+        100.0 * (centre - half),
+        100.0 * (centre + half)
+    );
+    println!(
+        "average score: {} {:.1}, {} {:.1}",
+        levels[0].name(),
+        t.score_a as f64 / n,
+        levels[1].name(),
+        t.score_b as f64 / n
+    );
+    println!(
+        "bingos per game: {} {:.2}, {} {:.2}",
+        levels[0].name(),
+        t.bingos[0] as f64 / n,
+        levels[1].name(),
+        t.bingos[1] as f64 / n
+    );
+    println!(
+        "{:.1} games per second, {:.0} moves per second ({:.1} s)",
+        t.games as f64 / secs,
+        t.moves as f64 / secs,
+        secs
+    );
+    if t.failures.is_empty() {
+        println!("every game's GCG verifies with its final score");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for f in &t.failures {
+            eprintln!("FAIL {f}");
+        }
+        Ok(ExitCode::from(1))
+    }
+}
+
+pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
+    match cmd {
+        LeavesCommand::Train {
+            lexicon,
+            games,
+            output,
+            resume,
+            threads,
+        } => {
+            let lex = generator_lexicon(lexicon.as_deref())?;
+            let tables = Tables::english();
+            let start_leaves = if resume && output.exists() {
+                leaves_for(Some(&output))?
+            } else {
+                Leaves::defaults()
+            };
+            if start_leaves.games >= games {
+                println!(
+                    "{} already holds weights trained on {} games (asked for {games})",
+                    output.display(),
+                    start_leaves.games
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            let cfg = TrainConfig {
+                games,
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                ..TrainConfig::default()
+            };
+            let mut progress = Progress::new(games, "training");
+            progress.set(start_leaves.games);
+            let out = output.clone();
+            let trained = train(&lex, &tables, start_leaves, cfg, &mut |l: &Leaves| {
+                progress.set(l.games);
+                // Save as it goes, so an interrupted run resumes (--resume).
+                let _ = std::fs::write(&out, l.to_text());
+            });
+            progress.finish();
+            std::fs::write(&output, trained.to_text())
+                .with_context(|| output.display().to_string())?;
+            println!(
+                "wrote {} (weights after {} games of self-play)",
+                output.display(),
+                trained.games
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+pub fn bench_movegen(args: BenchMovegenArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.positions)
+        .with_context(|| args.positions.display().to_string())?;
+    let tables = Tables::english();
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let p = CgpPosition::parse(line, &tables)
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", args.positions.display(), i + 1))?;
+        positions.push(p);
+    }
+    let t0 = Instant::now();
+    let lex = generator_lexicon(args.lexicon.as_deref())?;
+    let graphs = Graphs::of(&lex);
+    let load = t0.elapsed();
+    let best_only = args.top == Some(1);
+    let mut fastest = Duration::MAX;
+    let mut placements = 0u64;
+    let mut best_total = 0i64;
+    for _ in 0..args.repeat.max(1) {
+        placements = 0;
+        best_total = 0;
+        let t = Instant::now();
+        for p in &positions {
+            let prep = Prepared::new(&p.grid, &graphs, &tables);
+            let mut best = 0;
+            generate(
+                &prep,
+                &p.rack,
+                &graphs,
+                &tables,
+                GenOptions::default(),
+                &mut |c| {
+                    placements += 1;
+                    if c.score > best {
+                        best = c.score;
+                    }
+                },
+            );
+            best_total += i64::from(best);
+        }
+        fastest = fastest.min(t.elapsed());
+    }
+    let secs = fastest.as_secs_f64();
+    println!("positions {}", positions.len());
+    println!("placements {placements}");
+    if best_only {
+        println!("best scores total {best_total}");
+    }
+    println!(
+        "{:.2} million placements per second, {:.1} µs per position (one thread, cross-checks included, fastest of {} passes)",
+        placements as f64 / secs / 1e6,
+        secs * 1e6 / positions.len().max(1) as f64,
+        args.repeat.max(1)
+    );
+    println!(
+        "lexicon {} ({} words), GADDAG {} ({} KiB in memory) ready in {:.0} ms",
+        lex.name(),
+        lex.word_count(),
+        if lex.gaddag_from_file() {
+            "from the file"
+        } else {
+            "built in memory"
+        },
+        lex.gaddag().memory_bytes() / 1024,
+        load.as_secs_f64() * 1e3
+    );
+    Ok(ExitCode::SUCCESS)
+}
