@@ -271,6 +271,21 @@ impl Prepared {
     }
 }
 
+/// The running totals of a placement in progress: passed by value down the recursion, so
+/// taking a tile back needs no bookkeeping.
+#[derive(Clone, Copy)]
+struct Acc {
+    /// Main word: letter values with letter premiums (new tiles only).
+    main: i32,
+    /// Product of the word premiums under the new tiles.
+    wmul: i32,
+    /// Cross-words' total.
+    xtotal: i32,
+    tiles: u8,
+    /// Leave index of the tiles used.
+    used: u16,
+}
+
 /// The state of the walk along one line.
 struct Line<'a, F> {
     edges: &'a [u32],
@@ -286,13 +301,10 @@ struct Line<'a, F> {
     /// Bits of the letters on the rack (not counting blanks).
     letter_bits: u32,
     stride: [u16; 27],
-    used: u16,
-    tiles: u8,
-    remaining: u8,
-    main: i32,
-    wmul: i32,
-    xtotal: i32,
+    rack_total: u8,
     anchor: usize,
+    /// The square right of the anchor is empty or off the board.
+    anchor_right_free: bool,
     left_limit: usize,
     direction: Direction,
     line: u8,
@@ -303,14 +315,14 @@ struct Line<'a, F> {
 
 impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     #[inline(always)]
-    fn record(&mut self, start: usize, end: usize) {
+    fn record(&mut self, a: Acc, start: usize, end: usize) {
         if end == start {
             return;
         }
-        if self.skip_single_with_cross && self.tiles == 1 && self.xscore[self.anchor] >= 0 {
+        if self.skip_single_with_cross && a.tiles == 1 && self.xscore[self.anchor] >= 0 {
             return;
         }
-        let bingo = if self.tiles == self.rack_size {
+        let bingo = if a.tiles == self.rack_size {
             tilebag_core::play::BINGO_BONUS
         } else {
             0
@@ -321,76 +333,82 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             start: start as u8,
             end: end as u8,
             placed: &self.placed,
-            score: self.main * self.wmul + self.xtotal + bingo,
-            tiles: self.tiles,
-            used: self.used,
+            score: a.main * a.wmul + a.xtotal + bingo,
+            tiles: a.tiles,
+            used: a.used,
         };
         (self.sink)(&c);
     }
 
-    /// Puts `tile` (a square byte) from the rack on empty square `pos`, then goes on.
+    /// The totals after a new tile (a square byte) goes on empty square `pos`.
     #[inline(always)]
-    fn put_then<G: FnOnce(&mut Self)>(&mut self, pos: usize, tile: u8, rack_code: u8, then: G) {
-        let (main, wmul, xtotal) = (self.main, self.wmul, self.xtotal);
+    fn with_tile(&self, a: Acc, pos: usize, tile: u8, rack_code: u8) -> Acc {
         let v = if tile & BLANK_BIT != 0 {
             0
         } else {
             self.values[usize::from(tile)]
         };
         let lv = v * self.lm[pos];
-        self.main += lv;
-        self.wmul *= self.wm[pos];
-        if self.xscore[pos] >= 0 {
-            self.xtotal += (self.xscore[pos] + lv) * self.wm[pos];
+        let wm = self.wm[pos];
+        let x = self.xscore[pos];
+        Acc {
+            main: a.main + lv,
+            wmul: a.wmul * wm,
+            xtotal: if x >= 0 {
+                a.xtotal + (x + lv) * wm
+            } else {
+                a.xtotal
+            },
+            tiles: a.tiles + 1,
+            used: a.used + self.stride[usize::from(rack_code)],
         }
-        self.placed[pos] = tile;
-        self.rack[usize::from(rack_code)] -= 1;
-        let bits = self.letter_bits;
-        if self.rack[usize::from(rack_code)] == 0 {
-            // A blank's code 0 is not a letter bit: clearing bit 0 changes nothing.
-            self.letter_bits &= !(1 << rack_code);
-        }
-        self.used += self.stride[usize::from(rack_code)];
-        self.tiles += 1;
-        self.remaining -= 1;
-        then(self);
-        self.remaining += 1;
-        self.tiles -= 1;
-        self.used -= self.stride[usize::from(rack_code)];
-        self.rack[usize::from(rack_code)] += 1;
-        self.letter_bits = bits;
-        self.placed[pos] = 0;
-        self.main = main;
-        self.wmul = wmul;
-        self.xtotal = xtotal;
     }
 
-    /// Fills square `pos` (at or left of the anchor) from the run `run`, going left.
-    fn left(&mut self, pos: usize, run: u32) {
+    #[inline(always)]
+    fn take(&mut self, code: u8) -> u32 {
+        let bits = self.letter_bits;
+        let n = &mut self.rack[usize::from(code)];
+        *n -= 1;
+        if *n == 0 {
+            self.letter_bits &= !(1 << code);
+        }
+        bits
+    }
+
+    #[inline(always)]
+    fn give(&mut self, code: u8, bits: u32) {
+        self.rack[usize::from(code)] += 1;
+        self.letter_bits = bits;
+    }
+
+    /// The letters that may go on empty square `pos` now.
+    #[inline(always)]
+    fn allowed(&self, pos: usize) -> u32 {
+        self.mask[pos]
+            & if self.rack[usize::from(BLANK)] > 0 {
+                ALL_LETTERS
+            } else {
+                self.letter_bits
+            }
+    }
+
+    /// Fills square `pos` (at or left of the anchor) from the GADDAG run `run`, going left.
+    fn left(&mut self, pos: usize, run: u32, a: Acc) {
         let cell = self.cells[pos];
         if cell != 0 {
-            let code = cell & CODE_MASK;
-            let e = child(self.edges, run, code);
+            let e = child(self.edges, run, cell & CODE_MASK);
             if e != 0 {
-                let v = if cell & BLANK_BIT != 0 {
-                    0
-                } else {
-                    self.values[usize::from(code)]
-                };
-                self.main += v;
-                self.after_left(pos, e);
-                self.main -= v;
+                let mut a2 = a;
+                if cell & BLANK_BIT == 0 {
+                    a2.main += self.values[usize::from(cell & CODE_MASK)];
+                }
+                self.after_left(pos, e, a2);
             }
             return;
         }
         // Only letters both allowed here and on the rack; children are in letter order, so the
         // scan stops once no such letter is left.
-        let allowed = self.mask[pos]
-            & if self.rack[usize::from(BLANK)] > 0 {
-                ALL_LETTERS
-            } else {
-                self.letter_bits
-            };
+        let allowed = self.allowed(pos);
         if allowed == 0 {
             return;
         }
@@ -403,10 +421,18 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             }
             if allowed & (1 << l) != 0 {
                 if self.rack[usize::from(l)] > 0 {
-                    self.put_then(pos, l, l, |s| s.after_left(pos, e));
+                    let bits = self.take(l);
+                    self.placed[pos] = l;
+                    let a2 = self.with_tile(a, pos, l, l);
+                    self.after_left(pos, e, a2);
+                    self.give(l, bits);
                 }
                 if self.rack[usize::from(BLANK)] > 0 {
-                    self.put_then(pos, l | BLANK_BIT, BLANK, |s| s.after_left(pos, e));
+                    let bits = self.take(BLANK);
+                    self.placed[pos] = l | BLANK_BIT;
+                    let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
+                    self.after_left(pos, e, a2);
+                    self.give(BLANK, bits);
                 }
             }
             if is_last(e) {
@@ -417,59 +443,43 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     }
 
     #[inline(always)]
-    fn after_left(&mut self, pos: usize, e: u32) {
+    fn after_left(&mut self, pos: usize, e: u32, a: Acc) {
         let left_free = pos == 0 || self.cells[pos - 1] == 0;
-        let anchor = self.anchor;
-        if accepts(e) && left_free && (anchor + 1 == N || self.cells[anchor + 1] == 0) {
-            self.record(pos, anchor);
+        if accepts(e) && left_free && self.anchor_right_free {
+            self.record(a, pos, self.anchor);
         }
         let run = arc(e);
         if run == 0 {
             return;
         }
-        if pos > 0 {
-            let forced = self.cells[pos - 1] != 0;
-            if forced || (pos > self.left_limit && self.remaining > 0) {
-                self.left(pos - 1, run);
-            }
+        let more = a.tiles < self.rack_total;
+        if pos > 0 && (self.cells[pos - 1] != 0 || (pos > self.left_limit && more)) {
+            self.left(pos - 1, run, a);
         }
+        let anchor = self.anchor;
         if left_free && anchor + 1 < N {
             let s = self.edges[run as usize];
-            if letter(s) == SEPARATOR
-                && arc(s) != 0
-                && (self.cells[anchor + 1] != 0 || self.remaining > 0)
-            {
-                self.right(anchor + 1, arc(s), pos);
+            if letter(s) == SEPARATOR && arc(s) != 0 && (self.cells[anchor + 1] != 0 || more) {
+                self.right(anchor + 1, arc(s), pos, a);
             }
         }
     }
 
-    /// Fills square `pos` (right of the anchor) from the run `run`, going right.
-    fn right(&mut self, pos: usize, run: u32, start: usize) {
+    /// Fills square `pos` (right of the anchor) from the DAWG run `run`, going right.
+    fn right(&mut self, pos: usize, run: u32, start: usize, a: Acc) {
         let cell = self.cells[pos];
         if cell != 0 {
-            let code = cell & CODE_MASK;
-            let e = child(self.dawg, run, code);
+            let e = child(self.dawg, run, cell & CODE_MASK);
             if e != 0 {
-                let v = if cell & BLANK_BIT != 0 {
-                    0
-                } else {
-                    self.values[usize::from(code)]
-                };
-                self.main += v;
-                self.after_right(pos, e, start);
-                self.main -= v;
+                let mut a2 = a;
+                if cell & BLANK_BIT == 0 {
+                    a2.main += self.values[usize::from(cell & CODE_MASK)];
+                }
+                self.after_right(pos, e, start, a2);
             }
             return;
         }
-        // Only letters both allowed here and on the rack; children are in letter order, so the
-        // scan stops once no such letter is left.
-        let allowed = self.mask[pos]
-            & if self.rack[usize::from(BLANK)] > 0 {
-                ALL_LETTERS
-            } else {
-                self.letter_bits
-            };
+        let allowed = self.allowed(pos);
         if allowed == 0 {
             return;
         }
@@ -482,10 +492,18 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             }
             if allowed & (1 << l) != 0 {
                 if self.rack[usize::from(l)] > 0 {
-                    self.put_then(pos, l, l, |s| s.after_right(pos, e, start));
+                    let bits = self.take(l);
+                    self.placed[pos] = l;
+                    let a2 = self.with_tile(a, pos, l, l);
+                    self.after_right(pos, e, start, a2);
+                    self.give(l, bits);
                 }
                 if self.rack[usize::from(BLANK)] > 0 {
-                    self.put_then(pos, l | BLANK_BIT, BLANK, |s| s.after_right(pos, e, start));
+                    let bits = self.take(BLANK);
+                    self.placed[pos] = l | BLANK_BIT;
+                    let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
+                    self.after_right(pos, e, start, a2);
+                    self.give(BLANK, bits);
                 }
             }
             if is_last(e) {
@@ -496,14 +514,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     }
 
     #[inline(always)]
-    fn after_right(&mut self, pos: usize, e: u32, start: usize) {
+    fn after_right(&mut self, pos: usize, e: u32, start: usize, a: Acc) {
         let right_free = pos + 1 == N || self.cells[pos + 1] == 0;
         if accepts(e) && right_free {
-            self.record(start, pos);
+            self.record(a, start, pos);
         }
         let run = arc(e);
-        if run != 0 && pos + 1 < N && (self.cells[pos + 1] != 0 || self.remaining > 0) {
-            self.right(pos + 1, run, start);
+        if run != 0 && pos + 1 < N && (self.cells[pos + 1] != 0 || a.tiles < self.rack_total) {
+            self.right(pos + 1, run, start, a);
         }
     }
 }
@@ -597,13 +615,9 @@ pub fn generate<F: FnMut(&Candidate<'_>)>(
                 rack: rack.counts,
                 letter_bits: rack_bits(&rack.counts) & !1,
                 stride: index.stride,
-                used: 0,
-                tiles: 0,
-                remaining: rack.len().min(255) as u8,
-                main: 0,
-                wmul: 1,
-                xtotal: 0,
+                rack_total: rack.len().min(255) as u8,
                 anchor: 0,
+                anchor_right_free: true,
                 left_limit: 0,
                 direction: dir,
                 line: r as u8,
@@ -626,12 +640,20 @@ pub fn generate<F: FnMut(&Candidate<'_>)>(
                     continue;
                 }
                 line.anchor = a;
+                line.anchor_right_free = a + 1 == N || line.cells[a + 1] == 0;
                 line.left_limit = prev_anchor.map_or(0, |p| p + 1);
                 prev_anchor = Some(a);
                 if line.mask[a] == 0 {
                     continue;
                 }
-                line.left(a, gaddag.root());
+                let start = Acc {
+                    main: 0,
+                    wmul: 1,
+                    xtotal: 0,
+                    tiles: 0,
+                    used: 0,
+                };
+                line.left(a, gaddag.root(), start);
             }
         }
     }

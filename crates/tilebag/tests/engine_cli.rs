@@ -42,7 +42,10 @@ fn moves_for_an_opening_rack_lists_the_bingo_first() {
     let o = tilebag(&["moves", &format!("{EMPTY} AEINRST/ 0/0 0"), "--top", "3"]);
     assert!(o.status.success(), "{}", said(&o));
     let s = out(&o);
-    let first = s.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap();
+    let first = s
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap();
     assert!(first.contains(" 66 "), "{}", s);
     assert!(s.contains("placements"), "{s}");
 }
@@ -60,7 +63,12 @@ fn bad_positions_get_errors_that_name_the_field() {
         let e = String::from_utf8_lossy(&o.stderr);
         assert!(e.contains(want), "{line}: {e}");
     }
-    let o = tilebag(&["moves", &format!("{EMPTY} AB/ 0/0 0"), "--lexicon", "/no/such/file"]);
+    let o = tilebag(&[
+        "moves",
+        &format!("{EMPTY} AB/ 0/0 0"),
+        "--lexicon",
+        "/no/such/file",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", said(&o));
 }
 
@@ -103,21 +111,46 @@ fn selfplay_writes_games_that_verify_and_analyze_reads_them() {
         .unwrap_or_else(|| panic!("{s}"));
     assert!(static_line.contains("equity lost 0.0"), "{static_line}");
     let beginner_line = s.lines().find(|l| l.starts_with("beginner_2:")).unwrap();
-    assert!(!beginner_line.contains("equity lost 0.0 "), "{beginner_line}");
+    assert!(
+        !beginner_line.contains("equity lost 0.0 "),
+        "{beginner_line}"
+    );
     let written = std::fs::read_to_string(&notes).unwrap();
-    assert!(written.contains("#note tilebag analysis: played"), "{written}");
+    assert!(
+        written.contains("#note tilebag analysis: played"),
+        "{written}"
+    );
     // The annotated record still verifies.
     let v = tilebag(&["gcg", "verify", notes.to_str().unwrap()]);
     assert!(v.status.success(), "{}", said(&v));
 
     // gcg show --cgp gives a position `moves` reads back.
-    let c = tilebag(&["gcg", "show", "--cgp", "--turn", "4", game.to_str().unwrap()]);
+    let c = tilebag(&[
+        "gcg",
+        "show",
+        "--cgp",
+        "--turn",
+        "4",
+        game.to_str().unwrap(),
+    ]);
     assert!(c.status.success(), "{}", said(&c));
     let cgp = out(&c).trim().to_string();
-    assert_eq!(cgp.split(' ').next().unwrap().split('/').count(), 15, "{cgp}");
+    assert_eq!(
+        cgp.split(' ').next().unwrap().split('/').count(),
+        15,
+        "{cgp}"
+    );
     let m = tilebag(&["moves", &cgp, "--top", "1"]);
     assert!(m.status.success(), "{}", said(&m));
-    let m2 = tilebag(&["moves", "--gcg", game.to_str().unwrap(), "--turn", "5", "--top", "1"]);
+    let m2 = tilebag(&[
+        "moves",
+        "--gcg",
+        game.to_str().unwrap(),
+        "--turn",
+        "5",
+        "--top",
+        "1",
+    ]);
     assert!(m2.status.success(), "{}", said(&m2));
     assert_eq!(
         out(&m).lines().last(),
@@ -143,7 +176,15 @@ fn leaves_train_writes_weights_and_resumes() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("games 4"), "{text}");
     let o = tilebag(&[
-        "leaves", "train", "--games", "6", "-o", f, "--resume", "--threads", "1",
+        "leaves",
+        "train",
+        "--games",
+        "6",
+        "-o",
+        f,
+        "--resume",
+        "--threads",
+        "1",
     ]);
     assert!(o.status.success(), "{}", said(&o));
     assert!(std::fs::read_to_string(&file).unwrap().contains("games 6"));
@@ -156,7 +197,11 @@ fn leaves_train_writes_weights_and_resumes() {
 fn bench_movegen_counts_placements() {
     let d = dir("bench");
     let file = d.join("p.cgp");
-    std::fs::write(&file, format!("{EMPTY} AEINRST/ 0/0 0\n{EMPTY} QI/ 0/0 0\n")).unwrap();
+    std::fs::write(
+        &file,
+        format!("{EMPTY} AEINRST/ 0/0 0\n{EMPTY} QI/ 0/0 0\n"),
+    )
+    .unwrap();
     let o = tilebag(&["bench", "movegen", file.to_str().unwrap(), "--repeat", "1"]);
     assert!(o.status.success(), "{}", said(&o));
     let s = out(&o);

@@ -1,0 +1,259 @@
+//! Completeness: on a thousand random positions, the generator finds exactly the placements a
+//! simple brute-force search finds (every word of the lexicon tried at every square in both
+//! directions, blanks both ways), each with the score the core gives it.
+
+use std::collections::{BTreeMap, HashSet};
+use tilebag_core::bag::Rng;
+use tilebag_core::play::score_placement;
+use tilebag_core::{Layout, Placement, Square, TileSet};
+use tilebag_engine::grid::{decode, BLANK_BIT, CODE_MASK, N};
+use tilebag_engine::{generate, GenOptions, Graphs, Grid, Move, Prepared, Rack, Tables};
+use tilebag_lexicon::Lexicon;
+
+type Key = Vec<(u8, u8, u8)>;
+
+fn key_of(p: &Placement) -> Key {
+    let mut k: Key = p
+        .tiles
+        .iter()
+        .map(|(s, t)| {
+            (
+                s.row,
+                s.col,
+                (t.letter + 1) | if t.blank { BLANK_BIT } else { 0 },
+            )
+        })
+        .collect();
+    k.sort_unstable();
+    k
+}
+
+/// Every placement by brute force: placement key -> score.
+fn brute(grid: &Grid, rack: &Rack, words: &[Vec<u8>], lex: &Lexicon) -> BTreeMap<Key, i32> {
+    let board = grid.to_board();
+    let layout = Layout::standard();
+    let set = TileSet::english();
+    let empty = grid.is_empty();
+    let mut out = BTreeMap::new();
+    let at = |dir: usize, line: usize, i: usize| if dir == 0 { (line, i) } else { (i, line) };
+    for dir in 0..2 {
+        for line in 0..N {
+            for start in 0..N {
+                for w in words {
+                    let len = w.len();
+                    if start + len > N {
+                        continue;
+                    }
+                    if start > 0 {
+                        let (r, c) = at(dir, line, start - 1);
+                        if grid.get(r, c) != 0 {
+                            continue;
+                        }
+                    }
+                    if start + len < N {
+                        let (r, c) = at(dir, line, start + len);
+                        if grid.get(r, c) != 0 {
+                            continue;
+                        }
+                    }
+                    // Squares to fill, and a quick check of the board's letters.
+                    let mut fill = Vec::new();
+                    let mut ok = true;
+                    for (i, &ch) in w.iter().enumerate() {
+                        let (r, c) = at(dir, line, start + i);
+                        let v = grid.get(r, c);
+                        if v == 0 {
+                            fill.push((r, c, ch));
+                        } else if v & CODE_MASK != ch {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    if !ok || fill.is_empty() || fill.len() > rack.len() {
+                        continue;
+                    }
+                    // Every way to take the tiles from the rack: the blanks (at most two) may
+                    // stand on any of the squares to fill.
+                    let blanks = usize::from(rack.counts[0]);
+                    let mut blank_sets: Vec<Vec<usize>> = vec![Vec::new()];
+                    if blanks >= 1 {
+                        for i in 0..fill.len() {
+                            blank_sets.push(vec![i]);
+                        }
+                    }
+                    if blanks >= 2 {
+                        for i in 0..fill.len() {
+                            for j in i + 1..fill.len() {
+                                blank_sets.push(vec![i, j]);
+                            }
+                        }
+                    }
+                    let choices: Vec<Vec<(usize, usize, u8)>> = blank_sets
+                        .iter()
+                        .map(|bs| {
+                            fill.iter()
+                                .enumerate()
+                                .map(|(i, &(r, c, ch))| {
+                                    (r, c, if bs.contains(&i) { ch | BLANK_BIT } else { ch })
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    for tiles in choices {
+                        let mut need = Rack::default();
+                        for &(_, _, t) in &tiles {
+                            need.add(if t & BLANK_BIT != 0 { 0 } else { t });
+                        }
+                        if !rack.contains(&need) {
+                            continue;
+                        }
+                        if empty {
+                            if !tiles.iter().any(|&(r, c, _)| r == 7 && c == 7) {
+                                continue;
+                            }
+                        } else {
+                            let through = tiles.len() < len;
+                            let touches = tiles.iter().any(|&(r, c, _)| {
+                                [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)]
+                                    .iter()
+                                    .any(|(dr, dc)| {
+                                        let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+                                        (0..N as i32).contains(&rr)
+                                            && (0..N as i32).contains(&cc)
+                                            && grid.get(rr as usize, cc as usize) != 0
+                                    })
+                            });
+                            if !through && !touches {
+                                continue;
+                            }
+                        }
+                        let p = Placement {
+                            tiles: tiles
+                                .iter()
+                                .map(|&(r, c, t)| (Square::new(r as u8, c as u8), decode(t)))
+                                .collect(),
+                            direction: Some(if dir == 0 {
+                                tilebag_core::Direction::Across
+                            } else {
+                                tilebag_core::Direction::Down
+                            }),
+                        };
+                        let Ok(sp) = score_placement(&board, &layout, &set, &p, 7) else {
+                            continue;
+                        };
+                        if sp.words.iter().all(|fw| lex.contains(&fw.word)) {
+                            out.insert(key_of(&p), sp.score);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn generated(grid: &Grid, rack: &Rack, g: &Graphs<'_>, t: &Tables) -> BTreeMap<Key, i32> {
+    let prep = Prepared::new(grid, g, t);
+    let mut out = BTreeMap::new();
+    let mut seen = HashSet::new();
+    generate(&prep, rack, g, t, GenOptions::default(), &mut |c| {
+        let m = Move::from_candidate(c);
+        let k = key_of(&m.placement());
+        assert!(seen.insert(k.clone()), "found twice: {}", m.notation());
+        out.insert(k, m.score);
+    });
+    out
+}
+
+#[test]
+fn generator_equals_brute_force_on_a_thousand_random_positions() {
+    // A small lexicon keeps the brute force quick: every two-letter word of ENABLE and a few
+    // hundred longer ones chosen at random.
+    let enable = Lexicon::builtin_enable();
+    let mut rng = Rng::new(2026);
+    let all: Vec<String> = enable.words().collect();
+    let mut chosen: Vec<String> = all.iter().filter(|w| w.len() == 2).cloned().collect();
+    while chosen.len() < 500 {
+        let w = &all[rng.below(all.len())];
+        if w.len() <= 8 {
+            chosen.push(w.clone());
+        }
+    }
+    let lex = Lexicon::from_words(&chosen, "small").unwrap();
+    let words: Vec<Vec<u8>> = lex
+        .words()
+        .map(|w| w.bytes().map(|b| b - b'A' + 1).collect())
+        .collect();
+    let graphs = Graphs::of(&lex);
+    let t = Tables::english();
+    let mut positions = 0;
+    let mut total = 0usize;
+    let mut game = 0u64;
+    while positions < 1000 {
+        game += 1;
+        // A random game: racks from a shuffled bag, a random legal placement each turn.
+        let mut bag: Vec<u8> = Vec::new();
+        for (code, &n) in t.counts.iter().enumerate() {
+            for _ in 0..n {
+                bag.push(code as u8);
+            }
+        }
+        let mut brng = Rng::new(game);
+        brng.shuffle(&mut bag);
+        let mut grid = Grid::default();
+        let mut rack = Rack::default();
+        for _turn in 0..12 {
+            while rack.len() < 7 {
+                match bag.pop() {
+                    Some(c) => rack.add(c),
+                    None => break,
+                }
+            }
+            let want = brute(&grid, &rack, &words, &lex);
+            let got = generated(&grid, &rack, &graphs, &t);
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "game {game}: rack {rack}\n{grid:?}\nmissing: {:?}\nextra: {:?}",
+                want.keys()
+                    .filter(|k| !got.contains_key(*k))
+                    .take(5)
+                    .collect::<Vec<_>>(),
+                got.keys()
+                    .filter(|k| !want.contains_key(*k))
+                    .take(5)
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(got, want, "game {game}: rack {rack}\n{grid:?}");
+            total += got.len();
+            positions += 1;
+            if got.is_empty() {
+                // Change a tile and go on.
+                if let Some(c) = bag.pop() {
+                    let codes = rack.codes();
+                    let drop = codes[brng.below(codes.len())];
+                    rack.take(drop);
+                    rack.add(c);
+                }
+                continue;
+            }
+            let keys: Vec<&Key> = got.keys().collect();
+            let k = keys[brng.below(keys.len())].clone();
+            for (r, c, tile) in k {
+                grid.set(usize::from(r), usize::from(c), tile);
+                rack.take(if tile & BLANK_BIT != 0 {
+                    0
+                } else {
+                    tile & CODE_MASK
+                });
+            }
+            if positions >= 1000 {
+                break;
+            }
+        }
+    }
+    assert!(
+        total > 10_000,
+        "only {total} placements in all: the test is too easy"
+    );
+}
