@@ -78,9 +78,11 @@ impl GameClock {
         }
     }
 
-    /// Let a held clock run again from where it was held.
-    pub(crate) fn release(&mut self) {
+    /// Let a held clock run again from where it was held, or from `floor_ms` if that is later
+    /// (an event stored meanwhile).
+    pub(crate) fn release(&mut self, floor_ms: i64) {
         if self.is_held() {
+            self.base_ms = self.base_ms.max(floor_ms);
             self.resumed = Some(Instant::now());
         }
     }
@@ -163,7 +165,7 @@ mod tests {
         c.start();
         c.hold(6_000);
         assert_eq!(c.now_ms(), 7_000);
-        c.release();
+        c.release(0);
         assert!(c.is_running());
         std::thread::sleep(Duration::from_millis(10));
         let t = c.now_ms();

@@ -46,7 +46,7 @@ pub(crate) struct Monitored {
 /// What a failure says about the database, without the "is down" prefix.
 fn reason(e: &StoreError) -> String {
     match e {
-        StoreError::Unavailable(r) => r.clone(),
+        StoreError::Unavailable(r) | StoreError::Uncertain(r) => r.clone(),
         other => other.to_string(),
     }
 }

@@ -111,7 +111,9 @@ async fn health(State(app): State<AppState>) -> Response {
 
 impl From<HubError> for ApiError {
     fn from(e: HubError) -> ApiError {
-        if matches!(e, HubError::Store(_) | HubError::Restore(_)) {
+        // An outage is logged once, when it starts (see `health.rs`), not with every refusal.
+        let outage = matches!(&e, HubError::Store(s) if s.is_unavailable());
+        if matches!(e, HubError::Store(_) | HubError::Restore(_)) && !outage {
             eprintln!("tilebag-server: {e}");
         }
         ApiError::new(e.code(), e.to_string())

@@ -818,7 +818,7 @@ impl GameTask {
             self.clock.hold(at);
         } else {
             let effects = self.settle().await.unwrap_or_default();
-            self.clock.release();
+            self.clock.release(self.game.clocks().last_ms);
             *self.shared.clock.lock().expect("clock lock") = self.clock;
             self.broadcast(&effects);
             return;

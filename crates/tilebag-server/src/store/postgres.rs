@@ -6,7 +6,9 @@
 //!   taken (a flag of the client, no round trip) and opens a new one, retrying with backoff for
 //!   at most [`CHECKOUT_TIMEOUT`]; then the request fails as [`StoreError::Unavailable`].
 //! - A statement that fails because its connection was lost is tried once more on a fresh
-//!   connection. Every statement is safe to repeat: reads and the monotonic checkpoint are, and
+//!   connection, newly opened (the pool's others may have been cut at the same moment, as a
+//!   restart of the database does), retrying the connection with backoff for at most
+//!   [`CHECKOUT_TIMEOUT`]. Every statement is safe to repeat: reads and the monotonic checkpoint are, and
 //!   the two inserts (a game, an event) are idempotent: a row already stored with the same
 //!   content (the first attempt committed, but its answer was lost) counts as success, one with
 //!   other content is an error.
@@ -26,6 +28,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, Row};
 
 /// The most connections open at once.
@@ -165,7 +168,21 @@ CREATE TABLE IF NOT EXISTS events (
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
      seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
 
-type Conn = PooledConnection<'static, Manager>;
+/// A connection a statement runs on: one from the pool, or one opened for a retry.
+enum Conn {
+    Pooled(PooledConnection<'static, Manager>),
+    Fresh(Client),
+}
+
+impl std::ops::Deref for Conn {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        match self {
+            Conn::Pooled(c) => c,
+            Conn::Fresh(c) => c,
+        }
+    }
+}
 
 impl PostgresStore {
     /// Connect (the database must be there at start) and create the tables if missing.
@@ -204,7 +221,7 @@ impl PostgresStore {
     /// A connection from the pool, or `Unavailable` with the reason.
     async fn checkout(&self) -> Result<Conn, StoreError> {
         match self.pool.get_owned().await {
-            Ok(c) => Ok(c),
+            Ok(c) => Ok(Conn::Pooled(c)),
             Err(RunError::User(e)) => Err(StoreError::Unavailable(format!(
                 "cannot connect to PostgreSQL: {e}"
             ))),
@@ -223,13 +240,39 @@ impl PostgresStore {
         }
     }
 
-    /// One attempt of `f` on a pooled connection.
-    async fn attempt<T, F, Fut>(&self, f: &F) -> Result<T, Result<Attempt, StoreError>>
+    /// A newly opened connection (not one of the pool's, which may all have been cut at once,
+    /// as a database restart does), retrying with backoff for at most [`CHECKOUT_TIMEOUT`].
+    async fn fresh(&self) -> Result<Conn, StoreError> {
+        let start = std::time::Instant::now();
+        let mut delay = Duration::from_millis(100);
+        loop {
+            match self.pool.dedicated_connection().await {
+                Ok(c) => return Ok(Conn::Fresh(c)),
+                Err(e) if start.elapsed() + delay >= CHECKOUT_TIMEOUT => {
+                    return Err(StoreError::Unavailable(format!(
+                        "cannot connect to PostgreSQL: {e}"
+                    )))
+                }
+                Err(_) => {
+                    tokio::time::sleep(delay).await;
+                    delay *= 2;
+                }
+            }
+        }
+    }
+
+    /// One attempt of `f`, on a pooled connection or (`fresh`) a newly opened one.
+    async fn attempt<T, F, Fut>(&self, fresh: bool, f: &F) -> Result<T, Result<Attempt, StoreError>>
     where
         F: Fn(Conn) -> Fut,
         Fut: Future<Output = Result<T, tokio_postgres::Error>>,
     {
-        let conn = self.checkout().await.map_err(Err)?;
+        let conn = if fresh {
+            self.fresh().await
+        } else {
+            self.checkout().await
+        }
+        .map_err(Err)?;
         match tokio::time::timeout(STATEMENT_TIMEOUT, f(conn)).await {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) if lost_in_flight(&e) => Err(Ok(Attempt::Lost(describe(&e)))),
@@ -250,7 +293,7 @@ impl PostgresStore {
         F: Fn(Conn) -> Fut,
         Fut: Future<Output = Result<T, tokio_postgres::Error>>,
     {
-        let first = match self.attempt(&f).await {
+        let first = match self.attempt(false, &f).await {
             Ok(v) => return Ok(v),
             Err(Err(e)) => return Err(e),
             Err(Ok(Attempt::Failed(e))) if !is_unavailable(&e) => return Err(e.into()),
@@ -261,18 +304,19 @@ impl PostgresStore {
             Attempt::Lost(why) => (true, why),
         };
         eprintln!("tilebag-server: PostgreSQL: {why}; trying once more on a fresh connection");
-        match self.attempt(&f).await {
+        match self.attempt(true, &f).await {
             Ok(v) => Ok(v),
             Err(Ok(Attempt::Failed(e))) if !is_unavailable(&e) => Err(e.into()),
             Err(second) => {
                 let why2 = match second {
                     Ok(Attempt::Failed(e)) => describe(&e),
                     Ok(Attempt::Lost(w)) => w,
+                    Err(StoreError::Unavailable(w)) => w,
                     Err(e) => e.to_string(),
                 };
                 if write && sent {
                     Err(StoreError::Uncertain(format!(
-                        "the connection was lost while writing ({why}), and again: {why2}"
+                        "the connection was lost while writing ({why}), then {why2}"
                     )))
                 } else {
                     Err(StoreError::Unavailable(format!("{why}; then {why2}")))
@@ -399,10 +443,12 @@ impl super::Store for PostgresStore {
             // primary key (game, seq) makes it idempotent: if the row is there already (the
             // first attempt committed but its answer was lost), `stored` holds it (the main
             // query sees the table as it was before the statement) and nothing is written.
+            // Typed parameters: parse, bind and execute go in one round trip (no separate
+            // prepare), so the statement is out as soon as it is sent.
             let (inserted, stored) = self
                 .run(true, |c| async move {
                     let row = c
-                        .query_one(
+                        .query_typed_one(
                             "WITH ins AS (INSERT INTO events (game_id, seq, at_ms, wall_ms, event_json) \
                                           VALUES ($1, $2, $3, $4, $5) \
                                           ON CONFLICT (game_id, seq) DO NOTHING RETURNING 1), \
@@ -412,7 +458,14 @@ impl super::Store for PostgresStore {
                                           AND EXISTS (SELECT 1 FROM ins)) \
                              SELECT (SELECT count(*) FROM ins), \
                                     (SELECT event_json FROM events WHERE game_id = $1 AND seq = $2)",
-                            &[&game_id, &seq, &ev.event.at_ms, &ev.wall_ms, &json, &ended],
+                            &[
+                                (&game_id, Type::TEXT),
+                                (&seq, Type::INT8),
+                                (&ev.event.at_ms, Type::INT8),
+                                (&ev.wall_ms, Type::INT8),
+                                (&json, Type::TEXT),
+                                (&ended, Type::TEXT),
+                            ],
                         )
                         .await?;
                     Ok((row.get::<_, i64>(0), row.get::<_, Option<String>>(1)))
