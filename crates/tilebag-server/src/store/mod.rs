@@ -9,6 +9,7 @@
 //!         lexicon, created_at_ms, status 'live'|'ended', result_json, ended_at_ms,
 //!         checkpoint_ms)          -- checkpoint_ms: the game time last seen running
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
+//! health (id = 1, wall_ms)        -- SQLite only: the row `Store::ping` writes
 //! ```
 //!
 //! Whether a game has started (its clock runs only once both players are there, see `live.rs`)

@@ -221,7 +221,13 @@ impl PostgresStore {
     /// A connection from the pool, or `Unavailable` with the reason.
     async fn checkout(&self) -> Result<Conn, StoreError> {
         match self.pool.get_owned().await {
-            Ok(c) => Ok(Conn::Pooled(c)),
+            Ok(c) => {
+                // Connecting works again: an old failure is no reason for a later refusal.
+                if let Ok(mut last) = self.last_connect_error.lock() {
+                    *last = None;
+                }
+                Ok(Conn::Pooled(c))
+            }
             Err(RunError::User(e)) => Err(StoreError::Unavailable(format!(
                 "cannot connect to PostgreSQL: {e}"
             ))),
