@@ -232,6 +232,44 @@ pub(crate) fn encode_ruleset(r: &Ruleset) -> String {
 mod tests {
     use super::*;
 
+    fn sqlite_error(code: std::ffi::c_int) -> StoreError {
+        StoreError::from(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(code),
+            None,
+        ))
+    }
+
+    #[test]
+    fn an_outage_is_told_apart_from_a_fault() {
+        use rusqlite::ffi;
+        // The file cannot be written now: refused as unavailable, tried again later.
+        for code in [
+            ffi::SQLITE_FULL,
+            ffi::SQLITE_READONLY,
+            ffi::SQLITE_IOERR_WRITE,
+            ffi::SQLITE_BUSY,
+            ffi::SQLITE_CANTOPEN,
+        ] {
+            assert!(sqlite_error(code).is_unavailable(), "code {code}");
+        }
+        // A fault of the statement or the data: an internal error, not an outage.
+        for code in [ffi::SQLITE_CONSTRAINT_PRIMARYKEY, ffi::SQLITE_MISMATCH] {
+            assert!(!sqlite_error(code).is_unavailable(), "code {code}");
+        }
+        assert!(StoreError::Unavailable("down".into()).is_unavailable());
+        assert!(StoreError::Uncertain("cut".into()).is_unavailable());
+        let corrupt = StoreError::Corrupt {
+            game: "g".into(),
+            message: "bad".into(),
+        };
+        assert!(!corrupt.is_unavailable());
+        assert!(!StoreError::Other("x".into()).is_unavailable());
+        assert_eq!(
+            StoreError::Unavailable("no PostgreSQL connection within 3 s".into()).to_string(),
+            "the database is down: no PostgreSQL connection within 3 s"
+        );
+    }
+
     #[test]
     fn passwords_are_hidden() {
         assert_eq!(

@@ -591,8 +591,20 @@ impl super::Store for PostgresStore {
 
     fn ping(&self) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            self.run(false, |c| async move { c.simple_query("SELECT 1").await })
+            // Reachable is not enough: after a failover the old primary may answer as a
+            // read-only standby, where every write fails.
+            let standby = self
+                .run(false, |c| async move {
+                    c.query_typed_one("SELECT pg_is_in_recovery()", &[])
+                        .await
+                        .and_then(|r| r.try_get::<_, bool>(0))
+                })
                 .await?;
+            if standby {
+                return Err(StoreError::Unavailable(
+                    "PostgreSQL answers as a read-only standby (in recovery)".into(),
+                ));
+            }
             Ok(())
         })
     }
