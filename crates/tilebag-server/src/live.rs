@@ -200,10 +200,19 @@ pub(crate) enum HubError {
     Unavailable,
     #[error("{0}")]
     BadRequest(String),
-    #[error("database: {0}")]
+    /// An outage says so itself ("the database is down: ..."); other failures are prefixed.
+    #[error("{}", store_message(.0))]
     Store(#[from] StoreError),
     #[error("{0}")]
     Restore(String),
+}
+
+fn store_message(e: &StoreError) -> String {
+    if e.is_unavailable() {
+        e.to_string()
+    } else {
+        format!("database: {e}")
+    }
 }
 
 impl HubError {
