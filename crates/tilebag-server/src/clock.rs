@@ -6,15 +6,21 @@
 //! connected, or a seat's first action was accepted; see `live.rs`), as over the board the first
 //! player's clock is started only once both players are seated and the tiles are being drawn
 //! (NASPA III.F, WESPA 2.2 and 2.3.3, SANSPA 6.5).
+//!
+//! A started clock may be held: while the server cannot reach its database no move can be
+//! stored, so game time stands still, as when the server itself is down (WESPA 4.1(f)), and goes
+//! on from where it was held once the database is back.
 
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GameClock {
     base_ms: i64,
-    /// When game time last resumed from `base_ms`; `None` while the game waits to start (game
-    /// time stands still at `base_ms`).
+    /// When game time last resumed from `base_ms`; `None` while the game waits to start or the
+    /// clock is held (game time stands still at `base_ms`).
     resumed: Option<Instant>,
+    /// Whether the game has started (false while it waits for its players).
+    started: bool,
     /// Game milliseconds per real millisecond.
     scale: f64,
 }
@@ -25,6 +31,7 @@ impl GameClock {
         GameClock {
             base_ms,
             resumed: Some(Instant::now()),
+            started: true,
             scale,
         }
     }
@@ -34,20 +41,50 @@ impl GameClock {
         GameClock {
             base_ms: 0,
             resumed: None,
+            started: false,
             scale,
         }
     }
 
-    /// Start a waiting clock now (a running clock is left as it is).
+    /// Start a waiting clock now (a started clock, running or held, is left as it is).
     pub(crate) fn start(&mut self) {
-        if self.resumed.is_none() {
+        if !self.started {
+            self.started = true;
             self.resumed = Some(Instant::now());
         }
     }
 
-    /// Whether game time runs (false while the game waits to start).
+    /// Whether the game has started (false while it waits for its players; true while held).
+    pub(crate) fn is_started(&self) -> bool {
+        self.started
+    }
+
+    /// Whether game time runs now (false while the game waits to start, or is held).
     pub(crate) fn is_running(&self) -> bool {
         self.resumed.is_some()
+    }
+
+    /// Whether a started clock is held.
+    pub(crate) fn is_held(&self) -> bool {
+        self.started && self.resumed.is_none()
+    }
+
+    /// Hold a running clock at game time `at_ms` (at most the game time now): game time stands
+    /// still there until [`GameClock::release`]. A waiting or held clock is left as it is.
+    pub(crate) fn hold(&mut self, at_ms: i64) {
+        if self.resumed.is_some() {
+            self.base_ms = at_ms.min(self.now_ms());
+            self.resumed = None;
+        }
+    }
+
+    /// Let a held clock run again from where it was held, or from `floor_ms` if that is later
+    /// (an event stored meanwhile).
+    pub(crate) fn release(&mut self, floor_ms: i64) {
+        if self.is_held() {
+            self.base_ms = self.base_ms.max(floor_ms);
+            self.resumed = Some(Instant::now());
+        }
     }
 
     /// The game time now.
@@ -106,5 +143,40 @@ mod tests {
         c.start();
         assert!(c.now_ms() >= t);
         assert!(c.instant_for(t + 1_000).is_some());
+    }
+
+    #[test]
+    fn a_held_clock_stands_still_until_released() {
+        let mut c = GameClock::resume(5_000, 1000.0);
+        std::thread::sleep(Duration::from_millis(5));
+        let running = c.now_ms();
+        assert!(running >= 10_000, "{running}");
+        // Held at an earlier game time (the last one stored): it stands there.
+        c.hold(7_000);
+        assert!(c.is_started() && c.is_held() && !c.is_running());
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(c.now_ms(), 7_000, "no game time passes while held");
+        assert_eq!(
+            c.instant_for(7_001),
+            None,
+            "no deadline is reached while held"
+        );
+        // Starting does not release it; holding again does not move it.
+        c.start();
+        c.hold(6_000);
+        assert_eq!(c.now_ms(), 7_000);
+        c.release(0);
+        assert!(c.is_running());
+        std::thread::sleep(Duration::from_millis(10));
+        let t = c.now_ms();
+        assert!((17_000..7_000 + 1_000_000).contains(&t), "{t}");
+        // Never held ahead of the game time now.
+        let mut c = GameClock::resume(1_000, 1.0);
+        c.hold(50_000);
+        assert!(c.now_ms() < 2_000, "{}", c.now_ms());
+        // A waiting clock is not held: it still waits for its players.
+        let mut w = GameClock::waiting(1.0);
+        w.hold(0);
+        assert!(!w.is_started() && !w.is_held());
     }
 }

@@ -1263,7 +1263,12 @@ async fn game_act(
     };
     match h.director(action).await {
         Ok(Ok(())) => back(&here, Ok(said.to_string())),
-        Ok(Err(e)) => back(&here, Err(format!("refused: {e}"))),
+        // The database is down: a refusal of its own (503), not a redirect that looks like a
+        // page answered normally.
+        Ok(Err(r)) if r.code == crate::protocol::ErrorCode::Unavailable => {
+            error_page(StatusCode::SERVICE_UNAVAILABLE, &r.message)
+        }
+        Ok(Err(r)) => back(&here, Err(format!("refused: {}", r.message))),
         Err(e) => back(&here, Err(e.to_string())),
     }
 }
@@ -1674,6 +1679,12 @@ async fn start_online(
                 player: g.first,
                 game_id: h.meta.id.clone(),
             }),
+            Err(e) if e.code() == crate::protocol::ErrorCode::Unavailable => {
+                return error_page(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &format!("could not start a game: {e}"),
+                )
+            }
             Err(e) => return back(&here, Err(format!("could not start a game: {e}"))),
         }
     }

@@ -48,8 +48,9 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
         .route("/api/lexicons", get(lexicons))
         .route("/api/judge", post(judge))
         .route("/api/gcg/verify", post(verify_gcg))
+        .route("/api/health", get(health))
         .route(
-            "/api/health",
+            "/api/live",
             get(|| async { Json(serde_json::json!({"ok": true})) }),
         )
         .fallback(fallback)
@@ -73,9 +74,46 @@ impl ApiError {
     }
 }
 
+/// How long `/api/health` waits for the database.
+const HEALTH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `GET /api/health`: whether the server can serve, its database included (checked now: a round
+/// trip to PostgreSQL, a small committed write to SQLite). 200 when it can, 503 with the reason
+/// when it cannot, so that a load balancer or an orchestrator can act.
+async fn health(State(app): State<AppState>) -> Response {
+    let db = app.hub.database();
+    let checked = tokio::time::timeout(HEALTH_TIMEOUT, crate::store::Store::ping(&**db)).await;
+    let error = match checked {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(e.to_string()),
+        Err(_) => Some(format!(
+            "the database did not answer within {} s",
+            HEALTH_TIMEOUT.as_secs()
+        )),
+    };
+    let kind = crate::store::Store::kind(&**db);
+    match error {
+        None => Json(serde_json::json!({
+            "ok": true,
+            "database": {"kind": kind, "ok": true},
+        }))
+        .into_response(),
+        Some(error) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(serde_json::json!({
+                "ok": false,
+                "database": {"kind": kind, "ok": false, "error": error},
+            })),
+        )
+            .into_response(),
+    }
+}
+
 impl From<HubError> for ApiError {
     fn from(e: HubError) -> ApiError {
-        if matches!(e, HubError::Store(_) | HubError::Restore(_)) {
+        // An outage is logged once, when it starts (see `health.rs`), not with every refusal.
+        let outage = matches!(&e, HubError::Store(s) if s.is_unavailable());
+        if matches!(e, HubError::Store(_) | HubError::Restore(_)) && !outage {
             eprintln!("tilebag-server: {e}");
         }
         ApiError::new(e.code(), e.to_string())

@@ -19,6 +19,7 @@ pub mod bench;
 pub mod client;
 mod clock;
 mod director;
+mod health;
 mod http;
 mod ids;
 mod live;
@@ -220,8 +221,9 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
             config.default_lexicon
         )));
     }
-    let store = store::open(&config.database).await?;
+    let store = health::Monitored::new(store::open(&config.database).await?);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
+    let probe = store.spawn_probe(shutdown_rx.clone());
     let hub = live::Hub::new(store, &config, shutdown_rx.clone());
     let events_dir = config
         .events_dir
@@ -276,6 +278,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
             eprintln!("tilebag-server: {e}");
         }
         checkpoints.abort();
+        probe.abort();
     });
     Ok(RunningServer {
         addr,

@@ -12,8 +12,18 @@
 //! the seat links may be opened minutes apart. The start is durable: a game with an event has
 //! started, and a start by connection is written at once as the game's first clock checkpoint
 //! (`checkpoint_ms` goes from [`NOT_STARTED`] to the game time; see `store/mod.rs`).
+//!
+//! While the database is down (see `health.rs`) nothing can be stored, so nothing is accepted:
+//! every action is refused as `unavailable`, and each started game's clock is held at the last
+//! game time known to be stored (its last event or clock checkpoint), exactly where a restart
+//! would resume it: the outage is treated as the server being down (WESPA 4.1(f)), so nobody is
+//! charged for it or flagged during it. The views say `"database_down": true`. When the database
+//! is back the clocks go on from there. A write whose outcome the outage left unknown (the
+//! connection was lost while it was out) is settled first, by reading the event back: if it was
+//! stored it is made (and broadcast) then, otherwise it is forgotten; no event is lost or doubled.
 
 use crate::clock::GameClock;
+use crate::health::{DbState, Monitored};
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
 use crate::store::{wall_ms, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED};
 use crate::view::{
@@ -24,7 +34,7 @@ use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tilebag_core::game::Effect;
@@ -69,6 +79,9 @@ pub(crate) struct Shared {
     /// The game's clock as its task last set it (waiting until the game starts), for the
     /// checkpoints.
     clock: Mutex<GameClock>,
+    /// The latest game time known to be stored (an event's or a checkpoint's): where the clock
+    /// is held while the database is down.
+    durable_ms: AtomicI64,
 }
 
 /// A reply to an HTTP request about a game.
@@ -106,7 +119,7 @@ pub(crate) enum Command {
     /// The director acts on the game (pause, resume, end).
     Director {
         action: Action,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), Refused>>,
     },
 }
 
@@ -163,12 +176,20 @@ impl GameHandle {
         rx.await.map_err(|_| HubError::Unavailable)
     }
 
-    /// The director acts on the game; `Err` says why the rules refused it.
-    pub(crate) async fn director(&self, action: Action) -> Result<Result<(), String>, HubError> {
+    /// The director acts on the game; `Err` says why it was refused (the rules, or the
+    /// database being down).
+    pub(crate) async fn director(&self, action: Action) -> Result<Result<(), Refused>, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Director { action, reply }).await?;
         rx.await.map_err(|_| HubError::Unavailable)
     }
+}
+
+/// Why a game refused an action: an error code and a message for people.
+#[derive(Debug, Clone)]
+pub(crate) struct Refused {
+    pub code: ErrorCode,
+    pub message: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -179,10 +200,19 @@ pub(crate) enum HubError {
     Unavailable,
     #[error("{0}")]
     BadRequest(String),
-    #[error("database: {0}")]
+    /// An outage says so itself ("the database is down: ..."); other failures are prefixed.
+    #[error("{}", store_message(.0))]
     Store(#[from] StoreError),
     #[error("{0}")]
     Restore(String),
+}
+
+fn store_message(e: &StoreError) -> String {
+    if e.is_unavailable() {
+        e.to_string()
+    } else {
+        format!("database: {e}")
+    }
 }
 
 impl HubError {
@@ -191,6 +221,7 @@ impl HubError {
             HubError::UnknownGame(_) => ErrorCode::UnknownGame,
             HubError::Unavailable => ErrorCode::Unavailable,
             HubError::BadRequest(_) => ErrorCode::BadRequest,
+            HubError::Store(e) if e.is_unavailable() => ErrorCode::Unavailable,
             HubError::Store(_) | HubError::Restore(_) => ErrorCode::Internal,
         }
     }
@@ -207,7 +238,8 @@ pub(crate) struct NewGame {
 
 /// Every game in memory, and what they share.
 pub(crate) struct Hub {
-    store: Arc<dyn Store>,
+    /// The store, watched: writes are refused at once while the database is down.
+    store: Arc<Monitored>,
     lexicons: HashMap<String, Judge>,
     pub(crate) default_lexicon: String,
     pub(crate) default_preset: String,
@@ -222,7 +254,7 @@ pub(crate) struct Hub {
 
 impl Hub {
     pub(crate) fn new(
-        store: Arc<dyn Store>,
+        store: Arc<Monitored>,
         config: &ServeConfig,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Hub> {
@@ -238,6 +270,11 @@ impl Hub {
             shutdown,
             on_end: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The database's state as last found, and a way to check it now.
+    pub(crate) fn database(&self) -> &Arc<Monitored> {
+        &self.store
     }
 
     /// Sends every game that ends from now on to `tx` (set once, before games are restored).
@@ -327,7 +364,7 @@ impl Hub {
         } else {
             GameClock::waiting(self.time_scale)
         };
-        Ok(self.spawn(meta, game, events.len() as u64, judge, clock))
+        Ok(self.spawn(meta, game, events.len() as u64, judge, clock, base))
     }
 
     fn spawn(
@@ -337,12 +374,14 @@ impl Hub {
         seq: u64,
         judge: Judge,
         clock: GameClock,
+        durable_ms: i64,
     ) -> GameHandle {
         let (tx, rx) = mpsc::channel(256);
         let shared = Arc::new(Shared {
             ended: AtomicBool::new(game.is_over()),
             summary: Mutex::new(summary(&game, seq)),
             clock: Mutex::new(clock),
+            durable_ms: AtomicI64::new(durable_ms),
         });
         let meta = Arc::new(meta);
         let task = GameTask {
@@ -358,6 +397,9 @@ impl Hub {
             retry_at: None,
             stalled: None,
             on_end: self.on_end.get().cloned(),
+            db: self.store.subscribe(),
+            db_down: false,
+            uncertain: None,
         };
         tokio::spawn(task.run(rx, self.shutdown.clone()));
         GameHandle { meta, tx, shared }
@@ -440,7 +482,7 @@ impl Hub {
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
         };
-        let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale));
+        let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale), 0);
         self.games
             .write()
             .expect("games lock")
@@ -492,9 +534,19 @@ impl Hub {
             .filter(|(_, h)| !h.is_ended())
             .filter_map(|(id, h)| {
                 let clock = h.clock();
-                clock.is_running().then(|| (id.clone(), clock.now_ms()))
+                clock.is_started().then(|| (id.clone(), clock.now_ms()))
             })
             .collect()
+    }
+
+    /// Note that these game times are stored (where each clock would be held).
+    fn stored_clocks(&self, clocks: &[(String, i64)]) {
+        let games = self.games.read().expect("games lock");
+        for (id, ms) in clocks {
+            if let Some(h) = games.get(id) {
+                h.shared.durable_ms.fetch_max(*ms, Ordering::AcqRel);
+            }
+        }
     }
 
     /// Write every live game's time every `every`, so a restart loses at most that much.
@@ -516,12 +568,18 @@ impl Hub {
                     .write()
                     .expect("games lock")
                     .retain(|_, h| !h.tx.is_closed());
+                // While the database is down the clocks are held (nothing to save) and the
+                // probe looks for its return.
+                if self.store.state().is_down() {
+                    continue;
+                }
                 let clocks = self.live_clocks();
                 if clocks.is_empty() {
                     continue;
                 }
-                if let Err(e) = self.store.checkpoint(&clocks).await {
-                    eprintln!("tilebag-server: clock checkpoint failed: {e}");
+                match self.store.checkpoint(&clocks).await {
+                    Ok(()) => self.stored_clocks(&clocks),
+                    Err(e) => eprintln!("tilebag-server: clock checkpoint failed: {e}"),
                 }
             }
         })
@@ -530,8 +588,9 @@ impl Hub {
     pub(crate) async fn final_checkpoint(&self) {
         let clocks = self.live_clocks();
         if !clocks.is_empty() {
-            if let Err(e) = self.store.checkpoint(&clocks).await {
-                eprintln!("tilebag-server: last clock checkpoint failed: {e}");
+            match self.store.checkpoint(&clocks).await {
+                Ok(()) => self.stored_clocks(&clocks),
+                Err(e) => eprintln!("tilebag-server: last clock checkpoint failed: {e}"),
             }
         }
     }
@@ -575,6 +634,15 @@ enum Failure {
     Store(StoreError),
 }
 
+/// An event whose write the database's outage left unsettled (it may have been stored), with
+/// the game as it would be after it.
+struct Unsettled {
+    stored: StoredEvent,
+    next: Game,
+    effects: Vec<Effect>,
+    ended: bool,
+}
+
 /// The task that owns one game.
 struct GameTask {
     meta: Arc<GameMeta>,
@@ -594,6 +662,11 @@ struct GameTask {
     stalled: Option<i64>,
     /// Told when the game ends (after the end is committed).
     on_end: Option<mpsc::UnboundedSender<crate::director::Ended>>,
+    /// The database's state; `db_down` is the one this game last acted on.
+    db: watch::Receiver<DbState>,
+    db_down: bool,
+    /// A write the outage left unsettled: settled before anything else is stored.
+    uncertain: Option<Unsettled>,
 }
 
 impl GameTask {
@@ -612,9 +685,18 @@ impl GameTask {
             );
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd).await,
+                    Some(cmd) => {
+                        self.sync_db().await;
+                        self.handle(cmd).await
+                    }
                     None => break,
                 },
+                changed = self.db.changed() => {
+                    if changed.is_err() {
+                        break;
+                    }
+                    self.sync_db().await;
+                }
                 _ = sleep, if wake.is_some() => {
                     if self.game.is_over() && self.subs.is_empty() {
                         break;
@@ -648,7 +730,7 @@ impl GameTask {
                 let conn = reply_conn_id();
                 if let Audience::Seat(seat) = audience {
                     self.seen[seat] = true;
-                    if self.seen == [true, true] && !self.clock.is_running() {
+                    if self.seen == [true, true] && !self.clock.is_started() {
                         // Both players are here: the game starts (the others hear of it first,
                         // the newcomer's first view shows it started).
                         self.start_on_arrival().await;
@@ -701,23 +783,95 @@ impl GameTask {
     /// fail, the game starts all the same; the next periodic checkpoint records it.
     async fn start_on_arrival(&mut self) {
         let at = [(self.meta.id.clone(), self.clock.now_ms())];
-        if let Err(e) = self.store.checkpoint(&at).await {
-            eprintln!(
+        match self.store.checkpoint(&at).await {
+            Ok(()) => {
+                self.shared.durable_ms.fetch_max(at[0].1, Ordering::AcqRel);
+            }
+            Err(e) => eprintln!(
                 "tilebag-server: game {}: cannot save the game's start: {e}",
                 self.meta.id
-            );
+            ),
         }
         self.start_clock();
         self.broadcast(&[]);
     }
 
-    /// Start the game's clock (in memory; the caller has made the start durable).
+    /// Start the game's clock (in memory; the caller has made the start durable). While the
+    /// database is down it starts held.
     fn start_clock(&mut self) {
-        if self.clock.is_running() {
+        if self.clock.is_started() {
             return;
         }
         self.clock.start();
+        if self.db_down {
+            self.clock.hold(self.clock.now_ms());
+        }
         *self.shared.clock.lock().expect("clock lock") = self.clock;
+    }
+
+    /// Act on a change of the database's state: hold the clock when it goes down; when it is
+    /// back, settle an unsettled write and let the clock run again. Everyone connected is told.
+    async fn sync_db(&mut self) {
+        let down = self.db.borrow_and_update().is_down();
+        if down == self.db_down {
+            return;
+        }
+        self.db_down = down;
+        if down {
+            // Where a restart would resume: the latest game time known to be stored.
+            let at = self
+                .shared
+                .durable_ms
+                .load(Ordering::Acquire)
+                .max(self.game.clocks().last_ms);
+            self.clock.hold(at);
+        } else {
+            let effects = self.settle().await.unwrap_or_default();
+            self.clock.release(self.game.clocks().last_ms);
+            *self.shared.clock.lock().expect("clock lock") = self.clock;
+            self.broadcast(&effects);
+            return;
+        }
+        *self.shared.clock.lock().expect("clock lock") = self.clock;
+        self.broadcast(&[]);
+    }
+
+    /// Settle a write the outage left unsettled: read the event back; if it was stored, make
+    /// it (its effects are returned for the broadcast), otherwise forget it. `Err` while the
+    /// database cannot tell (it stays unsettled, and nothing else is stored meanwhile).
+    async fn settle(&mut self) -> Result<Vec<Effect>, StoreError> {
+        let Some(u) = self.uncertain.take() else {
+            return Ok(Vec::new());
+        };
+        match self.store.stored_event(&self.meta.id, u.stored.seq).await {
+            Ok(Some(found)) => {
+                if crate::store::encode_event(&found.event)
+                    == crate::store::encode_event(&u.stored.event)
+                {
+                    eprintln!(
+                        "tilebag-server: game {}: event {} was stored before the database went \
+                         down: it stands",
+                        self.meta.id, u.stored.seq
+                    );
+                    let at = u.stored.event.at_ms;
+                    self.adopt(u.next, u.ended, at);
+                    Ok(u.effects)
+                } else {
+                    let e = StoreError::Other(format!(
+                        "event {} of game {} is stored with other content than was written \
+                         (is another server playing this game?)",
+                        u.stored.seq, self.meta.id
+                    ));
+                    self.uncertain = Some(u);
+                    Err(e)
+                }
+            }
+            Ok(None) => Ok(Vec::new()),
+            Err(e) => {
+                self.uncertain = Some(u);
+                Err(e)
+            }
+        }
     }
 
     /// The game time and log position a view shows.
@@ -725,14 +879,16 @@ impl GameTask {
         Moment {
             seq: self.seq,
             at_ms: self.clock.now_ms(),
-            started: self.clock.is_running(),
+            started: self.clock.is_started(),
+            database_down: self.db_down,
         }
     }
 
     /// Apply a `Tick` if a deadline has passed.
     async fn fire_due(&mut self) {
         if !self.clock.is_running() {
-            // Game time stands still until the game starts: nothing can be due.
+            // Game time stands still until the game starts, and while the clock is held:
+            // nothing can be due.
             return;
         }
         if let Some(r) = self.retry_at {
@@ -802,19 +958,43 @@ impl GameTask {
                 self.send_to(conn, error_text(id.as_ref(), code, &e.to_string()).into());
             }
             Err(Failure::Store(e)) => {
-                eprintln!("tilebag-server: game {}: cannot save: {e}", self.meta.id);
-                let msg = "the move could not be saved, so it was not made; try again";
-                self.send_to(
-                    conn,
-                    error_text(id.as_ref(), ErrorCode::Internal, msg).into(),
-                );
+                let r = self.store_refusal(&e, "move");
+                self.send_to(conn, error_text(id.as_ref(), r.code, &r.message).into());
             }
+        }
+    }
+
+    /// What a seat or the director is told when the store failed: `unavailable` while the
+    /// database is down (and the clock held), else `internal`.
+    fn store_refusal(&mut self, e: &StoreError, what: &str) -> Refused {
+        if !e.is_unavailable() {
+            eprintln!("tilebag-server: game {}: cannot save: {e}", self.meta.id);
+            return Refused {
+                code: ErrorCode::Internal,
+                message: format!("the {what} could not be saved, so it was not made; try again"),
+            };
+        }
+        let message = if matches!(e, StoreError::Uncertain(_)) || self.uncertain.is_some() {
+            format!(
+                "the database went down while the last change was being saved ({e}); the clocks \
+                 are stopped. When it is back, that change stands if it was saved; make this \
+                 {what} again then"
+            )
+        } else {
+            format!(
+                "{e}, so the {what} was not made; the clocks are stopped until it is back \
+                 (WESPA 4.1(f)): make it again then"
+            )
+        };
+        Refused {
+            code: ErrorCode::Unavailable,
+            message,
         }
     }
 
     /// The director's action (from the director's pages): stop or restart the clocks, or end
     /// the game. Committed and broadcast like a seat's.
-    async fn director(&mut self, action: Action) -> Result<(), String> {
+    async fn director(&mut self, action: Action) -> Result<(), Refused> {
         self.fire_due().await;
         let at = self.clock.now_ms().max(self.game.clocks().last_ms);
         let ev = Event {
@@ -828,11 +1008,11 @@ impl GameTask {
                 self.broadcast(&effects);
                 Ok(())
             }
-            Err(Failure::Game(e)) => Err(e.to_string()),
-            Err(Failure::Store(e)) => {
-                eprintln!("tilebag-server: game {}: cannot save: {e}", self.meta.id);
-                Err("the change could not be saved, so it was not made; try again".into())
-            }
+            Err(Failure::Game(e)) => Err(Refused {
+                code: game_error_code(&e),
+                message: e.to_string(),
+            }),
+            Err(Failure::Store(e)) => Err(self.store_refusal(&e, "change")),
         }
     }
 
@@ -891,6 +1071,11 @@ impl GameTask {
     /// Apply `ev` to a copy, make it durable, then adopt the copy. On any failure the game is
     /// unchanged.
     async fn commit(&mut self, ev: Event) -> Result<Vec<Effect>, Failure> {
+        if self.uncertain.is_some() {
+            // The last write's outcome must be known before the next event takes a number.
+            let effects = self.settle().await.map_err(Failure::Store)?;
+            self.broadcast(&effects);
+        }
         let mut next = self.game.clone();
         let effects = next.apply(&ev, &*self.judge).map_err(Failure::Game)?;
         let ended = next.is_over() && !self.game.is_over();
@@ -901,10 +1086,35 @@ impl GameTask {
             event: ev,
             wall_ms: wall_ms(),
         };
-        self.store
+        match self
+            .store
             .append_event(&self.meta.id, &stored, result.as_deref())
             .await
-            .map_err(Failure::Store)?;
+        {
+            Ok(()) => {}
+            Err(e) => {
+                if matches!(e, StoreError::Uncertain(_)) {
+                    self.uncertain = Some(Unsettled {
+                        stored,
+                        next,
+                        effects,
+                        ended,
+                    });
+                }
+                // The database is down: hold the clock now rather than when the news
+                // arrives.
+                self.sync_db().await;
+                return Err(Failure::Store(e));
+            }
+        }
+        let at = stored.event.at_ms;
+        self.adopt(next, ended, at);
+        Ok(effects)
+    }
+
+    /// Make a stored event's game the game.
+    fn adopt(&mut self, next: Game, ended: bool, at_ms: i64) {
+        self.shared.durable_ms.fetch_max(at_ms, Ordering::AcqRel);
         self.game = next;
         self.seq += 1;
         *self.shared.summary.lock().expect("summary lock") = summary(&self.game, self.seq);
@@ -914,7 +1124,6 @@ impl GameTask {
                 let _ = tx.send((self.meta.id.clone(), self.game.scores()));
             }
         }
-        Ok(effects)
     }
 
     fn state_for(&self, audience: Audience, effects: &[Effect]) -> Utf8Bytes {

@@ -76,7 +76,8 @@ pub enum ErrorCode {
     NotFormed,
     /// The database or the server failed; nothing was changed.
     Internal,
-    /// The server is shutting down or the game's task has stopped.
+    /// The database is down (nothing was changed; the message says so), or the server is
+    /// shutting down or the game's task has stopped.
     Unavailable,
 }
 

@@ -49,6 +49,10 @@ pub struct TableView {
     /// stopped a seat's view holds no rack and no unseen tiles (NASPA II.A: no studying the rack
     /// while the clock is stopped).
     pub paused: Option<tilebag_core::Pause>,
+    /// The server cannot reach its database: nothing can be stored, so every action is refused
+    /// (`unavailable`) and no clock runs until it is back, as when the server is down (WESPA
+    /// 4.1(f)).
+    pub database_down: bool,
     /// 15 rows, top to bottom; `.` is empty, uppercase a tile, lowercase a blank.
     pub board: Vec<String>,
     pub bag_count: usize,
@@ -209,6 +213,8 @@ pub struct Moment {
     pub seq: u64,
     pub at_ms: i64,
     pub started: bool,
+    /// The database is down: the clocks are held.
+    pub database_down: bool,
 }
 
 /// The view for `audience`: the one entry point the server uses.
@@ -332,6 +338,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         seq,
         at_ms,
         started,
+        database_down,
     } = now;
     let set = game.tile_set();
     let scores = game.scores();
@@ -354,8 +361,8 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         game.clocks_at(at_ms)
     };
     // Until the game starts no clock runs (game time stands at 0, so the clocks are full), nor
-    // while it is neutralised.
-    let running = if started && game.paused().is_none() {
+    // while it is neutralised or the database is down.
+    let running = if started && game.paused().is_none() && !database_down {
         c.running
     } else {
         None
@@ -417,6 +424,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         seq,
         started,
         paused: game.paused(),
+        database_down,
         board,
         bag_count: game.bag_len(),
         to_move: game.to_move(),

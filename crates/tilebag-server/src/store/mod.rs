@@ -9,6 +9,7 @@
 //!         lexicon, created_at_ms, status 'live'|'ended', result_json, ended_at_ms,
 //!         checkpoint_ms)          -- checkpoint_ms: the game time last seen running
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
+//! health (id = 1, wall_ms)        -- SQLite only: the row `Store::ping` writes
 //! ```
 //!
 //! Whether a game has started (its clock runs only once both players are there, see `live.rs`)
@@ -43,8 +44,32 @@ pub enum StoreError {
     Corrupt { game: String, message: String },
     #[error("the database worker has stopped")]
     WorkerGone,
+    /// The database cannot be reached or cannot take writes now (connection lost or refused,
+    /// a full disk, a read-only file). Nothing was written; the same request may succeed once it
+    /// is back.
+    #[error("the database is down: {0}")]
+    Unavailable(String),
+    /// The connection was lost while a write was out, and the database could not be reached
+    /// again to finish it: it may or may not have been stored ([`Store::stored_event`] tells,
+    /// once the database is back).
+    #[error("the database went down while writing, so it is not known whether it was stored: {0}")]
+    Uncertain(String),
     #[error("{0}")]
     Other(String),
+}
+
+impl StoreError {
+    /// Whether the failure is the database being out of reach (or unable to write) rather than a
+    /// fault of the request or of the data: such a request is refused as `unavailable` (503) and
+    /// may be made again once the database is back.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Unavailable(_) | StoreError::Uncertain(_) => true,
+            StoreError::Sqlite(e) => sqlite::is_unavailable(e),
+            StoreError::Postgres(e) => postgres::is_unavailable(e),
+            _ => false,
+        }
+    }
 }
 
 /// Whether a game is still being played.
@@ -121,6 +146,13 @@ pub trait Store: Send + Sync {
     /// Record the game time of live games (id, game ms); never moves a checkpoint backwards.
     /// The first checkpoint of a game (over [`NOT_STARTED`]) records that it has started.
     fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()>;
+    /// Event `seq` of a game, if it is stored (to settle a write that ended
+    /// [`StoreError::Uncertain`]).
+    fn stored_event<'a>(
+        &'a self,
+        game_id: &'a str,
+        seq: u64,
+    ) -> StoreFuture<'a, Option<StoredEvent>>;
     /// The newest games first, at most `limit`.
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>>;
     fn load_game<'a>(
@@ -129,6 +161,9 @@ pub trait Store: Send + Sync {
     ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>>;
     /// Every game not yet ended, with its events.
     fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>>;
+    /// Check that the database is there and takes writes now (a round trip to PostgreSQL; a
+    /// small committed write for SQLite, since a full disk or a read-only file still reads).
+    fn ping(&self) -> StoreFuture<'_, ()>;
 }
 
 /// Open the store a `--database` value names: a `postgres://` or `postgresql://` URL, or a
@@ -196,6 +231,44 @@ pub(crate) fn encode_ruleset(r: &Ruleset) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sqlite_error(code: std::ffi::c_int) -> StoreError {
+        StoreError::from(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(code),
+            None,
+        ))
+    }
+
+    #[test]
+    fn an_outage_is_told_apart_from_a_fault() {
+        use rusqlite::ffi;
+        // The file cannot be written now: refused as unavailable, tried again later.
+        for code in [
+            ffi::SQLITE_FULL,
+            ffi::SQLITE_READONLY,
+            ffi::SQLITE_IOERR_WRITE,
+            ffi::SQLITE_BUSY,
+            ffi::SQLITE_CANTOPEN,
+        ] {
+            assert!(sqlite_error(code).is_unavailable(), "code {code}");
+        }
+        // A fault of the statement or the data: an internal error, not an outage.
+        for code in [ffi::SQLITE_CONSTRAINT_PRIMARYKEY, ffi::SQLITE_MISMATCH] {
+            assert!(!sqlite_error(code).is_unavailable(), "code {code}");
+        }
+        assert!(StoreError::Unavailable("down".into()).is_unavailable());
+        assert!(StoreError::Uncertain("cut".into()).is_unavailable());
+        let corrupt = StoreError::Corrupt {
+            game: "g".into(),
+            message: "bad".into(),
+        };
+        assert!(!corrupt.is_unavailable());
+        assert!(!StoreError::Other("x".into()).is_unavailable());
+        assert_eq!(
+            StoreError::Unavailable("no PostgreSQL connection within 3 s".into()).to_string(),
+            "the database is down: no PostgreSQL connection within 3 s"
+        );
+    }
 
     #[test]
     fn passwords_are_hidden() {

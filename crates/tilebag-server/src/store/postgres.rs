@@ -1,16 +1,139 @@
-//! PostgreSQL (no TLS: for a database on the same host or a private network). One client,
-//! shared: tokio-postgres pipelines concurrent queries over the connection. Each write is a
-//! single statement, hence atomic without an explicit transaction; with the default
-//! `synchronous_commit = on` it is durable when it returns.
+//! PostgreSQL (no TLS: for a database on the same host or a private network), through a pool of
+//! connections (bb8) that survives the database restarting, failing over or dropping
+//! connections:
+//!
+//! - A connection found closed is never handed out again: the pool checks each one as it is
+//!   taken (a flag of the client, no round trip) and opens a new one, retrying with backoff for
+//!   at most [`CHECKOUT_TIMEOUT`]; then the request fails as [`StoreError::Unavailable`].
+//! - A statement that fails because its connection was lost is tried once more on a fresh
+//!   connection, newly opened (the pool's others may have been cut at the same moment, as a
+//!   restart of the database does), retrying the connection with backoff for at most
+//!   [`CHECKOUT_TIMEOUT`]. Every statement is safe to repeat: reads and the monotonic checkpoint are, and
+//!   the two inserts (a game, an event) are idempotent: a row already stored with the same
+//!   content (the first attempt committed, but its answer was lost) counts as success, one with
+//!   other content is an error.
+//! - If the answer to a write is lost and the second attempt cannot reach the database either,
+//!   the write's outcome is unknown: it fails as [`StoreError::Uncertain`], and the caller finds
+//!   out with [`PostgresStore`]'s `stored_event` once the database is back (see `live.rs`).
+//!
+//! Each write is a single statement, hence atomic without an explicit transaction; with the
+//! default `synchronous_commit = on` it is durable when it returns.
 
 use super::{
     decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
     StoreFuture, StoredEvent,
 };
-use tokio_postgres::{Client, NoTls, Row};
+use bb8::{ManageConnection, Pool, PooledConnection, RunError};
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::Type;
+use tokio_postgres::{Client, Config, NoTls, Row};
+
+/// The most connections open at once.
+const POOL_SIZE: u32 = 16;
+/// How long a request waits for a connection (the pool retries connecting with backoff, from
+/// 200 ms, meanwhile) before it is refused as unavailable.
+const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long opening one connection may take (a host that does not answer at all).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long one statement may take before its connection is presumed lost.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub struct PostgresStore {
-    client: Client,
+    pool: Pool<Manager>,
+    /// Why the pool last failed to open a connection (for the refusal's message).
+    last_connect_error: Arc<Mutex<Option<String>>>,
+}
+
+/// Opens tokio-postgres connections for the pool.
+struct Manager {
+    config: Config,
+}
+
+impl ManageConnection for Manager {
+    type Connection = Client;
+    type Error = String;
+
+    async fn connect(&self) -> Result<Client, String> {
+        let (client, connection) = self.config.connect(NoTls).await.map_err(|e| describe(&e))?;
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                eprintln!(
+                    "tilebag-server: PostgreSQL connection lost: {}",
+                    describe(&e)
+                );
+            }
+        });
+        Ok(client)
+    }
+
+    async fn is_valid(&self, conn: &mut Client) -> Result<(), String> {
+        if conn.is_closed() {
+            Err("the connection was closed".into())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn has_broken(&self, conn: &mut Client) -> bool {
+        conn.is_closed()
+    }
+}
+
+/// Keeps the pool's last connection error.
+#[derive(Debug, Clone)]
+struct LastError(Arc<Mutex<Option<String>>>);
+
+impl bb8::ErrorSink<String> for LastError {
+    fn sink(&self, error: String) {
+        if let Ok(mut last) = self.0.lock() {
+            *last = Some(error);
+        }
+    }
+    fn boxed_clone(&self) -> Box<dyn bb8::ErrorSink<String>> {
+        Box::new(self.clone())
+    }
+}
+
+/// An error's text with its cause (tokio-postgres keeps the I/O error or the server's message
+/// in the source).
+fn describe(e: &tokio_postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+        _ => e.to_string(),
+    }
+}
+
+/// Whether an error means the database is out of reach (or cannot write now) rather than a
+/// fault of the statement: the connection was lost or refused, the server is shutting down or
+/// starting, has no room, or is a read-only standby after a failover.
+pub(crate) fn is_unavailable(e: &tokio_postgres::Error) -> bool {
+    match e.code() {
+        None => true,
+        Some(code) => {
+            let c = code.code();
+            c.starts_with("08") // connection exception
+                || c.starts_with("53") // insufficient resources (disk full, too many connections)
+                || c.starts_with("57P") // admin / crash shutdown, cannot connect now
+                || *code == SqlState::READ_ONLY_SQL_TRANSACTION
+        }
+    }
+}
+
+/// Whether the statement may have reached the server before the connection was lost: no
+/// answer came back (a server's error answer means it was not carried out).
+fn lost_in_flight(e: &tokio_postgres::Error) -> bool {
+    e.code().is_none() || e.is_closed()
+}
+
+/// How an attempt failed.
+enum Attempt {
+    /// The statement was answered with an error, or never sent: nothing was written.
+    Failed(tokio_postgres::Error),
+    /// The connection was lost while the statement was out: it may have been carried out.
+    Lost(String),
 }
 
 const SCHEMA: &str = "
@@ -45,21 +168,190 @@ CREATE TABLE IF NOT EXISTS events (
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
      seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
 
+/// A connection a statement runs on: one from the pool, or one opened for a retry.
+enum Conn {
+    Pooled(PooledConnection<'static, Manager>),
+    Fresh(Client),
+}
+
+impl std::ops::Deref for Conn {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        match self {
+            Conn::Pooled(c) => c,
+            Conn::Fresh(c) => c,
+        }
+    }
+}
+
 impl PostgresStore {
+    /// Connect (the database must be there at start) and create the tables if missing.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
-        let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
-        tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                eprintln!("tilebag-server: PostgreSQL connection lost: {e}");
-            }
-        });
+        let mut config: Config = url
+            .parse()
+            .map_err(|e| StoreError::Other(format!("the PostgreSQL URL is not usable: {e}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        if config.get_application_name().is_none() {
+            config.application_name("tilebag");
+        }
+        let last = Arc::new(Mutex::new(None));
+        let pool = Pool::builder()
+            .max_size(POOL_SIZE)
+            .connection_timeout(CHECKOUT_TIMEOUT)
+            .test_on_check_out(true)
+            .error_sink(Box::new(LastError(last.clone())))
+            .build(Manager { config })
+            .await
+            .map_err(StoreError::Unavailable)?;
+        let store = PostgresStore {
+            pool,
+            last_connect_error: last,
+        };
         // Two servers starting at once must not race on CREATE TABLE IF NOT EXISTS.
-        client
-            .batch_execute(&format!(
-                "SELECT pg_advisory_lock(7115); {SCHEMA} SELECT pg_advisory_unlock(7115);"
-            ))
+        let conn = store.checkout().await?;
+        conn.batch_execute(&format!(
+            "SELECT pg_advisory_lock(7115); {SCHEMA} SELECT pg_advisory_unlock(7115);"
+        ))
+        .await?;
+        Ok(store)
+    }
+
+    /// A connection from the pool, or `Unavailable` with the reason.
+    async fn checkout(&self) -> Result<Conn, StoreError> {
+        match self.pool.get_owned().await {
+            Ok(c) => {
+                // Connecting works again: an old failure is no reason for a later refusal.
+                if let Ok(mut last) = self.last_connect_error.lock() {
+                    *last = None;
+                }
+                Ok(Conn::Pooled(c))
+            }
+            Err(RunError::User(e)) => Err(StoreError::Unavailable(format!(
+                "cannot connect to PostgreSQL: {e}"
+            ))),
+            Err(RunError::TimedOut) => {
+                let why = self
+                    .last_connect_error
+                    .lock()
+                    .ok()
+                    .and_then(|l| l.clone())
+                    .unwrap_or_else(|| "no connection came free".into());
+                Err(StoreError::Unavailable(format!(
+                    "no PostgreSQL connection within {} s ({why})",
+                    CHECKOUT_TIMEOUT.as_secs()
+                )))
+            }
+        }
+    }
+
+    /// A newly opened connection (not one of the pool's, which may all have been cut at once,
+    /// as a database restart does), retrying with backoff for at most [`CHECKOUT_TIMEOUT`].
+    async fn fresh(&self) -> Result<Conn, StoreError> {
+        let start = std::time::Instant::now();
+        let mut delay = Duration::from_millis(100);
+        loop {
+            match self.pool.dedicated_connection().await {
+                Ok(c) => return Ok(Conn::Fresh(c)),
+                Err(e) if start.elapsed() + delay >= CHECKOUT_TIMEOUT => {
+                    return Err(StoreError::Unavailable(format!(
+                        "cannot connect to PostgreSQL: {e}"
+                    )))
+                }
+                Err(_) => {
+                    tokio::time::sleep(delay).await;
+                    delay *= 2;
+                }
+            }
+        }
+    }
+
+    /// One attempt of `f`, on a pooled connection or (`fresh`) a newly opened one.
+    async fn attempt<T, F, Fut>(&self, fresh: bool, f: &F) -> Result<T, Result<Attempt, StoreError>>
+    where
+        F: Fn(Conn) -> Fut,
+        Fut: Future<Output = Result<T, tokio_postgres::Error>>,
+    {
+        let conn = if fresh {
+            self.fresh().await
+        } else {
+            self.checkout().await
+        }
+        .map_err(Err)?;
+        match tokio::time::timeout(STATEMENT_TIMEOUT, f(conn)).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) if lost_in_flight(&e) => Err(Ok(Attempt::Lost(describe(&e)))),
+            Ok(Err(e)) => Err(Ok(Attempt::Failed(e))),
+            Err(_) => Err(Ok(Attempt::Lost(format!(
+                "no answer within {} s",
+                STATEMENT_TIMEOUT.as_secs()
+            )))),
+        }
+    }
+
+    /// Run `f` on a pooled connection; if its connection is lost, once more on a fresh one.
+    /// `f` must be safe to repeat. A write whose connection was lost while it was out, and whose
+    /// second attempt cannot reach the database, fails as `Uncertain` (`write` is true) or
+    /// `Unavailable` (a read).
+    async fn run<T, F, Fut>(&self, write: bool, f: F) -> Result<T, StoreError>
+    where
+        F: Fn(Conn) -> Fut,
+        Fut: Future<Output = Result<T, tokio_postgres::Error>>,
+    {
+        let first = match self.attempt(false, &f).await {
+            Ok(v) => return Ok(v),
+            Err(Err(e)) => return Err(e),
+            Err(Ok(Attempt::Failed(e))) if !is_unavailable(&e) => return Err(e.into()),
+            Err(Ok(a)) => a,
+        };
+        let (sent, why) = match first {
+            Attempt::Failed(e) => (false, describe(&e)),
+            Attempt::Lost(why) => (true, why),
+        };
+        eprintln!("tilebag-server: PostgreSQL: {why}; trying once more on a fresh connection");
+        match self.attempt(true, &f).await {
+            Ok(v) => Ok(v),
+            Err(Ok(Attempt::Failed(e))) if !is_unavailable(&e) => Err(e.into()),
+            Err(second) => {
+                let why2 = match second {
+                    Ok(Attempt::Failed(e)) => describe(&e),
+                    Ok(Attempt::Lost(w)) => w,
+                    Err(StoreError::Unavailable(w)) => w,
+                    Err(e) => e.to_string(),
+                };
+                if write && sent {
+                    Err(StoreError::Uncertain(format!(
+                        "the connection was lost while writing ({why}), then {why2}"
+                    )))
+                } else {
+                    Err(StoreError::Unavailable(format!("{why}; then {why2}")))
+                }
+            }
+        }
+    }
+
+    async fn events(&self, id: &str) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = self
+            .run(false, |c| async move {
+                c.query(
+                    "SELECT seq, wall_ms, event_json FROM events WHERE game_id = $1 ORDER BY seq",
+                    &[&id],
+                )
+                .await
+            })
             .await?;
-        Ok(PostgresStore { client })
+        rows.iter()
+            .map(|r| {
+                let seq: i64 = r.try_get(0)?;
+                let json: String = r.try_get(2)?;
+                Ok(StoredEvent {
+                    seq: seq as u64,
+                    wall_ms: r.try_get(1)?,
+                    event: decode_event(id, seq, &json)?,
+                })
+            })
+            .collect()
     }
 }
 
@@ -82,29 +374,6 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
     })
 }
 
-impl PostgresStore {
-    async fn events(&self, id: &str) -> Result<Vec<StoredEvent>, StoreError> {
-        let rows = self
-            .client
-            .query(
-                "SELECT seq, wall_ms, event_json FROM events WHERE game_id = $1 ORDER BY seq",
-                &[&id],
-            )
-            .await?;
-        rows.iter()
-            .map(|r| {
-                let seq: i64 = r.try_get(0)?;
-                let json: String = r.try_get(2)?;
-                Ok(StoredEvent {
-                    seq: seq as u64,
-                    wall_ms: r.try_get(1)?,
-                    event: decode_event(id, seq, &json)?,
-                })
-            })
-            .collect()
-    }
-}
-
 impl super::Store for PostgresStore {
     fn kind(&self) -> &'static str {
         "postgres"
@@ -114,30 +383,55 @@ impl super::Store for PostgresStore {
         Box::pin(async move {
             let ruleset = encode_ruleset(&g.ruleset);
             let seed = g.seed as i64;
-            self.client
-                .execute(
-                    &format!(
-                        "INSERT INTO games ({GAME_COLUMNS}) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-                    ),
-                    &[
-                        &g.id,
-                        &g.tokens[0],
-                        &g.tokens[1],
-                        &g.names[0],
-                        &g.names[1],
-                        &g.preset,
-                        &ruleset,
-                        &seed,
-                        &g.lexicon,
-                        &g.created_at_ms,
-                        &g.status.as_str(),
-                        &g.result_json,
-                        &g.checkpoint_ms,
-                    ],
-                )
+            let (ruleset, status) = (ruleset.as_str(), g.status.as_str());
+            let sql = format!(
+                "INSERT INTO games ({GAME_COLUMNS}) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+                 ON CONFLICT (id) DO NOTHING"
+            );
+            let sql = sql.as_str();
+            // Idempotent: a retry finding the row its first attempt stored (same secret seat
+            // token) succeeds; a game id already taken by another game is an error.
+            let inserted = self
+                .run(true, |c| async move {
+                    let n = c
+                        .execute(
+                            sql,
+                            &[
+                                &g.id,
+                                &g.tokens[0],
+                                &g.tokens[1],
+                                &g.names[0],
+                                &g.names[1],
+                                &g.preset,
+                                &ruleset,
+                                &seed,
+                                &g.lexicon,
+                                &g.created_at_ms,
+                                &status,
+                                &g.result_json,
+                                &g.checkpoint_ms,
+                            ],
+                        )
+                        .await?;
+                    if n == 1 {
+                        return Ok(true);
+                    }
+                    let row = c
+                        .query_opt("SELECT seat0_token FROM games WHERE id = $1", &[&g.id])
+                        .await?;
+                    Ok(row.and_then(|r| r.get::<_, Option<String>>(0)).as_deref()
+                        == Some(g.tokens[0].as_str()))
+                })
                 .await?;
-            Ok(())
+            if inserted {
+                Ok(())
+            } else {
+                Err(StoreError::Other(format!(
+                    "a game with the id {} is stored already",
+                    g.id
+                )))
+            }
         })
     }
 
@@ -150,17 +444,76 @@ impl super::Store for PostgresStore {
         Box::pin(async move {
             let json = encode_event(&ev.event);
             let seq = ev.seq as i64;
-            // One statement: the event and (when the game ends) its result, atomically.
-            self.client
-                .execute(
-                    "WITH ins AS (INSERT INTO events (game_id, seq, at_ms, wall_ms, event_json) \
-                                  VALUES ($1, $2, $3, $4, $5)) \
-                     UPDATE games SET status = 'ended', result_json = $6, ended_at_ms = $4 \
-                     WHERE id = $1 AND $6::text IS NOT NULL",
-                    &[&game_id, &seq, &ev.event.at_ms, &ev.wall_ms, &json, &ended],
-                )
+            let json = json.as_str();
+            // One statement: the event and (when the game ends) its result, atomically. The
+            // primary key (game, seq) makes it idempotent: if the row is there already (the
+            // first attempt committed but its answer was lost), `stored` holds it (the main
+            // query sees the table as it was before the statement) and nothing is written.
+            // Typed parameters: parse, bind and execute go in one round trip (no separate
+            // prepare), so the statement is out as soon as it is sent.
+            let (inserted, stored) = self
+                .run(true, |c| async move {
+                    let row = c
+                        .query_typed_one(
+                            "WITH ins AS (INSERT INTO events (game_id, seq, at_ms, wall_ms, event_json) \
+                                          VALUES ($1, $2, $3, $4, $5) \
+                                          ON CONFLICT (game_id, seq) DO NOTHING RETURNING 1), \
+                                  upd AS (UPDATE games SET status = 'ended', result_json = $6, \
+                                          ended_at_ms = $4 \
+                                          WHERE id = $1 AND $6::text IS NOT NULL \
+                                          AND EXISTS (SELECT 1 FROM ins)) \
+                             SELECT (SELECT count(*) FROM ins), \
+                                    (SELECT event_json FROM events WHERE game_id = $1 AND seq = $2)",
+                            &[
+                                (&game_id, Type::TEXT),
+                                (&seq, Type::INT8),
+                                (&ev.event.at_ms, Type::INT8),
+                                (&ev.wall_ms, Type::INT8),
+                                (&json, Type::TEXT),
+                                (&ended, Type::TEXT),
+                            ],
+                        )
+                        .await?;
+                    Ok((row.get::<_, i64>(0), row.get::<_, Option<String>>(1)))
+                })
                 .await?;
-            Ok(())
+            match (inserted, stored) {
+                (1, _) => Ok(()),
+                (_, Some(s)) if s == json => Ok(()),
+                (_, Some(_)) => Err(StoreError::Other(format!(
+                    "event {seq} of game {game_id} is stored already with other content \
+                     (is another server playing this game?)"
+                ))),
+                (_, None) => Err(StoreError::Other(format!(
+                    "event {seq} of game {game_id} was neither stored nor found"
+                ))),
+            }
+        })
+    }
+
+    fn stored_event<'a>(
+        &'a self,
+        game_id: &'a str,
+        seq: u64,
+    ) -> StoreFuture<'a, Option<StoredEvent>> {
+        Box::pin(async move {
+            let s = seq as i64;
+            let row = self
+                .run(false, |c| async move {
+                    c.query_opt(
+                        "SELECT wall_ms, event_json FROM events WHERE game_id = $1 AND seq = $2",
+                        &[&game_id, &s],
+                    )
+                    .await
+                })
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let json: String = row.try_get(1)?;
+            Ok(Some(StoredEvent {
+                seq,
+                wall_ms: row.try_get(0)?,
+                event: decode_event(game_id, s, &json)?,
+            }))
         })
     }
 
@@ -171,28 +524,30 @@ impl super::Store for PostgresStore {
             }
             let ids: Vec<&str> = clocks.iter().map(|(id, _)| id.as_str()).collect();
             let ms: Vec<i64> = clocks.iter().map(|(_, ms)| *ms).collect();
-            self.client
-                .execute(
+            let (ids, ms) = (&ids, &ms);
+            // Checkpoints only move forwards: repeating one changes nothing.
+            self.run(true, |c| async move {
+                c.execute(
                     "UPDATE games AS g SET checkpoint_ms = v.ms \
                      FROM UNNEST($1::text[], $2::bigint[]) AS v(id, ms) \
                      WHERE g.id = v.id AND g.checkpoint_ms < v.ms",
-                    &[&ids, &ms],
+                    &[ids, ms],
                 )
-                .await?;
+                .await
+            })
+            .await?;
             Ok(())
         })
     }
 
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         Box::pin(async move {
+            let sql = format!(
+                "SELECT {GAME_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT $1"
+            );
+            let (sql, limit) = (sql.as_str(), limit as i64);
             let rows = self
-                .client
-                .query(
-                    &format!(
-                        "SELECT {GAME_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT $1"
-                    ),
-                    &[&(limit as i64)],
-                )
+                .run(false, |c| async move { c.query(sql, &[&limit]).await })
                 .await?;
             rows.iter().map(game_from_row).collect()
         })
@@ -203,12 +558,10 @@ impl super::Store for PostgresStore {
         id: &'a str,
     ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>> {
         Box::pin(async move {
+            let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+            let sql = sql.as_str();
             let row = self
-                .client
-                .query_opt(
-                    &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
-                    &[&id],
-                )
+                .run(false, |c| async move { c.query_opt(sql, &[&id]).await })
                 .await?;
             let Some(row) = row else { return Ok(None) };
             let g = game_from_row(&row)?;
@@ -219,15 +572,12 @@ impl super::Store for PostgresStore {
 
     fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
         Box::pin(async move {
+            let sql = format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at_ms"
+            );
+            let sql = sql.as_str();
             let rows = self
-                .client
-                .query(
-                    &format!(
-                        "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' \
-                         ORDER BY created_at_ms"
-                    ),
-                    &[],
-                )
+                .run(false, |c| async move { c.query(sql, &[]).await })
                 .await?;
             let mut out = Vec::new();
             for r in &rows {
@@ -236,6 +586,26 @@ impl super::Store for PostgresStore {
                 out.push((g, events));
             }
             Ok(out)
+        })
+    }
+
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            // Reachable is not enough: after a failover the old primary may answer as a
+            // read-only standby, where every write fails.
+            let standby = self
+                .run(false, |c| async move {
+                    c.query_typed_one("SELECT pg_is_in_recovery()", &[])
+                        .await
+                        .and_then(|r| r.try_get::<_, bool>(0))
+                })
+                .await?;
+            if standby {
+                return Err(StoreError::Unavailable(
+                    "PostgreSQL answers as a read-only standby (in recovery)".into(),
+                ));
+            }
+            Ok(())
         })
     }
 }

@@ -2,6 +2,11 @@
 //! transaction (group commit: one fsync for many games' events, `synchronous=FULL` in WAL mode),
 //! each inside its own savepoint so that one failing write does not undo the others. A write's
 //! future resolves only after its transaction is committed.
+//!
+//! A write the file cannot take (a full disk, a read-only file or folder, an I/O error, a lock
+//! held too long by another process) fails as [`StoreError::Unavailable`] and leaves nothing
+//! behind (the transaction is rolled back); the server refuses what needed it and tries again
+//! ([`super::Store::ping`] commits a one-row write to the `health` table) until it goes through.
 
 use super::{
     decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
@@ -52,7 +57,40 @@ CREATE TABLE IF NOT EXISTS events (
     event_json TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS health (
+    id       INTEGER PRIMARY KEY CHECK (id = 1),
+    wall_ms  INTEGER NOT NULL
+);
 ";
+
+/// Whether a SQLite error means the file cannot be written now (rather than a fault of the
+/// statement): the disk is full, the file or its folder is read-only, an I/O error, the file
+/// cannot be opened, or another process holds its lock past the busy timeout.
+pub(crate) fn is_unavailable(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode::*;
+    matches!(
+        e.sqlite_error_code(),
+        Some(
+            DiskFull
+                | ReadOnly
+                | SystemIoFailure
+                | CannotOpen
+                | DatabaseBusy
+                | DatabaseLocked
+                | PermissionDenied
+                | FileLockingProtocolFailed
+        )
+    )
+}
+
+/// A failed `BEGIN` or `COMMIT` as every write of the batch gets it.
+fn batch_error(e: &rusqlite::Error, when: &str) -> StoreError {
+    if is_unavailable(e) {
+        StoreError::Unavailable(format!("SQLite cannot write ({when}): {e}"))
+    } else {
+        StoreError::Other(format!("{when} failed: {e}"))
+    }
+}
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
      seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
@@ -149,9 +187,8 @@ fn commit_batch(
     writes: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>,
 ) {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-        let msg = e.to_string();
         for (_, reply) in writes {
-            let _ = reply.send(Err(StoreError::Other(msg.clone())));
+            let _ = reply.send(Err(batch_error(&e, "begin")));
         }
         return;
     }
@@ -170,10 +207,12 @@ fn commit_batch(
         results.push((r.map_err(StoreError::from), reply));
     }
     if let Err(e) = conn.execute_batch("COMMIT") {
-        let _ = conn.execute_batch("ROLLBACK");
-        let msg = e.to_string();
+        // A commit that fails is undone as a whole: nothing of the batch is stored.
+        if !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
         for (_, reply) in results {
-            let _ = reply.send(Err(StoreError::Other(format!("commit failed: {msg}"))));
+            let _ = reply.send(Err(batch_error(&e, "commit")));
         }
         return;
     }
@@ -308,6 +347,40 @@ impl super::Store for SqliteStore {
                 )?
                 .execute(params![id, result, wall])?;
             }
+            Ok(())
+        }))
+    }
+
+    fn stored_event<'a>(
+        &'a self,
+        game_id: &'a str,
+        seq: u64,
+    ) -> StoreFuture<'a, Option<StoredEvent>> {
+        let id = game_id.to_string();
+        self.read(move |c| {
+            let row = c
+                .prepare_cached(
+                    "SELECT wall_ms, event_json FROM events WHERE game_id = ?1 AND seq = ?2",
+                )?
+                .query_row(params![id, seq as i64], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
+                .optional()?;
+            let Some((wall_ms, json)) = row else {
+                return Ok(None);
+            };
+            Ok(Some(StoredEvent {
+                seq,
+                event: decode_event(&id, seq as i64, &json)?,
+                wall_ms,
+            }))
+        })
+    }
+
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        self.write(Box::new(|c| {
+            c.prepare_cached("INSERT OR REPLACE INTO health (id, wall_ms) VALUES (1, ?1)")?
+                .execute([super::wall_ms()])?;
             Ok(())
         }))
     }

@@ -339,7 +339,7 @@ function play() {
 
 function isMyMove() {
   const v = S.view;
-  return !!v && S.seat !== null && v.phase.type !== 'ended' && !v.paused && v.to_move === S.seat;
+  return !!v && S.seat !== null && v.phase.type !== 'ended' && !v.paused && !v.database_down && v.to_move === S.seat;
 }
 
 function opponentPlayPending() {
@@ -527,7 +527,16 @@ function renderPlayers() {
     box.append(el('div', { class: 'game-clock', id: 'game-clock', hidden: true, role: 'timer', 'aria-label': 'Game clock', 'data-testid': 'game-clock' }));
     box.append(el('p', { class: 'waiting', id: 'waiting', hidden: true, role: 'status', 'aria-live': 'polite', 'data-testid': 'waiting' }));
     box.append(el('p', { class: 'waiting paused', id: 'paused', hidden: true, role: 'status', 'aria-live': 'polite', 'data-testid': 'paused' }));
+    box.append(el('p', { class: 'waiting paused', id: 'database-down', hidden: true, role: 'status', 'aria-live': 'polite', 'data-testid': 'database-down' }));
   }
+  // The server cannot reach its database: nothing can be saved, so no move is taken and the
+  // clocks are stopped, as when the server is down (WESPA 4.1(f)).
+  const dbDown = $('database-down');
+  const outage = v.database_down && v.phase.type !== 'ended';
+  dbDown.hidden = !outage;
+  dbDown.textContent = !outage ? ''
+    : 'The server cannot reach its database, so no move can be saved: the clocks are stopped. ' +
+      'Play goes on, from where it was, as soon as the database is back.';
   // A neutralised game (NASPA II.A): no clock runs, no move, and a seat sees no rack.
   const paused = $('paused');
   const stop = v.paused && v.phase.type !== 'ended' ? v.paused : null;

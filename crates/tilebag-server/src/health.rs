@@ -1,0 +1,212 @@
+//! Whether the database is there. Every store call goes through [`Monitored`], which keeps the
+//! database's state as the calls find it:
+//!
+//! - A call that fails because the database is out of reach or cannot write
+//!   ([`StoreError::is_unavailable`]) marks it down, with the reason.
+//! - While it is down, writes are refused at once (nothing is acknowledged that is not stored)
+//!   and a probe ([`Store::ping`]) runs every [`PROBE_EVERY`]; the first write or probe that goes
+//!   through marks it up again. Reads are still tried (a full disk still reads), but a read that
+//!   succeeds does not mark it up: only a write proves that writes work.
+//!
+//! Game tasks watch the state ([`Monitored::subscribe`]): while the database is down no move can
+//! be made, so they stop their clocks (WESPA 4.1(f), as when the server itself is down; see
+//! `live.rs`) and tell their clients; when it is back they go on.
+
+use crate::store::{GameRecord, Store, StoreError, StoreFuture, StoredEvent};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// How often a database that is down is probed.
+pub(crate) const PROBE_EVERY: Duration = Duration::from_millis(500);
+
+/// The database's state as the server last found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum DbState {
+    Up,
+    /// Down since `since`, for `reason`.
+    Down {
+        since: Instant,
+        reason: String,
+    },
+}
+
+impl DbState {
+    pub(crate) fn is_down(&self) -> bool {
+        matches!(self, DbState::Down { .. })
+    }
+}
+
+/// A store that tracks whether its database is reachable.
+pub(crate) struct Monitored {
+    inner: Arc<dyn Store>,
+    state: watch::Sender<DbState>,
+}
+
+/// What a failure says about the database, without the "is down" prefix.
+fn reason(e: &StoreError) -> String {
+    match e {
+        StoreError::Unavailable(r) | StoreError::Uncertain(r) => r.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl Monitored {
+    pub(crate) fn new(inner: Arc<dyn Store>) -> Arc<Monitored> {
+        Arc::new(Monitored {
+            inner,
+            state: watch::Sender::new(DbState::Up),
+        })
+    }
+
+    /// The state now, and every change from now on.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<DbState> {
+        self.state.subscribe()
+    }
+
+    pub(crate) fn state(&self) -> DbState {
+        self.state.borrow().clone()
+    }
+
+    fn mark_up(&self) {
+        self.state.send_if_modified(|s| {
+            if let DbState::Down { since, .. } = s {
+                eprintln!(
+                    "tilebag-server: the database is back (it was down {:.1} s)",
+                    since.elapsed().as_secs_f64()
+                );
+                *s = DbState::Up;
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    fn mark_down(&self, e: &StoreError) {
+        let why = reason(e);
+        self.state.send_if_modified(|s| match s {
+            DbState::Up => {
+                eprintln!(
+                    "tilebag-server: the database is down ({why}); moves, new games and \
+                     director actions are refused and the clocks are stopped until it is back"
+                );
+                *s = DbState::Down {
+                    since: Instant::now(),
+                    reason: why.clone(),
+                };
+                true
+            }
+            DbState::Down { .. } => false,
+        });
+    }
+
+    /// Note what a write (or a probe) found.
+    fn wrote<T>(&self, r: Result<T, StoreError>) -> Result<T, StoreError> {
+        match &r {
+            Ok(_) => self.mark_up(),
+            Err(e) if e.is_unavailable() => self.mark_down(e),
+            Err(_) => {}
+        }
+        r
+    }
+
+    /// Note what a read found (a read that works does not prove writes do).
+    fn read<T>(&self, r: Result<T, StoreError>) -> Result<T, StoreError> {
+        if let Err(e) = &r {
+            if e.is_unavailable() {
+                self.mark_down(e);
+            }
+        }
+        r
+    }
+
+    /// While the database is down, the refusal a write gets without trying.
+    fn refuse_while_down(&self) -> Result<(), StoreError> {
+        match &*self.state.borrow() {
+            DbState::Up => Ok(()),
+            DbState::Down { reason, .. } => Err(StoreError::Unavailable(reason.clone())),
+        }
+    }
+
+    /// Probe the database every [`PROBE_EVERY`] while it is down, until `stop`.
+    pub(crate) fn spawn_probe(
+        self: &Arc<Self>,
+        mut stop: watch::Receiver<bool>,
+    ) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let mut rx = this.subscribe();
+            loop {
+                tokio::select! {
+                    r = rx.wait_for(DbState::is_down) => if r.is_err() { return },
+                    _ = crate::stopped(&mut stop) => return,
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(PROBE_EVERY) => {}
+                    _ = crate::stopped(&mut stop) => return,
+                }
+                let _ = this.ping().await;
+            }
+        })
+    }
+}
+
+impl Store for Monitored {
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+
+    fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.refuse_while_down()?;
+            self.wrote(self.inner.create_game(game).await)
+        })
+    }
+
+    fn append_event<'a>(
+        &'a self,
+        game_id: &'a str,
+        event: &'a StoredEvent,
+        ended: Option<&'a str>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.refuse_while_down()?;
+            self.wrote(self.inner.append_event(game_id, event, ended).await)
+        })
+    }
+
+    fn stored_event<'a>(
+        &'a self,
+        game_id: &'a str,
+        seq: u64,
+    ) -> StoreFuture<'a, Option<StoredEvent>> {
+        Box::pin(async move { self.read(self.inner.stored_event(game_id, seq).await) })
+    }
+
+    fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.refuse_while_down()?;
+            self.wrote(self.inner.checkpoint(clocks).await)
+        })
+    }
+
+    fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
+        Box::pin(async move { self.read(self.inner.list_games(limit).await) })
+    }
+
+    fn load_game<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>> {
+        Box::pin(async move { self.read(self.inner.load_game(id).await) })
+    }
+
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+        Box::pin(async move { self.read(self.inner.load_unfinished().await) })
+    }
+
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move { self.wrote(self.inner.ping().await) })
+    }
+}
