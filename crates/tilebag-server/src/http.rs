@@ -297,7 +297,7 @@ async fn presets(State(app): State<AppState>) -> Response {
             })
         })
         .collect();
-    Json(serde_json::json!({ "presets": list })).into_response()
+    Json(serde_json::json!({ "presets": list, "allow_seeds": app.hub.allow_seeds })).into_response()
 }
 
 async fn lexicons(State(app): State<AppState>) -> Response {

@@ -22,6 +22,7 @@ mod director;
 mod http;
 mod ids;
 mod live;
+mod net;
 mod player_pages;
 pub mod protocol;
 pub mod store;
@@ -30,6 +31,7 @@ pub mod web;
 mod ws;
 
 pub use bench::{bench_serve, BenchOptions, LoadReport};
+pub use net::{raise_fd_limit, NetLimits};
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -68,9 +70,15 @@ pub struct ServeConfig {
     pub checkpoint_every: Duration,
     /// Per-connection limits.
     pub limits: Limits,
+    /// Connection caps and timeouts (the accept loop, `net.rs`).
+    pub net: NetLimits,
     /// The folder of event files the director's pages work on (default: `tilebag-events`
     /// beside the SQLite database, or in the working folder for PostgreSQL).
     pub events_dir: Option<PathBuf>,
+    /// Let `POST /api/games` choose the bag's seed (off by default). Whoever knows the seed
+    /// knows every rack, so a seed is for tests, benchmarks and analysis only; such games are
+    /// marked `seeded` in every view and in their GCG.
+    pub allow_seeds: bool,
     /// The key the director's pages ask for (at least 8 characters). Default: the one in
     /// `tilebag-director.key` beside the database, created at random on first start.
     pub director_key: Option<String>,
@@ -110,7 +118,9 @@ impl Default for ServeConfig {
             time_scale: 1.0,
             checkpoint_every: Duration::from_secs(2),
             limits: Limits::default(),
+            net: NetLimits::default(),
             events_dir: None,
+            allow_seeds: false,
             director_key: None,
         }
     }
@@ -131,7 +141,9 @@ impl std::fmt::Debug for ServeConfig {
             .field("time_scale", &self.time_scale)
             .field("checkpoint_every", &self.checkpoint_every)
             .field("limits", &self.limits)
+            .field("net", &self.net)
             .field("events_dir", &self.events_dir)
+            .field("allow_seeds", &self.allow_seeds)
             .field("director_key", &self.director_key.as_ref().map(|_| "***"))
             .finish()
     }
@@ -165,6 +177,7 @@ pub struct RunningServer {
     hub: Arc<live::Hub>,
     director_key: String,
     events_dir: PathBuf,
+    connection_cap: usize,
 }
 
 impl RunningServer {
@@ -176,6 +189,12 @@ impl RunningServer {
     /// The key the director's pages (`/td`) ask for.
     pub fn director_key(&self) -> &str {
         &self.director_key
+    }
+
+    /// The cap on concurrent connections in force (the configured one, lowered to what the
+    /// file-descriptor limit allows).
+    pub fn connection_cap(&self) -> usize {
+        self.connection_cap
     }
 
     /// The folder of event files the director's pages work on.
@@ -258,23 +277,13 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
     let app = http::router(hub.clone(), &config).merge(director::router(director, hub.clone()));
-    let mut rx = shutdown_rx.clone();
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
-    // Small messages (an ack, then a view) must not wait for Nagle's algorithm.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
+    let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
+    let gate = net::Gate::new(cap, config.net.max_connections_per_address);
+    let limits = config.net;
+    let rx = shutdown_rx.clone();
     let task = tokio::spawn(async move {
-        let serve = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = rx.wait_for(|stop| *stop).await;
-        });
-        if let Err(e) = serve.await {
-            eprintln!("tilebag-server: {e}");
-        }
+        net::serve(listener, app, limits, gate, rx).await;
         checkpoints.abort();
     });
     Ok(RunningServer {
@@ -284,6 +293,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         hub,
         director_key,
         events_dir,
+        connection_cap: cap,
     })
 }
 
@@ -331,6 +341,7 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
         .build()?;
     rt.block_on(async move {
         let db = store::redact_url(&config.database);
+        let net = config.net;
         let server = start(config).await?;
         // Not println!: a closed stdout (a parent that read the first line and left) must not
         // stop the server.
@@ -343,6 +354,18 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
             server.addr(),
             server.director_key(),
             server.events_dir().display()
+        ));
+        let per = match net.max_connections_per_address {
+            0 => "no per-address cap".to_string(),
+            n => format!("{n} per address"),
+        };
+        say(&format!(
+            "tilebag serve: at most {} connections ({per}); headers within {} s, idle HTTP \
+             connections closed after {} s, silent WebSockets after {} s",
+            server.connection_cap(),
+            net.header_timeout.as_secs_f64(),
+            net.idle_timeout.as_secs_f64(),
+            net.ws_silence.as_secs_f64()
         ));
         wait_for_signal().await;
         say("tilebag serve: shutting down");

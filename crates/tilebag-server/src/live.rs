@@ -45,6 +45,8 @@ pub struct GameMeta {
     pub preset: String,
     pub lexicon: String,
     pub created_at_ms: i64,
+    /// The creator chose the seed (`serve --allow-seeds`): shown in every view and the GCG.
+    pub seeded: bool,
 }
 
 impl GameMeta {
@@ -183,6 +185,11 @@ pub(crate) enum HubError {
     Store(#[from] StoreError),
     #[error("{0}")]
     Restore(String),
+    #[error(
+        "this server does not let a client choose the seed: whoever knows it knows both racks \
+         (the operator can allow it for tests with `serve --allow-seeds`)"
+    )]
+    SeedNotAllowed,
 }
 
 impl HubError {
@@ -192,6 +199,7 @@ impl HubError {
             HubError::Unavailable => ErrorCode::Unavailable,
             HubError::BadRequest(_) => ErrorCode::BadRequest,
             HubError::Store(_) | HubError::Restore(_) => ErrorCode::Internal,
+            HubError::SeedNotAllowed => ErrorCode::SeedNotAllowed,
         }
     }
 }
@@ -213,6 +221,8 @@ pub(crate) struct Hub {
     pub(crate) default_preset: String,
     time_scale: f64,
     pub(crate) limits: Limits,
+    pub(crate) allow_seeds: bool,
+    pub(crate) net: crate::NetLimits,
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
     pub(crate) shutdown: watch::Receiver<bool>,
@@ -233,6 +243,8 @@ impl Hub {
             default_preset: config.default_preset.clone(),
             time_scale: config.time_scale,
             limits: config.limits,
+            allow_seeds: config.allow_seeds,
+            net: config.net,
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown,
@@ -321,6 +333,7 @@ impl Hub {
             preset: rec.preset,
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
+            seeded: rec.seeded,
         };
         let clock = if started {
             GameClock::resume(base, self.time_scale)
@@ -393,6 +406,9 @@ impl Hub {
     }
 
     pub(crate) async fn create(&self, req: NewGame) -> Result<GameHandle, HubError> {
+        if req.seed.is_some() && !self.allow_seeds {
+            return Err(HubError::SeedNotAllowed);
+        }
         let preset = req.preset.unwrap_or_else(|| self.default_preset.clone());
         let mut ruleset =
             Ruleset::preset(&preset).map_err(|e| HubError::BadRequest(e.to_string()))?;
@@ -423,6 +439,7 @@ impl Hub {
             preset,
             ruleset: ruleset.clone(),
             seed: req.seed.unwrap_or_else(crate::ids::seed),
+            seeded: req.seed.is_some(),
             lexicon,
             created_at_ms: wall_ms(),
             status: GameStatus::Live,
@@ -439,6 +456,7 @@ impl Hub {
             preset: rec.preset,
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
+            seeded: rec.seeded,
         };
         let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale));
         self.games
@@ -473,6 +491,7 @@ impl Hub {
                     preset: r.preset,
                     lexicon: r.lexicon,
                     created_at_ms: r.created_at_ms,
+                    seeded: r.seeded,
                     status: if ended { "ended" } else { "live" },
                     scores: summary.as_ref().map(|s| s.scores),
                     to_move: summary.as_ref().filter(|_| !ended).map(|s| s.to_move),
@@ -549,6 +568,7 @@ pub(crate) struct ListEntry {
     pub preset: String,
     pub lexicon: String,
     pub created_at_ms: i64,
+    pub seeded: bool,
     pub status: &'static str,
     /// Current scores (for games in memory).
     pub scores: Option<[i32; 2]>,
@@ -994,6 +1014,15 @@ impl GameTask {
         record.id = Some(format!("tilebag {}", self.meta.id));
         // The lexicon the game was judged with, not the rulebook's word source.
         record.lexicon = Some(self.meta.lexicon.clone());
+        if self.meta.seeded {
+            // A note: readers that do not know it ignore it.
+            record.notes.insert(
+                0,
+                "tilebag: seeded game: the creator chose the bag's seed, so it was not a fair \
+                 game (a test, benchmark or analysis game; serve --allow-seeds)"
+                    .into(),
+            );
+        }
         if !self.game.is_over() {
             record.last_racks = [None, None];
             for e in &mut record.events {

@@ -78,6 +78,8 @@ pub enum ErrorCode {
     Internal,
     /// The server is shutting down or the game's task has stopped.
     Unavailable,
+    /// A client chose the bag's seed on a server that does not allow it (`serve --allow-seeds`).
+    SeedNotAllowed,
 }
 
 impl ErrorCode {
@@ -86,7 +88,7 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             BadJson | BadMessage | WebsocketRequired => 400,
-            WrongToken | NotASeat => 403,
+            WrongToken | NotASeat | SeedNotAllowed => 403,
             UnknownGame | NotFound => 404,
             OutOfTurn | GameOver | NotAllowed | BagTooSmall => 409,
             TooLarge => 413,

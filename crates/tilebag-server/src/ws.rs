@@ -73,6 +73,7 @@ pub(crate) async fn upgrade(
         }
     };
     let limits = app.hub.limits;
+    let net = app.hub.net;
     let stop = app.hub.shutdown.clone();
     // The library's own limit is a backstop; our smaller limit answers with an error first.
     let cap = limits.max_message_bytes.saturating_mul(4).max(4096);
@@ -80,7 +81,7 @@ pub(crate) async fn upgrade(
         .max_frame_size(cap)
         // The library zeroes this much buffer on every read; client messages are small.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| serve(socket, handle, audience, limits, stop))
+        .on_upgrade(move |socket| serve(socket, handle, audience, limits, net, stop))
 }
 
 struct Bucket {
@@ -125,6 +126,7 @@ async fn serve(
     handle: GameHandle,
     audience: Audience,
     limits: Limits,
+    net: crate::NetLimits,
     mut stop: watch::Receiver<bool>,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -139,11 +141,35 @@ async fn serve(
         }
     };
     let mut bucket = Bucket::new(limits);
+    // Silence: a client that sends nothing, not even the pong a browser returns to our ping
+    // on its own, is gone (or holding a descriptor on purpose).
+    let mut heard = Instant::now();
+    let mut ping = tokio::time::interval_at(
+        (Instant::now() + net.ws_ping_every).into(),
+        net.ws_ping_every.max(std::time::Duration::from_millis(10)),
+    );
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                let sent = tokio::time::timeout(net.ws_silence, sink.send(Message::Ping(Default::default()))).await;
+                if !matches!(sent, Ok(Ok(()))) {
+                    break;
+                }
+            }
+            _ = tokio::time::sleep_until((heard + net.ws_silence).into()) => {
+                let _ = tokio::time::timeout(
+                    std::time::Duration::from_secs(1),
+                    sink.send(close(POLICY_VIOLATION, "silent too long")),
+                ).await;
+                break;
+            }
             out = out_rx.recv() => match out {
                 Some(text) => {
-                    if sink.send(Message::Text(text)).await.is_err() {
+                    // A client that reads nothing fills the socket's buffers: it is let go
+                    // after as long as a silent one.
+                    let sent = tokio::time::timeout(net.ws_silence, sink.send(Message::Text(text))).await;
+                    if !matches!(sent, Ok(Ok(()))) {
                         break;
                     }
                 }
@@ -154,6 +180,7 @@ async fn serve(
                 }
             },
             msg = stream.next() => {
+                heard = Instant::now();
                 let text = match msg {
                     Some(Ok(Message::Text(t))) => Some(t),
                     Some(Ok(Message::Binary(_))) => None,

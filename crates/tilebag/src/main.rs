@@ -55,6 +55,30 @@ enum Command {
         /// beside the database, made at random on first start.
         #[arg(long, env = "TILEBAG_DIRECTOR_KEY", hide_env_values = true)]
         director_key: Option<String>,
+        /// Let whoever creates a game choose the bag's seed (for tests, benchmarks and
+        /// analysis). Off by default: whoever knows the seed knows both racks. Seeded games are
+        /// marked as such in every view and in their GCG.
+        #[arg(long)]
+        allow_seeds: bool,
+        /// Concurrent connections in all (HTTP and WebSocket); lowered at start-up to what the
+        /// open-file limit allows (the soft limit is first raised to the hard limit). Past it a
+        /// new connection gets 503 at once.
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        max_connections: usize,
+        /// Concurrent connections from one source address (0: no cap; behind a reverse proxy
+        /// every connection comes from the proxy).
+        #[arg(long, value_name = "N", default_value_t = 256)]
+        max_connections_per_address: usize,
+        /// Seconds a client may take to send a request's headers, from its first byte.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        header_timeout: f64,
+        /// Seconds an HTTP connection may stay open with no request and no traffic.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        idle_timeout: f64,
+        /// Seconds after which a WebSocket that has sent nothing, not even the pong a browser
+        /// returns to the server's ping (sent every third of this), is closed.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        ws_silence: f64,
     },
     /// Tournament direction: divisions, players, pairings, results, standings, exports.
     Td {
@@ -185,7 +209,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
             default_lexicon,
             events_dir,
             director_key,
+            allow_seeds,
+            max_connections,
+            max_connections_per_address,
+            header_timeout,
+            idle_timeout,
+            ws_silence,
         } => {
+            let secs = |name: &str, v: f64| -> Result<std::time::Duration> {
+                if !(v.is_finite() && (0.1..=86_400.0).contains(&v)) {
+                    anyhow::bail!("--{name} must be between 0.1 and 86400 seconds, not {v}");
+                }
+                Ok(std::time::Duration::from_secs_f64(v))
+            };
+            if max_connections == 0 {
+                anyhow::bail!("--max-connections must be at least 1");
+            }
+            let ws_silence = secs("ws-silence", ws_silence)?;
+            let net = tilebag_server::NetLimits {
+                max_connections,
+                max_connections_per_address,
+                header_timeout: secs("header-timeout", header_timeout)?,
+                idle_timeout: secs("idle-timeout", idle_timeout)?,
+                ws_ping_every: ws_silence / 3,
+                ws_silence,
+            };
             let mut map: std::collections::HashMap<String, tilebag_server::Judge> =
                 std::collections::HashMap::new();
             map.insert(
@@ -208,6 +256,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 default_lexicon,
                 events_dir,
                 director_key,
+                allow_seeds,
+                net,
                 ..Default::default()
             };
             tilebag_server::run(config)?;

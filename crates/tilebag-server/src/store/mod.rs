@@ -7,7 +7,8 @@
 //! ```text
 //! games  (id PK, seat0_token, seat1_token, player0, player1, preset, ruleset_json, seed,
 //!         lexicon, created_at_ms, status 'live'|'ended', result_json, ended_at_ms,
-//!         checkpoint_ms)          -- checkpoint_ms: the game time last seen running
+//!         checkpoint_ms,          -- checkpoint_ms: the game time last seen running
+//!         seeded)                 -- 1/true: the creator chose the seed (serve --allow-seeds)
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
 //! ```
 //!
@@ -89,6 +90,9 @@ pub struct GameRecord {
     /// The game time last checkpointed while the game was live; [`NOT_STARTED`] while the game
     /// waits for its players and has no event.
     pub checkpoint_ms: i64,
+    /// The seed was chosen by the client that created the game (`serve --allow-seeds`): whoever
+    /// knows it knows every rack.
+    pub seeded: bool,
 }
 
 /// `checkpoint_ms` of a game whose clock has not started: it waits for both players (or a

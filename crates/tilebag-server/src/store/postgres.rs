@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at_ms   BIGINT,
     checkpoint_ms BIGINT NOT NULL DEFAULT 0
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS seeded BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
 CREATE TABLE IF NOT EXISTS events (
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS events (
 ";
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded";
 
 impl PostgresStore {
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
@@ -78,6 +79,7 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
         status: GameStatus::parse(&status),
         result_json: r.try_get(11)?,
         checkpoint_ms: r.try_get(12)?,
+        seeded: r.try_get(13)?,
         id,
     })
 }
@@ -118,7 +120,7 @@ impl super::Store for PostgresStore {
                 .execute(
                     &format!(
                         "INSERT INTO games ({GAME_COLUMNS}) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
                     ),
                     &[
                         &g.id,
@@ -134,6 +136,7 @@ impl super::Store for PostgresStore {
                         &g.status.as_str(),
                         &g.result_json,
                         &g.checkpoint_ms,
+                        &g.seeded,
                     ],
                 )
                 .await?;

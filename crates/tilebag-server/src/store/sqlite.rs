@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     status        TEXT NOT NULL DEFAULT 'live',
     result_json   TEXT,
     ended_at_ms   INTEGER,
-    checkpoint_ms INTEGER NOT NULL DEFAULT 0
+    checkpoint_ms INTEGER NOT NULL DEFAULT 0,
+    seeded        INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
@@ -55,7 +56,7 @@ CREATE TABLE IF NOT EXISTS events (
 ";
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded";
 
 impl SqliteStore {
     /// Open (or create) the database file and start its worker thread.
@@ -113,6 +114,13 @@ fn init(path: &str) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
+    // Databases made before games could be seeded by their creator.
+    let has_seeded: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'seeded'")?
+        .exists([])?;
+    if !has_seeded {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0")?;
+    }
     Ok(conn)
 }
 
@@ -195,6 +203,7 @@ fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
         status: row.get(10)?,
         result_json: row.get(11)?,
         checkpoint_ms: row.get(12)?,
+        seeded: row.get(13)?,
     })
 }
 
@@ -210,6 +219,7 @@ struct RawGame {
     status: String,
     result_json: Option<String>,
     checkpoint_ms: i64,
+    seeded: bool,
 }
 
 impl RawGame {
@@ -227,6 +237,7 @@ impl RawGame {
             status: GameStatus::parse(&self.status),
             result_json: self.result_json,
             checkpoint_ms: self.checkpoint_ms,
+            seeded: self.seeded,
         })
     }
 }
@@ -264,7 +275,7 @@ impl super::Store for SqliteStore {
         self.write(Box::new(move |c| {
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
             ))?
             .execute(params![
                 g.id,
@@ -280,6 +291,7 @@ impl super::Store for SqliteStore {
                 g.status.as_str(),
                 g.result_json,
                 g.checkpoint_ms,
+                g.seeded,
             ])?;
             Ok(())
         }))

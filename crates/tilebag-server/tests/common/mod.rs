@@ -43,6 +43,8 @@ pub fn config(database: &str, words: &[&str]) -> ServeConfig {
         default_lexicon: "test".into(),
         // Set, so that no test writes a key file (beside the working directory for PostgreSQL).
         director_key: Some("common-test-director-key".into()),
+        // The tests choose seeds, to know the racks.
+        allow_seeds: true,
         ..ServeConfig::default()
     };
     c.lexicons.insert("test".into(), Arc::new(set));
