@@ -153,6 +153,11 @@ pub async fn bench_serve(
                     max_connections_per_address: 0,
                     ..crate::NetLimits::default()
                 },
+                quotas: crate::Quotas {
+                    games_per_minute: 0,
+                    max_waiting_games: 0,
+                    ..crate::Quotas::default()
+                },
                 ..ServeConfig::default()
             };
             config

@@ -82,6 +82,11 @@ impl Director {
         }
     }
 
+    /// Whether a server game is linked to a pairing of an event.
+    pub(crate) fn is_linked(&self, game_id: &str) -> bool {
+        self.links.lock().expect("links lock").contains_key(game_id)
+    }
+
     fn index(&self, event: &str, t: &Tournament) {
         let mut links = self.links.lock().expect("links lock");
         for d in &t.divisions {
@@ -1665,6 +1670,7 @@ async fn start_online(
                 initial_ms: None,
                 names: [name(g.first), name(g.second)],
                 seed: None,
+                public: false,
             })
             .await;
         match made {

@@ -25,6 +25,7 @@ mod live;
 mod net;
 mod player_pages;
 pub mod protocol;
+mod quota;
 pub mod store;
 pub mod view;
 pub mod web;
@@ -32,6 +33,7 @@ mod ws;
 
 pub use bench::{bench_serve, BenchOptions, LoadReport};
 pub use net::{raise_fd_limit, NetLimits};
+pub use quota::Quotas;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -72,6 +74,8 @@ pub struct ServeConfig {
     pub limits: Limits,
     /// Connection caps and timeouts (the accept loop, `net.rs`).
     pub net: NetLimits,
+    /// Per-address quotas, the cap on games waiting for players, their expiry (`quota.rs`).
+    pub quotas: Quotas,
     /// The folder of event files the director's pages work on (default: `tilebag-events`
     /// beside the SQLite database, or in the working folder for PostgreSQL).
     pub events_dir: Option<PathBuf>,
@@ -119,6 +123,7 @@ impl Default for ServeConfig {
             checkpoint_every: Duration::from_secs(2),
             limits: Limits::default(),
             net: NetLimits::default(),
+            quotas: Quotas::default(),
             events_dir: None,
             allow_seeds: false,
             director_key: None,
@@ -142,6 +147,7 @@ impl std::fmt::Debug for ServeConfig {
             .field("checkpoint_every", &self.checkpoint_every)
             .field("limits", &self.limits)
             .field("net", &self.net)
+            .field("quotas", &self.quotas)
             .field("events_dir", &self.events_dir)
             .field("allow_seeds", &self.allow_seeds)
             .field("director_key", &self.director_key.as_ref().map(|_| "***"))
@@ -268,6 +274,9 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let (ended_tx, ended_rx) = tokio::sync::mpsc::unbounded_channel();
     hub.report_ends_to(ended_tx);
     director.spawn_reporter(ended_rx);
+    // The director's games wait for their players as long as it takes.
+    let linked = director.clone();
+    hub.keep_waiting_if(Arc::new(move |id: &str| linked.is_linked(id)));
     // The index of online games first, so a restored game that ends at once is reported.
     director.collect_all(&hub).await;
     hub.restore_unfinished().await?;

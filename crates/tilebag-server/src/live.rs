@@ -67,6 +67,8 @@ pub(crate) struct Summary {
 
 pub(crate) struct Shared {
     ended: AtomicBool,
+    /// Nobody started the game in time; its task has stopped.
+    expired: AtomicBool,
     summary: Mutex<Summary>,
     /// The game's clock as its task last set it (waiting until the game starts), for the
     /// checkpoints.
@@ -127,6 +129,10 @@ impl GameHandle {
 
     pub(crate) fn is_ended(&self) -> bool {
         self.shared.ended.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn is_expired(&self) -> bool {
+        self.shared.expired.load(Ordering::Acquire)
     }
 
     pub(crate) fn summary(&self) -> Summary {
@@ -190,6 +196,13 @@ pub(crate) enum HubError {
          (the operator can allow it for tests with `serve --allow-seeds`)"
     )]
     SeedNotAllowed,
+    #[error("game {0} expired: nobody started it within {1} minutes of its creation")]
+    Expired(String, u64),
+    #[error(
+        "the server holds {0} games waiting for their players, as many as it takes: start or \
+         finish one, or try again later"
+    )]
+    TooManyWaiting(usize),
 }
 
 impl HubError {
@@ -200,6 +213,8 @@ impl HubError {
             HubError::BadRequest(_) => ErrorCode::BadRequest,
             HubError::Store(_) | HubError::Restore(_) => ErrorCode::Internal,
             HubError::SeedNotAllowed => ErrorCode::SeedNotAllowed,
+            HubError::Expired(..) => ErrorCode::Expired,
+            HubError::TooManyWaiting(_) => ErrorCode::TooManyGames,
         }
     }
 }
@@ -211,7 +226,13 @@ pub(crate) struct NewGame {
     pub initial_ms: Option<i64>,
     pub names: [String; 2],
     pub seed: Option<u64>,
+    /// Created with `POST /api/games` (counted under the cap on waiting games, and expires if
+    /// nobody starts it); the director's games are not.
+    pub public: bool,
 }
+
+/// Which waiting games are the director's (they never expire).
+type Linked = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 /// Every game in memory, and what they share.
 pub(crate) struct Hub {
@@ -222,6 +243,10 @@ pub(crate) struct Hub {
     time_scale: f64,
     pub(crate) limits: Limits,
     pub(crate) allow_seeds: bool,
+    pub(crate) quotas: crate::Quotas,
+    /// Public games that have not started (under `quotas.max_waiting_games`).
+    waiting: Arc<std::sync::atomic::AtomicUsize>,
+    keep_waiting: std::sync::OnceLock<Linked>,
     pub(crate) net: crate::NetLimits,
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
@@ -244,12 +269,21 @@ impl Hub {
             time_scale: config.time_scale,
             limits: config.limits,
             allow_seeds: config.allow_seeds,
+            quotas: config.quotas,
+            waiting: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            keep_waiting: std::sync::OnceLock::new(),
             net: config.net,
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown,
             on_end: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Tells which games are the director's, which wait for their players without expiring (set
+    /// once, before games are restored).
+    pub(crate) fn keep_waiting_if(&self, linked: Linked) {
+        let _ = self.keep_waiting.set(linked);
     }
 
     /// Sends every game that ends from now on to `tx` (set once, before games are restored).
@@ -340,9 +374,23 @@ impl Hub {
         } else {
             GameClock::waiting(self.time_scale)
         };
-        Ok(self.spawn(meta, game, events.len() as u64, judge, clock))
+        let public = !started
+            && !self
+                .keep_waiting
+                .get()
+                .is_some_and(|linked| linked(&meta.id));
+        let expires = public.then(|| {
+            crate::quota::left_before_expiry(
+                meta.created_at_ms,
+                wall_ms(),
+                self.quotas.unjoined_expiry,
+            )
+        });
+        Ok(self.spawn(meta, game, events.len() as u64, judge, clock, expires))
     }
 
+    /// Start a game's task; `expires`: a public game waiting for its players, which expires
+    /// after this long unless it starts.
     fn spawn(
         &self,
         meta: GameMeta,
@@ -350,9 +398,15 @@ impl Hub {
         seq: u64,
         judge: Judge,
         clock: GameClock,
+        expires: Option<Duration>,
     ) -> GameHandle {
         let (tx, rx) = mpsc::channel(256);
+        let waiting = expires.map(|_| {
+            self.waiting.fetch_add(1, Ordering::AcqRel);
+            self.waiting.clone()
+        });
         let shared = Arc::new(Shared {
+            expired: AtomicBool::new(false),
             ended: AtomicBool::new(game.is_over()),
             summary: Mutex::new(summary(&game, seq)),
             clock: Mutex::new(clock),
@@ -371,6 +425,9 @@ impl Hub {
             retry_at: None,
             stalled: None,
             on_end: self.on_end.get().cloned(),
+            waiting,
+            expires_at: expires.map(|d| Instant::now() + d),
+            expiry: self.quotas.unjoined_expiry,
         };
         tokio::spawn(task.run(rx, self.shutdown.clone()));
         GameHandle { meta, tx, shared }
@@ -395,6 +452,12 @@ impl Hub {
         let Some((rec, events)) = self.store.load_game(id).await? else {
             return Err(HubError::UnknownGame(id.to_string()));
         };
+        if rec.status == GameStatus::Expired {
+            return Err(HubError::Expired(
+                id.to_string(),
+                self.quotas.unjoined_expiry.as_secs() / 60,
+            ));
+        }
         let handle = self
             .spawn_restored(rec, events)
             .map_err(HubError::Restore)?;
@@ -408,6 +471,10 @@ impl Hub {
     pub(crate) async fn create(&self, req: NewGame) -> Result<GameHandle, HubError> {
         if req.seed.is_some() && !self.allow_seeds {
             return Err(HubError::SeedNotAllowed);
+        }
+        let cap = self.quotas.max_waiting_games;
+        if req.public && cap > 0 && self.waiting.load(Ordering::Acquire) >= cap {
+            return Err(HubError::TooManyWaiting(cap));
         }
         let preset = req.preset.unwrap_or_else(|| self.default_preset.clone());
         let mut ruleset =
@@ -458,7 +525,15 @@ impl Hub {
             created_at_ms: rec.created_at_ms,
             seeded: rec.seeded,
         };
-        let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale));
+        let expires = req.public.then_some(self.quotas.unjoined_expiry);
+        let handle = self.spawn(
+            meta,
+            game,
+            0,
+            judge,
+            GameClock::waiting(self.time_scale),
+            expires,
+        );
         self.games
             .write()
             .expect("games lock")
@@ -478,6 +553,7 @@ impl Hub {
                     Some((s, ended)) => (Some(s), ended),
                     None => (None, r.status == GameStatus::Ended),
                 };
+                let expired = r.status == GameStatus::Expired;
                 let result = match &summary {
                     Some(s) => s.result.clone(),
                     None => r
@@ -492,7 +568,13 @@ impl Hub {
                     lexicon: r.lexicon,
                     created_at_ms: r.created_at_ms,
                     seeded: r.seeded,
-                    status: if ended { "ended" } else { "live" },
+                    status: if expired {
+                        "expired"
+                    } else if ended {
+                        "ended"
+                    } else {
+                        "live"
+                    },
                     scores: summary.as_ref().map(|s| s.scores),
                     to_move: summary.as_ref().filter(|_| !ended).map(|s| s.to_move),
                     result,
@@ -614,6 +696,11 @@ struct GameTask {
     stalled: Option<i64>,
     /// Told when the game ends (after the end is committed).
     on_end: Option<mpsc::UnboundedSender<crate::director::Ended>>,
+    /// The count of public games waiting for their players, while this one is among them.
+    waiting: Option<Arc<std::sync::atomic::AtomicUsize>>,
+    /// When this public game expires unless it has started.
+    expires_at: Option<Instant>,
+    expiry: Duration,
 }
 
 impl GameTask {
@@ -625,6 +712,11 @@ impl GameTask {
                 Some(Instant::now() + IDLE_FINISHED)
             } else {
                 self.next_wake()
+            };
+            let expiry = self.expires_at.filter(|_| !self.clock.is_running());
+            let wake = match (wake, expiry) {
+                (Some(w), Some(e)) => Some(w.min(e)),
+                (w, e) => w.or(e),
             };
             let sleep = tokio::time::sleep_until(
                 wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600))
@@ -639,9 +731,53 @@ impl GameTask {
                     if self.game.is_over() && self.subs.is_empty() {
                         break;
                     }
+                    if expiry.is_some_and(|e| e <= Instant::now()) && self.expire().await {
+                        break;
+                    }
                     self.fire_due().await
                 }
                 _ = crate::stopped(&mut stop) => break,
+            }
+        }
+        self.no_longer_waiting();
+    }
+
+    /// The game has started (or stopped): it no longer counts as waiting.
+    fn no_longer_waiting(&mut self) {
+        if let Some(w) = self.waiting.take() {
+            w.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Nobody started the game in time: mark it expired in the store (only if it still has no
+    /// event and no start) and tell whoever watches. Whether it expired.
+    async fn expire(&mut self) -> bool {
+        match self.store.expire_game(&self.meta.id).await {
+            Ok(true) => {
+                self.shared.expired.store(true, Ordering::Release);
+                let msg = format!(
+                    "game {} expired: nobody started it within {} minutes of its creation",
+                    self.meta.id,
+                    self.expiry.as_secs() / 60
+                );
+                let text: Utf8Bytes = error_text(None, ErrorCode::Expired, &msg).into();
+                for sub in self.subs.values() {
+                    let _ = sub.out.try_send(text.clone());
+                }
+                true
+            }
+            Ok(false) => {
+                // It has an event or a start on record after all: it does not expire.
+                self.expires_at = None;
+                false
+            }
+            Err(e) => {
+                eprintln!(
+                    "tilebag-server: game {}: cannot mark it expired: {e}",
+                    self.meta.id
+                );
+                self.expires_at = Some(Instant::now() + Duration::from_secs(60));
+                false
             }
         }
     }
@@ -736,6 +872,8 @@ impl GameTask {
         if self.clock.is_running() {
             return;
         }
+        self.no_longer_waiting();
+        self.expires_at = None;
         self.clock.start();
         *self.shared.clock.lock().expect("clock lock") = self.clock;
     }

@@ -80,6 +80,10 @@ pub enum ErrorCode {
     Unavailable,
     /// A client chose the bag's seed on a server that does not allow it (`serve --allow-seeds`).
     SeedNotAllowed,
+    /// Nobody started the game in time: it can no longer be joined.
+    Expired,
+    /// The server holds as many games waiting for their players as it takes.
+    TooManyGames,
 }
 
 impl ErrorCode {
@@ -96,7 +100,8 @@ impl ErrorCode {
             | NotFormed => 422,
             RateLimited => 429,
             Internal => 500,
-            Unavailable => 503,
+            Expired => 410,
+            Unavailable | TooManyGames => 503,
         }
     }
 }

@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, watch};
 const OUTBOX: usize = 64;
 
 /// Close codes (RFC 6455).
+const NORMAL: u16 = 1000;
 const GOING_AWAY: u16 = 1001;
 const POLICY_VIOLATION: u16 = 1008;
 const TOO_BIG: u16 = 1009;
@@ -174,6 +175,11 @@ async fn serve(
                     }
                 }
                 None => {
+                    if handle.is_expired() {
+                        // The game's task has told us why (an `error` already sent).
+                        let _ = sink.send(close(NORMAL, "the game expired")).await;
+                        break;
+                    }
                     // The game dropped us: we fell behind. A reconnect restores everything.
                     let _ = sink.send(close(TRY_AGAIN_LATER, "too slow; reconnect")).await;
                     break;

@@ -384,3 +384,196 @@ async fn a_client_chosen_seed_is_refused_unless_allowed_and_then_marked_everywhe
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// One request from the loopback address `from`: the status and the body.
+async fn request_from(
+    from: &str,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let mut s = connect_from(from, addr).await;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: \
+         application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creating_judging_and_checking_beyond_the_quota_gets_429_and_waiting_games_are_capped() {
+    let dir = temp_dir("quotas");
+    let db = dir.join("t.db");
+    let mut cfg = config(db.to_str().unwrap(), &["QI", "ZA"]);
+    cfg.quotas.games_per_minute = 3;
+    cfg.quotas.judge_per_minute = 2;
+    cfg.quotas.verify_per_minute = 2;
+    cfg.quotas.max_waiting_games = 5;
+    let server = tilebag_server::start(cfg).await.unwrap();
+    let addr = server.addr();
+    let game = r#"{"players": ["Ann", "Bob"]}"#;
+
+    // One address: three games a minute, then 429 with the time to wait.
+    let mut created = Vec::new();
+    for _ in 0..3 {
+        let (status, _, body) = request_from("127.0.0.5", addr, "POST", "/api/games", game).await;
+        assert_eq!(status, 201, "{body}");
+        created.push(serde_json::from_str::<serde_json::Value>(&body).unwrap());
+    }
+    let (status, head, body) = request_from("127.0.0.5", addr, "POST", "/api/games", game).await;
+    assert_eq!(status, 429, "{body}");
+    let e: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(e["code"], "rate-limited");
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("at most 3 new games a minute"));
+    let retry: u64 = head
+        .lines()
+        .find_map(|l| l.strip_prefix("retry-after: "))
+        .expect("Retry-After")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!((1..=20).contains(&retry), "{retry}");
+
+    // Another address has its own quota, but the server holds at most 5 games nobody started.
+    for _ in 0..2 {
+        let (status, _, body) = request_from("127.0.0.6", addr, "POST", "/api/games", game).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    let (status, _, body) = request_from("127.0.0.6", addr, "POST", "/api/games", game).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("too-many-games"), "{body}");
+    // A game that starts no longer waits: there is room for one more.
+    let _t = Table::open(addr, &created[0], false).await;
+    let (status, _, body) = request_from("127.0.0.7", addr, "POST", "/api/games", game).await;
+    assert_eq!(status, 201, "{body}");
+
+    // The judge (each request logged) and the score-sheet check have their own quotas.
+    let words = r#"{"words": ["QI"]}"#;
+    for _ in 0..2 {
+        let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/judge", words).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/judge", words).await;
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("adjudications a minute"), "{body}");
+    let log = std::fs::read_to_string(dir.join("tilebag-judge.log")).unwrap();
+    assert_eq!(
+        log.lines().count(),
+        2,
+        "only the judged requests are logged: {log}"
+    );
+    let sheet = r##"{"gcg": "#player1 a Ann\n#player2 b Bob\n>a: QI 8G QI +11 11\n"}"##;
+    for _ in 0..2 {
+        let (status, _, body) =
+            request_from("127.0.0.8", addr, "POST", "/api/gcg/verify", sheet).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/gcg/verify", sheet).await;
+    assert_eq!(status, 429, "{body}");
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_nobody_starts_expire_and_stay_expired_across_a_restart() {
+    let dir = temp_dir("expiry");
+    let db = dir.join("t.db");
+    let mut cfg = config(db.to_str().unwrap(), &[]);
+    cfg.quotas.unjoined_expiry = Duration::from_millis(800);
+    cfg.quotas.max_waiting_games = 3;
+    let server = tilebag_server::start(cfg.clone()).await.unwrap();
+    let addr = server.addr();
+    let alone = create(addr, json!({"players": ["Ann", "Bob"]})).await;
+    let played = create(addr, json!({"players": ["Cy", "Di"]})).await;
+    let half = create(addr, json!({"players": ["Ed", "Flo"]})).await;
+    let mut table = Table::open(addr, &played, false).await;
+    // One seat of the third came, the other never did.
+    let mut lonely = WsClient::connect(addr, half["seats"][0]["ws"].as_str().unwrap())
+        .await
+        .unwrap();
+    let m = lonely.recv_timeout(WAIT).await.unwrap().unwrap();
+    assert_eq!(m["view"]["started"], false);
+
+    // The lonely seat is told, and closed.
+    let e = lonely
+        .recv_until(WAIT, "the expiry", |m| m["type"] == "error")
+        .await
+        .unwrap();
+    assert_eq!(e["code"], "expired", "{e}");
+    assert!(lonely.recv_timeout(WAIT).await.unwrap().is_none());
+    assert_eq!(lonely.closed.as_ref().map(|c| c.0), Some(1000));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for g in [&alone, &half] {
+        let id = g["id"].as_str().unwrap();
+        let r = http(addr, "GET", &format!("/api/games/{id}"), None)
+            .await
+            .unwrap();
+        assert_eq!(r.status, 410, "{}", r.text());
+        assert_eq!(r.json().unwrap()["code"], "expired");
+        assert!(
+            WsClient::connect(addr, g["seats"][1]["ws"].as_str().unwrap())
+                .await
+                .is_err(),
+            "an expired game's seat link opens nothing"
+        );
+    }
+    // The started game is untouched.
+    table.ok(0, json!({"type": "pass"})).await;
+    let list = http(addr, "GET", "/api/games", None)
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    let status = |g: &serde_json::Value| {
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == g["id"])
+            .unwrap()["status"]
+            .clone()
+    };
+    assert_eq!(status(&alone), "expired");
+    assert_eq!(status(&half), "expired");
+    assert_eq!(status(&played), "live");
+    // The expired games no longer count as waiting: three fit again under the cap of 3, the
+    // last of which expires while the server is down, and is expired when it comes back.
+    for _ in 0..2 {
+        create(addr, json!({"players": ["G", "H"]})).await;
+    }
+    let late = create(addr, json!({"players": ["Ivy", "Jo"]})).await;
+    drop(table);
+    server.shutdown().await;
+    let _ = late;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let server = tilebag_server::start(cfg).await.unwrap();
+    let addr = server.addr();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let id = late["id"].as_str().unwrap();
+    let r = http(addr, "GET", &format!("/api/games/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(r.status, 410, "{}", r.text());
+    let r = http(
+        addr,
+        "GET",
+        &format!("/api/games/{}", played["id"].as_str().unwrap()),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -79,6 +79,25 @@ enum Command {
         /// returns to the server's ping (sent every third of this), is closed.
         #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
         ws_silence: f64,
+        /// Games one address may create a minute (as many at once); past it `429`. 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 30)]
+        games_per_minute: u32,
+        /// Word-judge requests (`POST /api/judge`, each one logged) one address may make a
+        /// minute. 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 60)]
+        judge_per_minute: u32,
+        /// Score-sheet checks (`POST /api/gcg/verify`) one address may make a minute. 0: no
+        /// limit.
+        #[arg(long, value_name = "N", default_value_t = 120)]
+        verify_per_minute: u32,
+        /// Games created from the lobby or the API that have not started yet, at most; past it
+        /// creating one answers `503`. The director's games are not counted. 0: no cap.
+        #[arg(long, value_name = "N", default_value_t = 1000)]
+        max_waiting_games: usize,
+        /// Minutes after which a game from the lobby or the API that nobody started expires (it
+        /// can no longer be joined; nothing is deleted). The director's games never expire.
+        #[arg(long, value_name = "MINUTES", default_value_t = 60.0)]
+        unjoined_expiry: f64,
     },
     /// Tournament direction: divisions, players, pairings, results, standings, exports.
     Td {
@@ -215,7 +234,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             header_timeout,
             idle_timeout,
             ws_silence,
+            games_per_minute,
+            judge_per_minute,
+            verify_per_minute,
+            max_waiting_games,
+            unjoined_expiry,
         } => {
+            if !(unjoined_expiry.is_finite() && (0.1..=525_600.0).contains(&unjoined_expiry)) {
+                anyhow::bail!(
+                    "--unjoined-expiry must be between 0.1 and 525600 minutes, not {unjoined_expiry}"
+                );
+            }
+            let quotas = tilebag_server::Quotas {
+                games_per_minute,
+                judge_per_minute,
+                verify_per_minute,
+                max_waiting_games,
+                unjoined_expiry: std::time::Duration::from_secs_f64(unjoined_expiry * 60.0),
+            };
             let secs = |name: &str, v: f64| -> Result<std::time::Duration> {
                 if !(v.is_finite() && (0.1..=86_400.0).contains(&v)) {
                     anyhow::bail!("--{name} must be between 0.1 and 86400 seconds, not {v}");
@@ -258,6 +294,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 director_key,
                 allow_seeds,
                 net,
+                quotas,
                 ..Default::default()
             };
             tilebag_server::run(config)?;

@@ -9,6 +9,7 @@
 //!         lexicon, created_at_ms, status 'live'|'ended', result_json, ended_at_ms,
 //!         checkpoint_ms,          -- checkpoint_ms: the game time last seen running
 //!         seeded)                 -- 1/true: the creator chose the seed (serve --allow-seeds)
+//!                                 -- status 'expired': nobody started it in time
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
 //! ```
 //!
@@ -53,6 +54,8 @@ pub enum StoreError {
 pub enum GameStatus {
     Live,
     Ended,
+    /// Nobody started it in time (`Quotas::unjoined_expiry`); it can no longer be joined.
+    Expired,
 }
 
 impl GameStatus {
@@ -60,13 +63,14 @@ impl GameStatus {
         match self {
             GameStatus::Live => "live",
             GameStatus::Ended => "ended",
+            GameStatus::Expired => "expired",
         }
     }
     fn parse(s: &str) -> GameStatus {
-        if s == "ended" {
-            GameStatus::Ended
-        } else {
-            GameStatus::Live
+        match s {
+            "ended" => GameStatus::Ended,
+            "expired" => GameStatus::Expired,
+            _ => GameStatus::Live,
         }
     }
 }
@@ -125,6 +129,9 @@ pub trait Store: Send + Sync {
     /// Record the game time of live games (id, game ms); never moves a checkpoint backwards.
     /// The first checkpoint of a game (over [`NOT_STARTED`]) records that it has started.
     fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()>;
+    /// Marks a game expired if it is live, has no event and never started (checkpoint
+    /// [`NOT_STARTED`]); whether it did.
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool>;
     /// The newest games first, at most `limit`.
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>>;
     fn load_game<'a>(

@@ -186,6 +186,21 @@ impl super::Store for PostgresStore {
         })
     }
 
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let n = self
+                .client
+                .execute(
+                    "UPDATE games SET status = 'expired', ended_at_ms = $2 \
+                     WHERE id = $1 AND status = 'live' AND checkpoint_ms < 0 \
+                     AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = $1)",
+                    &[&id, &super::wall_ms()],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         Box::pin(async move {
             let rows = self

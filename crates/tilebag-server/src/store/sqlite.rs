@@ -337,6 +337,26 @@ impl super::Store for SqliteStore {
         }))
     }
 
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        let id = id.to_string();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let fut = self.write(Box::new(move |c| {
+            let n = c
+                .prepare_cached(
+                    "UPDATE games SET status = 'expired', ended_at_ms = ?2 \
+                     WHERE id = ?1 AND status = 'live' AND checkpoint_ms < 0 \
+                     AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = ?1)",
+                )?
+                .execute(params![id, super::wall_ms()])?;
+            let _ = tx.send(n == 1);
+            Ok(())
+        }));
+        Box::pin(async move {
+            fut.await?;
+            Ok(rx.await.unwrap_or(false))
+        })
+    }
+
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         self.read(move |c| {
             let mut st = c.prepare_cached(&format!(
