@@ -555,6 +555,24 @@ async fn home(
         }
         body.push_str("</table>");
     }
+    let damaged = s.hub.damaged();
+    if !damaged.is_empty() {
+        body.push_str(
+            "</section><section id=\"damaged\"><h2>Games kept out of play</h2>\
+<p>These unfinished games could not be restored when the server started. Nothing was deleted: \
+once the cause is put right (a lexicon loaded again, a row repaired), restart the server.</p>\
+<table><tr><th>Game</th><th>Why</th></tr>",
+        );
+        for d in &damaged {
+            let _ = write!(
+                body,
+                "<tr><td><code>{}</code></td><td>{}</td></tr>",
+                esc(&d.id),
+                esc(&d.reason)
+            );
+        }
+        body.push_str("</table>");
+    }
     body.push_str(
         "</section><section><h2>New event</h2><form method=\"post\" action=\"/td/new\">\
 <label>Id <input name=\"id\" id=\"new-id\" required pattern=\"[a-z0-9][a-z0-9\\-]{0,39}\" placeholder=\"spring-open\"></label>\

@@ -203,6 +203,12 @@ impl RunningServer {
         self.connection_cap
     }
 
+    /// Unfinished games that could not be restored at start-up (kept out of play, nothing
+    /// deleted), with their reasons.
+    pub fn damaged_games(&self) -> Vec<store::DamagedGame> {
+        self.hub.damaged()
+    }
+
     /// The folder of event files the director's pages work on.
     pub fn events_dir(&self) -> &std::path::Path {
         &self.events_dir
@@ -358,6 +364,12 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
             "tilebag serve: listening on http://{} (database {db})",
             server.addr()
         ));
+        for d in server.damaged_games() {
+            say(&format!(
+                "tilebag serve: game {} is kept out of play (nothing deleted; listed on /td): {}",
+                d.id, d.reason
+            ));
+        }
         say(&format!(
             "tilebag serve: director pages at http://{}/td (key {}; events in {})",
             server.addr(),

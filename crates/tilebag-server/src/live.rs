@@ -15,7 +15,9 @@
 
 use crate::clock::GameClock;
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
-use crate::store::{wall_ms, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED};
+use crate::store::{
+    wall_ms, DamagedGame, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED,
+};
 use crate::view::{
     observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
 };
@@ -203,6 +205,11 @@ pub(crate) enum HubError {
          finish one, or try again later"
     )]
     TooManyWaiting(usize),
+    #[error(
+        "game {0} is kept out of play: it could not be restored; the server's operator has been \
+         told (the director's pages list it)"
+    )]
+    Damaged(String),
 }
 
 impl HubError {
@@ -215,6 +222,7 @@ impl HubError {
             HubError::SeedNotAllowed => ErrorCode::SeedNotAllowed,
             HubError::Expired(..) => ErrorCode::Expired,
             HubError::TooManyWaiting(_) => ErrorCode::TooManyGames,
+            HubError::Damaged(_) => ErrorCode::Damaged,
         }
     }
 }
@@ -247,6 +255,8 @@ pub(crate) struct Hub {
     /// Public games that have not started (under `quotas.max_waiting_games`).
     waiting: Arc<std::sync::atomic::AtomicUsize>,
     keep_waiting: std::sync::OnceLock<Linked>,
+    /// Unfinished games that could not be restored, by id.
+    damaged: Mutex<std::collections::BTreeMap<String, DamagedGame>>,
     pub(crate) net: crate::NetLimits,
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
@@ -272,6 +282,7 @@ impl Hub {
             quotas: config.quotas,
             waiting: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             keep_waiting: std::sync::OnceLock::new(),
+            damaged: Mutex::new(std::collections::BTreeMap::new()),
             net: config.net,
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
@@ -312,21 +323,51 @@ impl Hub {
         v
     }
 
-    /// Load every unfinished game and replay it (at startup).
+    /// Load every unfinished game and replay it (at startup). A game that cannot be read or
+    /// replayed is kept out of play with its reason ([`Hub::damaged`]); the others run. Nothing
+    /// is deleted. Returns how many were restored.
     pub(crate) async fn restore_unfinished(&self) -> Result<usize, ServerError> {
         let games = self.store.load_unfinished().await?;
-        let n = games.len();
-        for (rec, events) in games {
+        let mut n = 0;
+        for one in games {
+            let (rec, events) = match one {
+                Ok(g) => g,
+                Err(d) => {
+                    self.keep_out(d);
+                    continue;
+                }
+            };
             let id = rec.id.clone();
-            let handle =
-                self.spawn_restored(rec, events)
-                    .map_err(|message| ServerError::Restore {
-                        game: id.clone(),
-                        message,
-                    })?;
-            self.games.write().expect("games lock").insert(id, handle);
+            match self.spawn_restored(rec, events) {
+                Ok(handle) => {
+                    self.games.write().expect("games lock").insert(id, handle);
+                    n += 1;
+                }
+                Err(reason) => self.keep_out(DamagedGame { id, reason }),
+            }
         }
         Ok(n)
+    }
+
+    fn keep_out(&self, d: DamagedGame) {
+        eprintln!(
+            "tilebag-server: game {} is kept out of play (nothing is deleted): {}",
+            d.id, d.reason
+        );
+        self.damaged
+            .lock()
+            .expect("damaged lock")
+            .insert(d.id.clone(), d);
+    }
+
+    /// The games kept out of play since start-up, with their reasons.
+    pub(crate) fn damaged(&self) -> Vec<DamagedGame> {
+        self.damaged
+            .lock()
+            .expect("damaged lock")
+            .values()
+            .cloned()
+            .collect()
     }
 
     fn judge(&self, name: &str) -> Result<Judge, String> {
@@ -442,6 +483,9 @@ impl Hub {
         }
         if !crate::ids::plausible_id(id) {
             return Err(HubError::UnknownGame(id.to_string()));
+        }
+        if self.damaged.lock().expect("damaged lock").contains_key(id) {
+            return Err(HubError::Damaged(id.to_string()));
         }
         let _guard = self.loading.lock().await;
         if let Some(h) = self.games.read().expect("games lock").get(id) {

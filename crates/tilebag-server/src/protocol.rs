@@ -84,6 +84,8 @@ pub enum ErrorCode {
     Expired,
     /// The server holds as many games waiting for their players as it takes.
     TooManyGames,
+    /// The game could not be restored and is kept out of play (see the director's pages).
+    Damaged,
 }
 
 impl ErrorCode {
@@ -101,7 +103,7 @@ impl ErrorCode {
             RateLimited => 429,
             Internal => 500,
             Expired => 410,
-            Unavailable | TooManyGames => 503,
+            Unavailable | TooManyGames | Damaged => 503,
         }
     }
 }

@@ -103,6 +103,16 @@ pub struct GameRecord {
 /// first action, which is its first event). Any checkpoint (≥ 0) replaces it.
 pub const NOT_STARTED: i64 = -1;
 
+/// A game to restore at start-up, or why its stored data cannot be read.
+pub type Unfinished = Result<(GameRecord, Vec<StoredEvent>), DamagedGame>;
+
+/// A game kept out of play: its stored data cannot be read, or it no longer replays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedGame {
+    pub id: String,
+    pub reason: String,
+}
+
 /// One event of a game's log.
 #[derive(Debug, Clone)]
 pub struct StoredEvent {
@@ -138,8 +148,9 @@ pub trait Store: Send + Sync {
         &'a self,
         id: &'a str,
     ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>>;
-    /// Every game not yet ended, with its events.
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>>;
+    /// Every game not yet ended, with its events; a game whose row or events cannot be read is
+    /// listed as damaged (the others are still loaded).
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>>;
 }
 
 /// Open the store a `--database` value names: a `postgres://` or `postgresql://` URL, or a

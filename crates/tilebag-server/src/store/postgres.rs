@@ -5,7 +5,7 @@
 
 use super::{
     decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent,
+    StoreFuture, StoredEvent, Unfinished,
 };
 use tokio_postgres::{Client, NoTls, Row};
 
@@ -212,7 +212,8 @@ impl super::Store for PostgresStore {
                     &[&(limit as i64)],
                 )
                 .await?;
-            rows.iter().map(game_from_row).collect()
+            // A damaged row is left out of the list (it is reported at start-up).
+            Ok(rows.iter().filter_map(|r| game_from_row(r).ok()).collect())
         })
     }
 
@@ -235,7 +236,7 @@ impl super::Store for PostgresStore {
         })
     }
 
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>> {
         Box::pin(async move {
             let rows = self
                 .client
@@ -249,9 +250,16 @@ impl super::Store for PostgresStore {
                 .await?;
             let mut out = Vec::new();
             for r in &rows {
-                let g = game_from_row(r)?;
-                let events = self.events(&g.id).await?;
-                out.push((g, events));
+                // One damaged game is kept out of play; the others are restored.
+                let id: String = r.try_get(0)?;
+                let one = match game_from_row(r) {
+                    Ok(g) => self.events(&g.id).await.map(|events| (g, events)),
+                    Err(e) => Err(e),
+                };
+                out.push(one.map_err(|e| super::DamagedGame {
+                    id,
+                    reason: e.to_string(),
+                }));
             }
             Ok(out)
         })

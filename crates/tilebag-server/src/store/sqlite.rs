@@ -5,7 +5,7 @@
 
 use super::{
     decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent,
+    StoreFuture, StoredEvent, Unfinished,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
@@ -365,7 +365,8 @@ impl super::Store for SqliteStore {
             let raw: Vec<RawGame> = st
                 .query_map([limit as i64], game_from_row)?
                 .collect::<rusqlite::Result<_>>()?;
-            raw.into_iter().map(RawGame::decode).collect()
+            // A damaged row is left out of the list (it is reported at start-up).
+            Ok(raw.into_iter().filter_map(|r| r.decode().ok()).collect())
         })
     }
 
@@ -386,19 +387,28 @@ impl super::Store for SqliteStore {
         })
     }
 
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>> {
         self.read(move |c| {
-            let raw: Vec<RawGame> = c
-                .prepare_cached(&format!(
-                    "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at_ms"
-                ))?
-                .query_map([], game_from_row)?
+            let ids: Vec<String> = c
+                .prepare_cached(
+                    "SELECT id FROM games WHERE status = 'live' ORDER BY created_at_ms",
+                )?
+                .query_map([], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             let mut out = Vec::new();
-            for r in raw {
-                let g = r.decode()?;
-                let events = load_events(c, &g.id)?;
-                out.push((g, events));
+            for id in ids {
+                let one = (|| {
+                    let g = c
+                        .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                        .query_row([&id], game_from_row)?
+                        .decode()?;
+                    let events = load_events(c, &id)?;
+                    Ok::<_, StoreError>((g, events))
+                })();
+                out.push(one.map_err(|e| super::DamagedGame {
+                    id: id.clone(),
+                    reason: e.to_string(),
+                }));
             }
             Ok(out)
         })
