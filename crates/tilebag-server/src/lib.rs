@@ -83,7 +83,7 @@ pub struct ServeConfig {
     /// knows every rack, so a seed is for tests, benchmarks and analysis only; such games are
     /// marked `seeded` in every view and in their GCG.
     pub allow_seeds: bool,
-    /// The key the director's pages ask for (at least 8 characters). Default: the one in
+    /// The key the director's pages ask for (at least 16 characters). Default: the one in
     /// `tilebag-director.key` beside the database, created at random on first start.
     pub director_key: Option<String>,
 }
@@ -261,10 +261,12 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let director_key = match &config.director_key {
         Some(k) => {
             let k = k.trim();
-            if k.len() < 8 || !k.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
-                return Err(ServerError::Config(
-                    "the director key must be at least 8 printable characters, without ';'".into(),
-                ));
+            if k.len() < MIN_DIRECTOR_KEY || !k.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
+                return Err(ServerError::Config(format!(
+                    "the director key must be at least {MIN_DIRECTOR_KEY} printable characters, \
+                     without ';' (it was {} long)",
+                    k.len()
+                )));
             }
             k.to_string()
         }
@@ -317,17 +319,21 @@ pub fn secret_token() -> String {
     ids::token()
 }
 
+/// The shortest director key `serve` accepts (a generated one has 32 characters).
+const MIN_DIRECTOR_KEY: usize = 16;
+
 /// Reads the director key from `path`, or creates the file with a new random key (readable by
 /// its owner only).
 fn director_key_file(path: &std::path::Path) -> Result<String, ServerError> {
     let unusable = || {
         ServerError::Config(format!(
-            "{} holds no usable director key (at least 8 characters); delete it to get a new one",
+            "{} holds no usable director key (at least {MIN_DIRECTOR_KEY} characters); delete it \
+             to get a new one",
             path.display()
         ))
     };
     match std::fs::read_to_string(path) {
-        Ok(k) if k.trim().len() >= 8 => return Ok(k.trim().to_string()),
+        Ok(k) if k.trim().len() >= MIN_DIRECTOR_KEY => return Ok(k.trim().to_string()),
         Ok(_) => return Err(unusable()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => {

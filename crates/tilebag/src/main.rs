@@ -51,8 +51,10 @@ enum Command {
         /// the same files. Default: `tilebag-events` beside the database.
         #[arg(long = "events", env = "TILEBAG_EVENTS", value_name = "DIR")]
         events_dir: Option<std::path::PathBuf>,
-        /// The key the director's pages ask for. Default: the one in `tilebag-director.key`
-        /// beside the database, made at random on first start.
+        /// The key the director's pages ask for (at least 16 characters). Default: the one in
+        /// `tilebag-director.key` beside the database, made at random on first start. After 10
+        /// wrong keys in a minute from one address, or 100 from all, the pages refuse every key
+        /// (sign-in form or cookie) for the rest of the minute.
         #[arg(long, env = "TILEBAG_DIRECTOR_KEY", hide_env_values = true)]
         director_key: Option<String>,
         /// Let whoever creates a game choose the bag's seed (for tests, benchmarks and
