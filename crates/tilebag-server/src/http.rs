@@ -225,11 +225,17 @@ async fn create_game_checked(
     ];
     let initial_ms = match req.initial_minutes {
         None => None,
-        Some(m) if m.is_finite() && m > 0.0 && m <= 600.0 => Some((m * 60_000.0).round() as i64),
+        // At least one second: less would round to a clock of 0 ms.
+        Some(m) if m.is_finite() && m * 60.0 >= 1.0 && m <= 600.0 => {
+            Some((m * 60_000.0).round() as i64)
+        }
         Some(m) => {
             return Err(ApiError::new(
                 ErrorCode::BadRequest,
-                format!("initial_minutes must be more than 0 and at most 600, not {m}"),
+                format!(
+                    "initial_minutes must be at least one second (1/60 of a minute) and at \
+                     most 600, not {m}"
+                ),
             ))
         }
     };

@@ -293,7 +293,9 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .await
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
-    let app = http::router(hub.clone(), &config).merge(director::router(director, hub.clone()));
+    let app = http::router(hub.clone(), &config)
+        .merge(director::router(director, hub.clone()))
+        .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
     let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
     let gate = net::Gate::new(cap, config.net.max_connections_per_address);
@@ -312,6 +314,31 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         events_dir,
         connection_cap: cap,
     })
+}
+
+/// The security headers every answer carries. The policy fits the embedded pages: scripts are
+/// ES modules from `/assets` (no inline script), styles are files plus the director pages' own
+/// `<style>` and `style=` attributes, the WebSocket is same-origin. Nobody may frame a page
+/// (clickjacking a seat), and no page sends a `Referer` (a seat link holds its token).
+async fn security_headers(mut r: axum::response::Response) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let h = r.headers_mut();
+    let set = |h: &mut axum::http::HeaderMap, name, value: &'static str| {
+        if !h.contains_key(&name) {
+            h.insert(name, HeaderValue::from_static(value));
+        }
+    };
+    set(
+        h,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+         form-action 'self'; frame-ancestors 'none'",
+    );
+    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(h, header::X_FRAME_OPTIONS, "DENY");
+    set(h, header::REFERRER_POLICY, "no-referrer");
+    r
 }
 
 /// A new random secret (32 lower-case letters and digits), as for seat tokens and player keys.

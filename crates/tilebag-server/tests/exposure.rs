@@ -577,3 +577,36 @@ async fn games_nobody_starts_expire_and_stay_expired_across_a_restart() {
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_security_headers() {
+    let dir = temp_dir("headers");
+    let db = dir.join("t.db");
+    let server = tilebag_server::start(config(db.to_str().unwrap(), &[]))
+        .await
+        .unwrap();
+    let addr = server.addr();
+    for path in [
+        "/",
+        "/games/abc",
+        "/assets/game.js",
+        "/api/health",
+        "/td",
+        "/nowhere",
+    ] {
+        let r = http(addr, "GET", path, None).await.unwrap();
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(!csp.contains("'unsafe-eval'"), "{path}: {csp}");
+        assert_eq!(
+            r.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(r.header("x-frame-options"), Some("DENY"), "{path}");
+        assert_eq!(r.header("referrer-policy"), Some("no-referrer"), "{path}");
+    }
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
