@@ -48,25 +48,6 @@ fn plain_number(s: &str) -> bool {
         && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
-#[cfg(test)]
-mod csv_tests {
-    use super::csv_field;
-
-    #[test]
-    fn formulas_are_neutralised_and_numbers_kept() {
-        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        assert_eq!(csv_field("+1+cmd"), "\"'+1+cmd\"");
-        assert_eq!(csv_field("-2+3"), "\"'-2+3\"");
-        assert_eq!(csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
-        assert_eq!(csv_field("\tx"), "\"'\tx\"");
-        assert_eq!(csv_field("-35"), "-35");
-        assert_eq!(csv_field("+12"), "+12");
-        assert_eq!(csv_field("1.5"), "1.5");
-        assert_eq!(csv_field("Ann, Able"), "\"Ann, Able\"");
-        assert_eq!(csv_field("Ann"), "Ann");
-    }
-}
-
 /// Standings after `through` as CSV, one row per player, with a header row.
 pub fn standings_csv(div: &Division, through: u32) -> String {
     let tally = div.firsts_tally(through + 1);
@@ -300,4 +281,23 @@ pub fn tally_slips_html(t: &Tournament, div: &Division, round: u32) -> String {
         }
     }
     page(t, div, &format!("Round {round} tally slips"), &body)
+}
+
+#[cfg(test)]
+mod csv_tests {
+    use super::csv_field;
+
+    #[test]
+    fn formulas_are_neutralised_and_numbers_kept() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1+cmd"), "\"'+1+cmd\"");
+        assert_eq!(csv_field("-2+3"), "\"'-2+3\"");
+        assert_eq!(csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+        assert_eq!(csv_field("\tx"), "\"'\tx\"");
+        assert_eq!(csv_field("-35"), "-35");
+        assert_eq!(csv_field("+12"), "+12");
+        assert_eq!(csv_field("1.5"), "1.5");
+        assert_eq!(csv_field("Ann, Able"), "\"Ann, Able\"");
+        assert_eq!(csv_field("Ann"), "Ann");
+    }
 }
