@@ -146,6 +146,18 @@ pub async fn bench_serve(
                     burst: 1000.0,
                     ..crate::Limits::default()
                 },
+                // Reproducible runs: the games' bags come from the bench's seed.
+                allow_seeds: true,
+                // Every client is on loopback: one address.
+                net: crate::NetLimits {
+                    max_connections_per_address: 0,
+                    ..crate::NetLimits::default()
+                },
+                quotas: crate::Quotas {
+                    games_per_minute: 0,
+                    max_waiting_games: 0,
+                    ..crate::Quotas::default()
+                },
                 ..ServeConfig::default()
             };
             config
@@ -311,10 +323,12 @@ async fn setup_game(
     let mut req = json!({
         "preset": opts.preset,
         "players": [format!("bot{g}a"), format!("bot{g}b")],
-        "seed": opts.seed.wrapping_add(g as u64),
     });
+    // The bench's own server allows seeds (reproducible bags); another server need not, so its
+    // games get random bags.
     if let Some(l) = lexicon {
         req["lexicon"] = json!(l);
+        req["seed"] = json!(opts.seed.wrapping_add(g as u64));
     }
     let resp = post_json(addr, "/api/games", &req).await?;
     if resp.status != 201 {

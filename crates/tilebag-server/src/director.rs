@@ -52,9 +52,27 @@ pub(crate) struct Director {
     key: String,
     /// Online game id → (event id, division), for reporting results.
     links: Mutex<HashMap<String, (String, String)>>,
-    /// Recent wrong keys by address, to slow down guessing.
-    failures: Mutex<HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
+    /// Recent wrong keys, by address and in all, to slow down guessing.
+    failures: Mutex<Failures>,
 }
+
+#[derive(Default)]
+struct Failures {
+    by_address: HashMap<std::net::IpAddr, Vec<std::time::Instant>>,
+    all: std::collections::VecDeque<std::time::Instant>,
+}
+
+/// The outcome of checking a key someone presented (a form or a cookie).
+pub(crate) enum KeyCheck {
+    Right,
+    Wrong,
+    /// Not checked: too many wrong keys lately (the reason, for the page).
+    Throttled(&'static str),
+}
+
+/// Wrong director keys allowed from all addresses together per [`LOGIN_WINDOW`]: past it every
+/// check is refused until the window has passed (guessing from many addresses).
+const GLOBAL_TRIES: usize = 100;
 
 /// Wrong director keys allowed from one address per [`LOGIN_WINDOW`].
 const LOGIN_TRIES: usize = 10;
@@ -78,8 +96,52 @@ impl Director {
             events,
             key,
             links: Mutex::new(HashMap::new()),
-            failures: Mutex::new(HashMap::new()),
+            failures: Mutex::new(Failures::default()),
         }
+    }
+
+    /// Checks a key presented from `ip`, whatever carried it. After [`LOGIN_TRIES`] wrong keys
+    /// from one address, or [`GLOBAL_TRIES`] from all, within [`LOGIN_WINDOW`], no key is checked
+    /// (not even the right one) until the window has passed.
+    pub(crate) fn check_key(&self, ip: std::net::IpAddr, key: &str) -> KeyCheck {
+        let now = std::time::Instant::now();
+        let mut f = self.failures.lock().expect("failures lock");
+        f.by_address.retain(|_, v| {
+            v.retain(|t| now.duration_since(*t) < LOGIN_WINDOW);
+            !v.is_empty()
+        });
+        while f
+            .all
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= LOGIN_WINDOW)
+        {
+            f.all.pop_front();
+        }
+        if f.by_address
+            .get(&ip)
+            .is_some_and(|v| v.len() >= LOGIN_TRIES)
+        {
+            return KeyCheck::Throttled(
+                "Too many wrong keys from this address: wait a minute and try again.",
+            );
+        }
+        if f.all.len() >= GLOBAL_TRIES {
+            return KeyCheck::Throttled(
+                "Too many wrong keys from everywhere lately (someone is guessing): wait a minute \
+                 and try again.",
+            );
+        }
+        if same_secret(key, &self.key) {
+            return KeyCheck::Right;
+        }
+        f.by_address.entry(ip).or_default().push(now);
+        f.all.push_back(now);
+        KeyCheck::Wrong
+    }
+
+    /// Whether a server game is linked to a pairing of an event.
+    pub(crate) fn is_linked(&self, game_id: &str) -> bool {
+        self.links.lock().expect("links lock").contains_key(game_id)
     }
 
     fn index(&self, event: &str, t: &Tournament) {
@@ -214,7 +276,28 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         )
         .route("/events/{event}", get(public_event))
         .route("/events/{event}/{division}", get(public_division))
+        .layer(axum::middleware::from_fn_with_state(
+            director.clone(),
+            throttle_cookie,
+        ))
         .with_state(DirectorState { director, hub })
+}
+
+/// Every request carrying the director's cookie has its key checked here, under the same
+/// throttle as the sign-in form: a wrong one counts as a wrong try, and while the throttle holds
+/// the request is refused (429) before any page looks at the cookie.
+async fn throttle_cookie(
+    State(director): State<Arc<Director>>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if let Some(key) = cookie_key(req.headers()) {
+        if let KeyCheck::Throttled(why) = director.check_key(peer.ip(), &key) {
+            return login_page(StatusCode::TOO_MANY_REQUESTS, Some(why));
+        }
+    }
+    next.run(req).await
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,34 +400,14 @@ async fn login(
     let Ok(Form(f)) = form else {
         return login_page(StatusCode::BAD_REQUEST, Some("Enter the director key."));
     };
-    let now = std::time::Instant::now();
-    {
-        let mut failures = s.director.failures.lock().expect("failures lock");
-        failures.retain(|_, v| {
-            v.retain(|t| now.duration_since(*t) < LOGIN_WINDOW);
-            !v.is_empty()
-        });
-        if failures
-            .get(&peer.ip())
-            .is_some_and(|v| v.len() >= LOGIN_TRIES)
-        {
-            return login_page(
-                StatusCode::TOO_MANY_REQUESTS,
-                Some("Too many wrong keys from this address: wait a minute and try again."),
-            );
-        }
-    }
     let key = f.key.trim();
-    if !same_secret(key, &s.director.key) {
-        s.director
-            .failures
-            .lock()
-            .expect("failures lock")
-            .entry(peer.ip())
-            .or_default()
-            .push(now);
-        // The form again, with the reason (a 200, as a page re-shown to a person).
-        return login_page(StatusCode::OK, Some("That is not the director key."));
+    match s.director.check_key(peer.ip(), key) {
+        KeyCheck::Right => {}
+        KeyCheck::Throttled(why) => return login_page(StatusCode::TOO_MANY_REQUESTS, Some(why)),
+        KeyCheck::Wrong => {
+            // The form again, with the reason (a 200, as a page re-shown to a person).
+            return login_page(StatusCode::OK, Some("That is not the director key."));
+        }
     }
     let mut r = Redirect::to("/td").into_response();
     if let Ok(v) = HeaderValue::from_str(&format!(
@@ -546,6 +609,24 @@ async fn home(
                 esc(e.date.as_deref().unwrap_or("")),
                 e.divisions,
                 esc(&s.director.events.path(&e.id).map(|p| p.display().to_string()).unwrap_or_default()),
+            );
+        }
+        body.push_str("</table>");
+    }
+    let damaged = s.hub.damaged();
+    if !damaged.is_empty() {
+        body.push_str(
+            "</section><section id=\"damaged\"><h2>Games kept out of play</h2>\
+<p>These unfinished games could not be restored when the server started. Nothing was deleted: \
+once the cause is put right (a lexicon loaded again, a row repaired), restart the server.</p>\
+<table><tr><th>Game</th><th>Why</th></tr>",
+        );
+        for d in &damaged {
+            let _ = write!(
+                body,
+                "<tr><td><code>{}</code></td><td>{}</td></tr>",
+                esc(&d.id),
+                esc(&d.reason)
             );
         }
         body.push_str("</table>");
@@ -1670,6 +1751,7 @@ async fn start_online(
                 initial_ms: None,
                 names: [name(g.first), name(g.second)],
                 seed: None,
+                public: false,
             })
             .await;
         match made {

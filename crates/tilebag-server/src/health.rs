@@ -202,7 +202,14 @@ impl Store for Monitored {
         Box::pin(async move { self.read(self.inner.load_game(id).await) })
     }
 
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            self.refuse_while_down()?;
+            self.wrote(self.inner.expire_game(id).await)
+        })
+    }
+
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<crate::store::Unfinished>> {
         Box::pin(async move { self.read(self.inner.load_unfinished().await) })
     }
 

@@ -3,10 +3,12 @@
 use crate::live::Hub;
 use crate::live::{HubError, NewGame};
 use crate::protocol::ErrorCode;
+use crate::quota::PerAddress;
 use crate::view::ObserverView;
 use crate::ServeConfig;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::ConnectInfo;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -14,6 +16,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tilebag_core::Ruleset;
@@ -26,6 +29,10 @@ pub(crate) struct AppState {
     lexicons: Arc<std::collections::HashMap<String, crate::Judge>>,
     /// Where the kiosk's adjudications are logged (NASPA IV.J.1).
     judge_log: Arc<crate::web::JudgeLogFile>,
+    /// Per-address quotas on what anybody may ask without a key.
+    quota_games: Arc<PerAddress>,
+    quota_judge: Arc<PerAddress>,
+    quota_verify: Arc<PerAddress>,
 }
 
 /// The largest request body (creating a game needs a few hundred bytes).
@@ -38,6 +45,9 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
         static_dir: config.static_dir.clone().map(Arc::new),
         lexicons: Arc::new(config.lexicons.clone()),
         judge_log: Arc::new(crate::web::JudgeLogFile::beside_database(&config.database)),
+        quota_games: Arc::new(PerAddress::new(config.quotas.games_per_minute)),
+        quota_judge: Arc::new(PerAddress::new(config.quotas.judge_per_minute)),
+        quota_verify: Arc::new(PerAddress::new(config.quotas.verify_per_minute)),
     };
     Router::new()
         .route("/api/games", get(list_games).post(create_game))
@@ -206,8 +216,38 @@ fn parse_body<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// `429 rate-limited` with `Retry-After`, if `ip` has used its quota of `what`.
+fn quota(q: &PerAddress, ip: std::net::IpAddr, what: &str) -> Option<Response> {
+    q.take(ip).err().map(|wait| {
+        let mut r = ApiError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "at most {} {what} a minute from one address: try again in {wait} s",
+                q.per_minute()
+            ),
+        )
+        .into_response();
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        r
+    })
+}
+
 async fn create_game(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Response> {
+    if let Some(r) = quota(&app.quota_games, peer.ip(), "new games") {
+        return Err(r);
+    }
+    create_game_checked(app, body)
+        .await
+        .map_err(IntoResponse::into_response)
+}
+
+async fn create_game_checked(
+    app: AppState,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: CreateRequest = parse_body(body)?;
@@ -223,11 +263,17 @@ async fn create_game(
     ];
     let initial_ms = match req.initial_minutes {
         None => None,
-        Some(m) if m.is_finite() && m > 0.0 && m <= 600.0 => Some((m * 60_000.0).round() as i64),
+        // At least one second: less would round to a clock of 0 ms.
+        Some(m) if m.is_finite() && m * 60.0 >= 1.0 && m <= 600.0 => {
+            Some((m * 60_000.0).round() as i64)
+        }
         Some(m) => {
             return Err(ApiError::new(
                 ErrorCode::BadRequest,
-                format!("initial_minutes must be more than 0 and at most 600, not {m}"),
+                format!(
+                    "initial_minutes must be at least one second (1/60 of a minute) and at \
+                     most 600, not {m}"
+                ),
             ))
         }
     };
@@ -239,6 +285,7 @@ async fn create_game(
             initial_ms,
             names,
             seed: req.seed,
+            public: true,
         })
         .await?;
     let m = &handle.meta;
@@ -335,7 +382,7 @@ async fn presets(State(app): State<AppState>) -> Response {
             })
         })
         .collect();
-    Json(serde_json::json!({ "presets": list })).into_response()
+    Json(serde_json::json!({ "presets": list, "allow_seeds": app.hub.allow_seeds })).into_response()
 }
 
 async fn lexicons(State(app): State<AppState>) -> Response {
@@ -444,6 +491,20 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 /// `POST /api/judge`: the word judge kiosk (see `web.rs`).
 async fn judge(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Response> {
+    // Every adjudication is appended to the log: the quota also bounds its growth.
+    if let Some(r) = quota(&app.quota_judge, peer.ip(), "adjudications") {
+        return Err(r);
+    }
+    judge_checked(app, body)
+        .await
+        .map_err(IntoResponse::into_response)
+}
+
+async fn judge_checked(
+    app: AppState,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body_bytes(body)?;
@@ -462,7 +523,18 @@ async fn judge(
 }
 
 /// `POST /api/gcg/verify`: replay a score sheet and say where it differs (see `web.rs`).
-async fn verify_gcg(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+async fn verify_gcg(
+    State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, Response> {
+    if let Some(r) = quota(&app.quota_verify, peer.ip(), "score-sheet checks") {
+        return Err(r);
+    }
+    verify_checked(body).map_err(IntoResponse::into_response)
+}
+
+fn verify_checked(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
     let body = body_bytes(body)?;
     let report = crate::web::verify_request(&body)?;
     Ok(Json(report).into_response())

@@ -23,14 +23,18 @@ mod health;
 mod http;
 mod ids;
 mod live;
+mod net;
 mod player_pages;
 pub mod protocol;
+mod quota;
 pub mod store;
 pub mod view;
 pub mod web;
 mod ws;
 
 pub use bench::{bench_serve, BenchOptions, LoadReport};
+pub use net::{raise_fd_limit, NetLimits};
+pub use quota::Quotas;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -69,10 +73,18 @@ pub struct ServeConfig {
     pub checkpoint_every: Duration,
     /// Per-connection limits.
     pub limits: Limits,
+    /// Connection caps and timeouts (the accept loop, `net.rs`).
+    pub net: NetLimits,
+    /// Per-address quotas, the cap on games waiting for players, their expiry (`quota.rs`).
+    pub quotas: Quotas,
     /// The folder of event files the director's pages work on (default: `tilebag-events`
     /// beside the SQLite database, or in the working folder for PostgreSQL).
     pub events_dir: Option<PathBuf>,
-    /// The key the director's pages ask for (at least 8 characters). Default: the one in
+    /// Let `POST /api/games` choose the bag's seed (off by default). Whoever knows the seed
+    /// knows every rack, so a seed is for tests, benchmarks and analysis only; such games are
+    /// marked `seeded` in every view and in their GCG.
+    pub allow_seeds: bool,
+    /// The key the director's pages ask for (at least 16 characters). Default: the one in
     /// `tilebag-director.key` beside the database, created at random on first start.
     pub director_key: Option<String>,
 }
@@ -111,7 +123,10 @@ impl Default for ServeConfig {
             time_scale: 1.0,
             checkpoint_every: Duration::from_secs(2),
             limits: Limits::default(),
+            net: NetLimits::default(),
+            quotas: Quotas::default(),
             events_dir: None,
+            allow_seeds: false,
             director_key: None,
         }
     }
@@ -132,7 +147,10 @@ impl std::fmt::Debug for ServeConfig {
             .field("time_scale", &self.time_scale)
             .field("checkpoint_every", &self.checkpoint_every)
             .field("limits", &self.limits)
+            .field("net", &self.net)
+            .field("quotas", &self.quotas)
             .field("events_dir", &self.events_dir)
+            .field("allow_seeds", &self.allow_seeds)
             .field("director_key", &self.director_key.as_ref().map(|_| "***"))
             .finish()
     }
@@ -166,6 +184,7 @@ pub struct RunningServer {
     hub: Arc<live::Hub>,
     director_key: String,
     events_dir: PathBuf,
+    connection_cap: usize,
 }
 
 impl RunningServer {
@@ -177,6 +196,18 @@ impl RunningServer {
     /// The key the director's pages (`/td`) ask for.
     pub fn director_key(&self) -> &str {
         &self.director_key
+    }
+
+    /// The cap on concurrent connections in force (the configured one, lowered to what the
+    /// file-descriptor limit allows).
+    pub fn connection_cap(&self) -> usize {
+        self.connection_cap
+    }
+
+    /// Unfinished games that could not be restored at start-up (kept out of play, nothing
+    /// deleted), with their reasons.
+    pub fn damaged_games(&self) -> Vec<store::DamagedGame> {
+        self.hub.damaged()
     }
 
     /// The folder of event files the director's pages work on.
@@ -232,10 +263,12 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let director_key = match &config.director_key {
         Some(k) => {
             let k = k.trim();
-            if k.len() < 8 || !k.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
-                return Err(ServerError::Config(
-                    "the director key must be at least 8 printable characters, without ';'".into(),
-                ));
+            if k.len() < MIN_DIRECTOR_KEY || !k.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
+                return Err(ServerError::Config(format!(
+                    "the director key must be at least {MIN_DIRECTOR_KEY} printable characters, \
+                     without ';' (it was {} long)",
+                    k.len()
+                )));
             }
             k.to_string()
         }
@@ -251,6 +284,9 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let (ended_tx, ended_rx) = tokio::sync::mpsc::unbounded_channel();
     hub.report_ends_to(ended_tx);
     director.spawn_reporter(ended_rx);
+    // The director's games wait for their players as long as it takes.
+    let linked = director.clone();
+    hub.keep_waiting_if(Arc::new(move |id: &str| linked.is_linked(id)));
     // The index of online games first, so a restored game that ends at once is reported.
     director.collect_all(&hub).await;
     hub.restore_unfinished().await?;
@@ -259,24 +295,16 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .await
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
-    let app = http::router(hub.clone(), &config).merge(director::router(director, hub.clone()));
-    let mut rx = shutdown_rx.clone();
+    let app = http::router(hub.clone(), &config)
+        .merge(director::router(director, hub.clone()))
+        .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
-    // Small messages (an ack, then a view) must not wait for Nagle's algorithm.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
+    let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
+    let gate = net::Gate::new(cap, config.net.max_connections_per_address);
+    let limits = config.net;
+    let rx = shutdown_rx.clone();
     let task = tokio::spawn(async move {
-        let serve = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = rx.wait_for(|stop| *stop).await;
-        });
-        if let Err(e) = serve.await {
-            eprintln!("tilebag-server: {e}");
-        }
+        net::serve(listener, app, limits, gate, rx).await;
         checkpoints.abort();
         probe.abort();
     });
@@ -287,7 +315,33 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         hub,
         director_key,
         events_dir,
+        connection_cap: cap,
     })
+}
+
+/// The security headers every answer carries. The policy fits the embedded pages: scripts are
+/// ES modules from `/assets` (no inline script), styles are files plus the director pages' own
+/// `<style>` and `style=` attributes, the WebSocket is same-origin. Nobody may frame a page
+/// (clickjacking a seat), and no page sends a `Referer` (a seat link holds its token).
+async fn security_headers(mut r: axum::response::Response) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let h = r.headers_mut();
+    let set = |h: &mut axum::http::HeaderMap, name, value: &'static str| {
+        if !h.contains_key(&name) {
+            h.insert(name, HeaderValue::from_static(value));
+        }
+    };
+    set(
+        h,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; \
+         form-action 'self'; frame-ancestors 'none'",
+    );
+    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(h, header::X_FRAME_OPTIONS, "DENY");
+    set(h, header::REFERRER_POLICY, "no-referrer");
+    r
 }
 
 /// A new random secret (32 lower-case letters and digits), as for seat tokens and player keys.
@@ -295,17 +349,21 @@ pub fn secret_token() -> String {
     ids::token()
 }
 
+/// The shortest director key `serve` accepts (a generated one has 32 characters).
+const MIN_DIRECTOR_KEY: usize = 16;
+
 /// Reads the director key from `path`, or creates the file with a new random key (readable by
 /// its owner only).
 fn director_key_file(path: &std::path::Path) -> Result<String, ServerError> {
     let unusable = || {
         ServerError::Config(format!(
-            "{} holds no usable director key (at least 8 characters); delete it to get a new one",
+            "{} holds no usable director key (at least {MIN_DIRECTOR_KEY} characters); delete it \
+             to get a new one",
             path.display()
         ))
     };
     match std::fs::read_to_string(path) {
-        Ok(k) if k.trim().len() >= 8 => return Ok(k.trim().to_string()),
+        Ok(k) if k.trim().len() >= MIN_DIRECTOR_KEY => return Ok(k.trim().to_string()),
         Ok(_) => return Err(unusable()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => {
@@ -334,6 +392,7 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
         .build()?;
     rt.block_on(async move {
         let db = store::redact_url(&config.database);
+        let net = config.net;
         let server = start(config).await?;
         // Not println!: a closed stdout (a parent that read the first line and left) must not
         // stop the server.
@@ -341,11 +400,29 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
             "tilebag serve: listening on http://{} (database {db})",
             server.addr()
         ));
+        for d in server.damaged_games() {
+            say(&format!(
+                "tilebag serve: game {} is kept out of play (nothing deleted; listed on /td): {}",
+                d.id, d.reason
+            ));
+        }
         say(&format!(
             "tilebag serve: director pages at http://{}/td (key {}; events in {})",
             server.addr(),
             server.director_key(),
             server.events_dir().display()
+        ));
+        let per = match net.max_connections_per_address {
+            0 => "no per-address cap".to_string(),
+            n => format!("{n} per address"),
+        };
+        say(&format!(
+            "tilebag serve: at most {} connections ({per}); headers within {} s, idle HTTP \
+             connections closed after {} s, silent WebSockets after {} s",
+            server.connection_cap(),
+            net.header_timeout.as_secs_f64(),
+            net.idle_timeout.as_secs_f64(),
+            net.ws_silence.as_secs_f64()
         ));
         wait_for_signal().await;
         say("tilebag serve: shutting down");

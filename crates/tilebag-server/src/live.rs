@@ -25,7 +25,9 @@
 use crate::clock::GameClock;
 use crate::health::{DbState, Monitored};
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
-use crate::store::{wall_ms, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED};
+use crate::store::{
+    wall_ms, DamagedGame, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED,
+};
 use crate::view::{
     observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
 };
@@ -55,6 +57,8 @@ pub struct GameMeta {
     pub preset: String,
     pub lexicon: String,
     pub created_at_ms: i64,
+    /// The creator chose the seed (`serve --allow-seeds`): shown in every view and the GCG.
+    pub seeded: bool,
 }
 
 impl GameMeta {
@@ -75,6 +79,8 @@ pub(crate) struct Summary {
 
 pub(crate) struct Shared {
     ended: AtomicBool,
+    /// Nobody started the game in time; its task has stopped.
+    expired: AtomicBool,
     summary: Mutex<Summary>,
     /// The game's clock as its task last set it (waiting until the game starts), for the
     /// checkpoints.
@@ -138,6 +144,10 @@ impl GameHandle {
 
     pub(crate) fn is_ended(&self) -> bool {
         self.shared.ended.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn is_expired(&self) -> bool {
+        self.shared.expired.load(Ordering::Acquire)
     }
 
     pub(crate) fn summary(&self) -> Summary {
@@ -205,6 +215,23 @@ pub(crate) enum HubError {
     Store(#[from] StoreError),
     #[error("{0}")]
     Restore(String),
+    #[error(
+        "this server does not let a client choose the seed: whoever knows it knows both racks \
+         (the operator can allow it for tests with `serve --allow-seeds`)"
+    )]
+    SeedNotAllowed,
+    #[error("game {0} expired: nobody started it within {1} minutes of its creation")]
+    Expired(String, u64),
+    #[error(
+        "the server holds {0} games waiting for their players, as many as it takes: start or \
+         finish one, or try again later"
+    )]
+    TooManyWaiting(usize),
+    #[error(
+        "game {0} is kept out of play: it could not be restored; the server's operator has been \
+         told (the director's pages list it)"
+    )]
+    Damaged(String),
 }
 
 fn store_message(e: &StoreError) -> String {
@@ -223,6 +250,10 @@ impl HubError {
             HubError::BadRequest(_) => ErrorCode::BadRequest,
             HubError::Store(e) if e.is_unavailable() => ErrorCode::Unavailable,
             HubError::Store(_) | HubError::Restore(_) => ErrorCode::Internal,
+            HubError::SeedNotAllowed => ErrorCode::SeedNotAllowed,
+            HubError::Expired(..) => ErrorCode::Expired,
+            HubError::TooManyWaiting(_) => ErrorCode::TooManyGames,
+            HubError::Damaged(_) => ErrorCode::Damaged,
         }
     }
 }
@@ -234,7 +265,13 @@ pub(crate) struct NewGame {
     pub initial_ms: Option<i64>,
     pub names: [String; 2],
     pub seed: Option<u64>,
+    /// Created with `POST /api/games` (counted under the cap on waiting games, and expires if
+    /// nobody starts it); the director's games are not.
+    pub public: bool,
 }
+
+/// Which waiting games are the director's (they never expire).
+type Linked = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 /// Every game in memory, and what they share.
 pub(crate) struct Hub {
@@ -245,6 +282,14 @@ pub(crate) struct Hub {
     pub(crate) default_preset: String,
     time_scale: f64,
     pub(crate) limits: Limits,
+    pub(crate) allow_seeds: bool,
+    pub(crate) quotas: crate::Quotas,
+    /// Public games that have not started (under `quotas.max_waiting_games`).
+    waiting: Arc<std::sync::atomic::AtomicUsize>,
+    keep_waiting: std::sync::OnceLock<Linked>,
+    /// Unfinished games that could not be restored, by id.
+    damaged: Mutex<std::collections::BTreeMap<String, DamagedGame>>,
+    pub(crate) net: crate::NetLimits,
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
     pub(crate) shutdown: watch::Receiver<bool>,
@@ -265,6 +310,12 @@ impl Hub {
             default_preset: config.default_preset.clone(),
             time_scale: config.time_scale,
             limits: config.limits,
+            allow_seeds: config.allow_seeds,
+            quotas: config.quotas,
+            waiting: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            keep_waiting: std::sync::OnceLock::new(),
+            damaged: Mutex::new(std::collections::BTreeMap::new()),
+            net: config.net,
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown,
@@ -275,6 +326,12 @@ impl Hub {
     /// The database's state as last found, and a way to check it now.
     pub(crate) fn database(&self) -> &Arc<Monitored> {
         &self.store
+    }
+
+    /// Tells which games are the director's, which wait for their players without expiring (set
+    /// once, before games are restored).
+    pub(crate) fn keep_waiting_if(&self, linked: Linked) {
+        let _ = self.keep_waiting.set(linked);
     }
 
     /// Sends every game that ends from now on to `tx` (set once, before games are restored).
@@ -303,21 +360,51 @@ impl Hub {
         v
     }
 
-    /// Load every unfinished game and replay it (at startup).
+    /// Load every unfinished game and replay it (at startup). A game that cannot be read or
+    /// replayed is kept out of play with its reason ([`Hub::damaged`]); the others run. Nothing
+    /// is deleted. Returns how many were restored.
     pub(crate) async fn restore_unfinished(&self) -> Result<usize, ServerError> {
         let games = self.store.load_unfinished().await?;
-        let n = games.len();
-        for (rec, events) in games {
+        let mut n = 0;
+        for one in games {
+            let (rec, events) = match one {
+                Ok(g) => g,
+                Err(d) => {
+                    self.keep_out(d);
+                    continue;
+                }
+            };
             let id = rec.id.clone();
-            let handle =
-                self.spawn_restored(rec, events)
-                    .map_err(|message| ServerError::Restore {
-                        game: id.clone(),
-                        message,
-                    })?;
-            self.games.write().expect("games lock").insert(id, handle);
+            match self.spawn_restored(rec, events) {
+                Ok(handle) => {
+                    self.games.write().expect("games lock").insert(id, handle);
+                    n += 1;
+                }
+                Err(reason) => self.keep_out(DamagedGame { id, reason }),
+            }
         }
         Ok(n)
+    }
+
+    fn keep_out(&self, d: DamagedGame) {
+        eprintln!(
+            "tilebag-server: game {} is kept out of play (nothing is deleted): {}",
+            d.id, d.reason
+        );
+        self.damaged
+            .lock()
+            .expect("damaged lock")
+            .insert(d.id.clone(), d);
+    }
+
+    /// The games kept out of play since start-up, with their reasons.
+    pub(crate) fn damaged(&self) -> Vec<DamagedGame> {
+        self.damaged
+            .lock()
+            .expect("damaged lock")
+            .values()
+            .cloned()
+            .collect()
     }
 
     fn judge(&self, name: &str) -> Result<Judge, String> {
@@ -358,15 +445,31 @@ impl Hub {
             preset: rec.preset,
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
+            seeded: rec.seeded,
         };
         let clock = if started {
             GameClock::resume(base, self.time_scale)
         } else {
             GameClock::waiting(self.time_scale)
         };
-        Ok(self.spawn(meta, game, events.len() as u64, judge, clock, base))
+        let public = !started
+            && !self
+                .keep_waiting
+                .get()
+                .is_some_and(|linked| linked(&meta.id));
+        let expires = public.then(|| {
+            crate::quota::left_before_expiry(
+                meta.created_at_ms,
+                wall_ms(),
+                self.quotas.unjoined_expiry,
+            )
+        });
+        Ok(self.spawn(meta, game, events.len() as u64, judge, clock, base, expires))
     }
 
+    /// Start a game's task; `expires`: a public game waiting for its players, which expires
+    /// after this long unless it starts.
+    #[allow(clippy::too_many_arguments)]
     fn spawn(
         &self,
         meta: GameMeta,
@@ -375,9 +478,15 @@ impl Hub {
         judge: Judge,
         clock: GameClock,
         durable_ms: i64,
+        expires: Option<Duration>,
     ) -> GameHandle {
         let (tx, rx) = mpsc::channel(256);
+        let waiting = expires.map(|_| {
+            self.waiting.fetch_add(1, Ordering::AcqRel);
+            self.waiting.clone()
+        });
         let shared = Arc::new(Shared {
+            expired: AtomicBool::new(false),
             ended: AtomicBool::new(game.is_over()),
             summary: Mutex::new(summary(&game, seq)),
             clock: Mutex::new(clock),
@@ -400,6 +509,9 @@ impl Hub {
             db: self.store.subscribe(),
             db_down: false,
             uncertain: None,
+            waiting,
+            expires_at: expires.map(|d| Instant::now() + d),
+            expiry: self.quotas.unjoined_expiry,
         };
         tokio::spawn(task.run(rx, self.shutdown.clone()));
         GameHandle { meta, tx, shared }
@@ -415,6 +527,9 @@ impl Hub {
         if !crate::ids::plausible_id(id) {
             return Err(HubError::UnknownGame(id.to_string()));
         }
+        if self.damaged.lock().expect("damaged lock").contains_key(id) {
+            return Err(HubError::Damaged(id.to_string()));
+        }
         let _guard = self.loading.lock().await;
         if let Some(h) = self.games.read().expect("games lock").get(id) {
             if !h.tx.is_closed() {
@@ -424,6 +539,12 @@ impl Hub {
         let Some((rec, events)) = self.store.load_game(id).await? else {
             return Err(HubError::UnknownGame(id.to_string()));
         };
+        if rec.status == GameStatus::Expired {
+            return Err(HubError::Expired(
+                id.to_string(),
+                self.quotas.unjoined_expiry.as_secs() / 60,
+            ));
+        }
         let handle = self
             .spawn_restored(rec, events)
             .map_err(HubError::Restore)?;
@@ -435,6 +556,13 @@ impl Hub {
     }
 
     pub(crate) async fn create(&self, req: NewGame) -> Result<GameHandle, HubError> {
+        if req.seed.is_some() && !self.allow_seeds {
+            return Err(HubError::SeedNotAllowed);
+        }
+        let cap = self.quotas.max_waiting_games;
+        if req.public && cap > 0 && self.waiting.load(Ordering::Acquire) >= cap {
+            return Err(HubError::TooManyWaiting(cap));
+        }
         let preset = req.preset.unwrap_or_else(|| self.default_preset.clone());
         let mut ruleset =
             Ruleset::preset(&preset).map_err(|e| HubError::BadRequest(e.to_string()))?;
@@ -465,6 +593,7 @@ impl Hub {
             preset,
             ruleset: ruleset.clone(),
             seed: req.seed.unwrap_or_else(crate::ids::seed),
+            seeded: req.seed.is_some(),
             lexicon,
             created_at_ms: wall_ms(),
             status: GameStatus::Live,
@@ -481,8 +610,18 @@ impl Hub {
             preset: rec.preset,
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
+            seeded: rec.seeded,
         };
-        let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale), 0);
+        let expires = req.public.then_some(self.quotas.unjoined_expiry);
+        let handle = self.spawn(
+            meta,
+            game,
+            0,
+            judge,
+            GameClock::waiting(self.time_scale),
+            0,
+            expires,
+        );
         self.games
             .write()
             .expect("games lock")
@@ -502,6 +641,7 @@ impl Hub {
                     Some((s, ended)) => (Some(s), ended),
                     None => (None, r.status == GameStatus::Ended),
                 };
+                let expired = r.status == GameStatus::Expired;
                 let result = match &summary {
                     Some(s) => s.result.clone(),
                     None => r
@@ -515,7 +655,14 @@ impl Hub {
                     preset: r.preset,
                     lexicon: r.lexicon,
                     created_at_ms: r.created_at_ms,
-                    status: if ended { "ended" } else { "live" },
+                    seeded: r.seeded,
+                    status: if expired {
+                        "expired"
+                    } else if ended {
+                        "ended"
+                    } else {
+                        "live"
+                    },
                     scores: summary.as_ref().map(|s| s.scores),
                     to_move: summary.as_ref().filter(|_| !ended).map(|s| s.to_move),
                     result,
@@ -608,6 +755,7 @@ pub(crate) struct ListEntry {
     pub preset: String,
     pub lexicon: String,
     pub created_at_ms: i64,
+    pub seeded: bool,
     pub status: &'static str,
     /// Current scores (for games in memory).
     pub scores: Option<[i32; 2]>,
@@ -667,6 +815,11 @@ struct GameTask {
     db_down: bool,
     /// A write the outage left unsettled: settled before anything else is stored.
     uncertain: Option<Unsettled>,
+    /// The count of public games waiting for their players, while this one is among them.
+    waiting: Option<Arc<std::sync::atomic::AtomicUsize>>,
+    /// When this public game expires unless it has started.
+    expires_at: Option<Instant>,
+    expiry: Duration,
 }
 
 impl GameTask {
@@ -678,6 +831,11 @@ impl GameTask {
                 Some(Instant::now() + IDLE_FINISHED)
             } else {
                 self.next_wake()
+            };
+            let expiry = self.expires_at.filter(|_| !self.clock.is_running());
+            let wake = match (wake, expiry) {
+                (Some(w), Some(e)) => Some(w.min(e)),
+                (w, e) => w.or(e),
             };
             let sleep = tokio::time::sleep_until(
                 wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600))
@@ -701,9 +859,53 @@ impl GameTask {
                     if self.game.is_over() && self.subs.is_empty() {
                         break;
                     }
+                    if expiry.is_some_and(|e| e <= Instant::now()) && self.expire().await {
+                        break;
+                    }
                     self.fire_due().await
                 }
                 _ = crate::stopped(&mut stop) => break,
+            }
+        }
+        self.no_longer_waiting();
+    }
+
+    /// The game has started (or stopped): it no longer counts as waiting.
+    fn no_longer_waiting(&mut self) {
+        if let Some(w) = self.waiting.take() {
+            w.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Nobody started the game in time: mark it expired in the store (only if it still has no
+    /// event and no start) and tell whoever watches. Whether it expired.
+    async fn expire(&mut self) -> bool {
+        match self.store.expire_game(&self.meta.id).await {
+            Ok(true) => {
+                self.shared.expired.store(true, Ordering::Release);
+                let msg = format!(
+                    "game {} expired: nobody started it within {} minutes of its creation",
+                    self.meta.id,
+                    self.expiry.as_secs() / 60
+                );
+                let text: Utf8Bytes = error_text(None, ErrorCode::Expired, &msg).into();
+                for sub in self.subs.values() {
+                    let _ = sub.out.try_send(text.clone());
+                }
+                true
+            }
+            Ok(false) => {
+                // It has an event or a start on record after all: it does not expire.
+                self.expires_at = None;
+                false
+            }
+            Err(e) => {
+                eprintln!(
+                    "tilebag-server: game {}: cannot mark it expired: {e}",
+                    self.meta.id
+                );
+                self.expires_at = Some(Instant::now() + Duration::from_secs(60));
+                false
             }
         }
     }
@@ -802,6 +1004,8 @@ impl GameTask {
         if self.clock.is_started() {
             return;
         }
+        self.no_longer_waiting();
+        self.expires_at = None;
         self.clock.start();
         if self.db_down {
             self.clock.hold(self.clock.now_ms());
@@ -1203,6 +1407,15 @@ impl GameTask {
         record.id = Some(format!("tilebag {}", self.meta.id));
         // The lexicon the game was judged with, not the rulebook's word source.
         record.lexicon = Some(self.meta.lexicon.clone());
+        if self.meta.seeded {
+            // A note: readers that do not know it ignore it.
+            record.notes.insert(
+                0,
+                "tilebag: seeded game: the creator chose the bag's seed, so it was not a fair \
+                 game (a test, benchmark or analysis game; serve --allow-seeds)"
+                    .into(),
+            );
+        }
         if !self.game.is_over() {
             record.last_racks = [None, None];
             for e in &mut record.events {

@@ -79,6 +79,14 @@ pub enum ErrorCode {
     /// The database is down (nothing was changed; the message says so), or the server is
     /// shutting down or the game's task has stopped.
     Unavailable,
+    /// A client chose the bag's seed on a server that does not allow it (`serve --allow-seeds`).
+    SeedNotAllowed,
+    /// Nobody started the game in time: it can no longer be joined.
+    Expired,
+    /// The server holds as many games waiting for their players as it takes.
+    TooManyGames,
+    /// The game could not be restored and is kept out of play (see the director's pages).
+    Damaged,
 }
 
 impl ErrorCode {
@@ -87,7 +95,7 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             BadJson | BadMessage | WebsocketRequired => 400,
-            WrongToken | NotASeat => 403,
+            WrongToken | NotASeat | SeedNotAllowed => 403,
             UnknownGame | NotFound => 404,
             OutOfTurn | GameOver | NotAllowed | BagTooSmall => 409,
             TooLarge => 413,
@@ -95,7 +103,8 @@ impl ErrorCode {
             | NotFormed => 422,
             RateLimited => 429,
             Internal => 500,
-            Unavailable => 503,
+            Expired => 410,
+            Unavailable | TooManyGames | Damaged => 503,
         }
     }
 }
@@ -174,6 +183,30 @@ pub fn parse_client(text: &str) -> Result<Incoming, ParseError> {
     let mut obj = value;
     if let Some(map) = obj.as_object_mut() {
         map.remove("id");
+        // A field we do not know is refused, not ignored (a misspelt `words` must not
+        // challenge every word).
+        let fields: &[&str] = match map.get("type").and_then(Value::as_str) {
+            Some("play") => &["type", "position", "word"],
+            Some("exchange") => &["type", "tiles"],
+            Some("challenge") => &["type", "words"],
+            _ => &["type"],
+        };
+        if let Some(k) = map.keys().find(|k| !fields.contains(&k.as_str())) {
+            let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
+            let takes: Vec<String> = fields[1..]
+                .iter()
+                .chain(["id"].iter())
+                .map(|f| format!("{f:?}"))
+                .collect();
+            return Err(ParseError {
+                id,
+                code: ErrorCode::BadMessage,
+                message: format!(
+                    "unknown field {k:?} in a {kind:?} message (it takes {})",
+                    takes.join(", ")
+                ),
+            });
+        }
     }
     match serde_json::from_value::<ClientMessage>(obj) {
         Ok(message) => Ok(Incoming { id, message }),
@@ -239,5 +272,20 @@ mod tests {
         let e = parse_client(r#"{"type":"play","position":"8D"}"#).unwrap_err();
         assert!(e.message.contains("word"), "{}", e.message);
         assert_eq!(parse_client("[1]").unwrap_err().code, ErrorCode::BadMessage);
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let e = parse_client(r#"{"type":"challenge","id":"c","word":["CAT"]}"#).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadMessage);
+        assert_eq!(e.id, Some(Value::from("c")));
+        assert!(e.message.contains("\"word\""), "{}", e.message);
+        let e = parse_client(r#"{"type":"pass","extra":1}"#).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadMessage);
+        let e = parse_client(r#"{"type":"play","position":"8D","word":"CAT","x":0}"#).unwrap_err();
+        assert!(e.message.contains("\"x\""), "{}", e.message);
+        // The fields a message takes are accepted.
+        parse_client(r#"{"type":"challenge","words":["CAT"],"id":1}"#).unwrap();
+        parse_client(r#"{"type":"exchange","tiles":"AE"}"#).unwrap();
     }
 }

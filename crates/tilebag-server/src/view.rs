@@ -34,6 +34,9 @@ pub struct TableView {
     pub players: [PlayerView; 2],
     pub preset: String,
     pub lexicon: String,
+    /// The creator chose the bag's seed (a server started with `--allow-seeds`): a game for
+    /// tests or analysis, not a fair one, since whoever knows the seed knows every rack.
+    pub seeded: bool,
     pub challenge: ChallengeRule,
     pub time_control: ClockRule,
     /// The game time this view shows (ms since the game began); clocks are as of this time.
@@ -418,6 +421,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         }),
         preset: meta.preset.clone(),
         lexicon: meta.lexicon.clone(),
+        seeded: meta.seeded,
         challenge: game.ruleset().challenge,
         time_control: game.ruleset().clock,
         at_ms,

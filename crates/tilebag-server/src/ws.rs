@@ -24,6 +24,7 @@ use tokio::sync::{mpsc, watch};
 const OUTBOX: usize = 64;
 
 /// Close codes (RFC 6455).
+const NORMAL: u16 = 1000;
 const GOING_AWAY: u16 = 1001;
 const POLICY_VIOLATION: u16 = 1008;
 const TOO_BIG: u16 = 1009;
@@ -73,6 +74,7 @@ pub(crate) async fn upgrade(
         }
     };
     let limits = app.hub.limits;
+    let net = app.hub.net;
     let stop = app.hub.shutdown.clone();
     // The library's own limit is a backstop; our smaller limit answers with an error first.
     let cap = limits.max_message_bytes.saturating_mul(4).max(4096);
@@ -80,7 +82,7 @@ pub(crate) async fn upgrade(
         .max_frame_size(cap)
         // The library zeroes this much buffer on every read; client messages are small.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| serve(socket, handle, audience, limits, stop))
+        .on_upgrade(move |socket| serve(socket, handle, audience, limits, net, stop))
 }
 
 struct Bucket {
@@ -125,6 +127,7 @@ async fn serve(
     handle: GameHandle,
     audience: Audience,
     limits: Limits,
+    net: crate::NetLimits,
     mut stop: watch::Receiver<bool>,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -139,21 +142,51 @@ async fn serve(
         }
     };
     let mut bucket = Bucket::new(limits);
+    // Silence: a client that sends nothing, not even the pong a browser returns to our ping
+    // on its own, is gone (or holding a descriptor on purpose).
+    let mut heard = Instant::now();
+    let mut ping = tokio::time::interval_at(
+        (Instant::now() + net.ws_ping_every).into(),
+        net.ws_ping_every.max(std::time::Duration::from_millis(10)),
+    );
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                let sent = tokio::time::timeout(net.ws_silence, sink.send(Message::Ping(Default::default()))).await;
+                if !matches!(sent, Ok(Ok(()))) {
+                    break;
+                }
+            }
+            _ = tokio::time::sleep_until((heard + net.ws_silence).into()) => {
+                let _ = tokio::time::timeout(
+                    std::time::Duration::from_secs(1),
+                    sink.send(close(POLICY_VIOLATION, "silent too long")),
+                ).await;
+                break;
+            }
             out = out_rx.recv() => match out {
                 Some(text) => {
-                    if sink.send(Message::Text(text)).await.is_err() {
+                    // A client that reads nothing fills the socket's buffers: it is let go
+                    // after as long as a silent one.
+                    let sent = tokio::time::timeout(net.ws_silence, sink.send(Message::Text(text))).await;
+                    if !matches!(sent, Ok(Ok(()))) {
                         break;
                     }
                 }
                 None => {
+                    if handle.is_expired() {
+                        // The game's task has told us why (an `error` already sent).
+                        let _ = sink.send(close(NORMAL, "the game expired")).await;
+                        break;
+                    }
                     // The game dropped us: we fell behind. A reconnect restores everything.
                     let _ = sink.send(close(TRY_AGAIN_LATER, "too slow; reconnect")).await;
                     break;
                 }
             },
             msg = stream.next() => {
+                heard = Instant::now();
                 let text = match msg {
                     Some(Ok(Message::Text(t))) => Some(t),
                     Some(Ok(Message::Binary(_))) => None,

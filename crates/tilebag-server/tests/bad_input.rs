@@ -76,6 +76,14 @@ async fn bad_http_requests_get_clear_errors() {
         "bad-request",
     )
     .await;
+    // So small that it would round to a clock of 0 ms: at least one second is needed.
+    let m = post(
+        r#"{"players":["a","b"],"initial_minutes":0.000001}"#,
+        422,
+        "bad-request",
+    )
+    .await;
+    assert!(m.contains("at least one second"), "{m}");
     post(
         r#"{"players":["a","b"],"preset":"literacy-2018","initial_minutes":5}"#,
         422,

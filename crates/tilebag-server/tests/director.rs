@@ -705,12 +705,20 @@ async fn without_a_key_the_server_makes_one_and_keeps_it() {
     // A short key is refused at startup.
     let mut short = c;
     short.director_key = Some("abc".into());
+    let e = tilebag_server::start(short.clone())
+        .await
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("at least 16"), "{e}");
+    // So is one of 15 characters.
+    short.director_key = Some("fifteen-chars-x".into());
     let e = tilebag_server::start(short)
         .await
         .err()
         .unwrap()
         .to_string();
-    assert!(e.contains("at least 8"), "{e}");
+    assert!(e.contains("at least 16"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -1068,6 +1076,69 @@ async fn guessing_the_director_key_is_stopped_after_ten_wrong_tries() {
     assert_eq!(r.status, 429, "{}", r.text());
     assert!(r.header("set-cookie").is_none());
     assert!(r.text().contains("Too many wrong keys"));
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `GET /td` with the director cookie `key`, from the loopback address `from`: the status and
+/// the page.
+async fn td_with_cookie(from: &str, addr: SocketAddr, key: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(SocketAddr::new(from.parse().unwrap(), 0))
+        .unwrap();
+    let mut s = sock.connect(addr).await.unwrap();
+    let req = format!(
+        "GET /td HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: tilebag_director={key}\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let status = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, text)
+}
+
+#[tokio::test]
+async fn guessing_the_key_with_the_cookie_is_throttled_per_address_and_in_all() {
+    let (dir, server, _td) = club("director-cookie-guess").await;
+    let addr = server.addr();
+    // The right cookie opens the pages.
+    let (status, page) = td_with_cookie("127.0.0.20", addr, KEY).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("New event"), "{page}");
+    // Ten wrong cookies from one address: each is a wrong try (the sign-in form) ...
+    for i in 0..10 {
+        let (status, page) = td_with_cookie("127.0.0.21", addr, &format!("guess-{i}")).await;
+        assert_eq!(status, 200, "try {i}");
+        assert!(!page.contains("New event"), "try {i}");
+    }
+    // ... after which that address is refused for a minute, the right key included, on the
+    // sign-in form as with a cookie.
+    let (status, page) = td_with_cookie("127.0.0.21", addr, KEY).await;
+    assert_eq!(status, 429, "{page}");
+    assert!(
+        page.contains("Too many wrong keys from this address"),
+        "{page}"
+    );
+    assert!(!page.contains("New event"));
+    // Another address still gets in.
+    let (status, _) = td_with_cookie("127.0.0.22", addr, KEY).await;
+    assert_eq!(status, 200);
+    // Guessing from many addresses: once 100 wrong keys have come in a minute from all of them,
+    // every check is refused, from everywhere.
+    for a in 0..9 {
+        for i in 0..10 {
+            let (status, _) =
+                td_with_cookie(&format!("127.0.1.{}", a + 1), addr, &format!("g{a}-{i}")).await;
+            assert_eq!(status, 200);
+        }
+    }
+    let (status, page) = td_with_cookie("127.0.0.23", addr, KEY).await;
+    assert_eq!(status, 429, "{page}");
+    assert!(page.contains("from everywhere"), "{page}");
+    let r = form(addr, "/td/login", "", &format!("key={KEY}"), None).await;
+    assert_eq!(r.status, 429);
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -22,13 +22,30 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-/// Quotes a CSV field when needed (RFC 4180).
+/// Quotes a CSV field when needed (RFC 4180). A text that a spreadsheet would take for a
+/// formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, and not a plain number
+/// such as a spread of `-35`) is neutralised as spreadsheet programs expect: a leading `'`, the
+/// field quoted (OWASP, "CSV injection").
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !plain_number(s);
+    if formula {
+        format!("\"'{}\"", s.replace('"', "\"\""))
+    } else if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
     }
+}
+
+/// `-35`, `+12`, `1.5`: digits with an optional sign and decimal point.
+fn plain_number(s: &str) -> bool {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let mut parts = digits.splitn(2, '.');
+    let whole = parts.next().unwrap_or("");
+    let frac = parts.next();
+    !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Standings after `through` as CSV, one row per player, with a header row.
@@ -264,4 +281,23 @@ pub fn tally_slips_html(t: &Tournament, div: &Division, round: u32) -> String {
         }
     }
     page(t, div, &format!("Round {round} tally slips"), &body)
+}
+
+#[cfg(test)]
+mod csv_tests {
+    use super::csv_field;
+
+    #[test]
+    fn formulas_are_neutralised_and_numbers_kept() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1+cmd"), "\"'+1+cmd\"");
+        assert_eq!(csv_field("-2+3"), "\"'-2+3\"");
+        assert_eq!(csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+        assert_eq!(csv_field("\tx"), "\"'\tx\"");
+        assert_eq!(csv_field("-35"), "-35");
+        assert_eq!(csv_field("+12"), "+12");
+        assert_eq!(csv_field("1.5"), "1.5");
+        assert_eq!(csv_field("Ann, Able"), "\"Ann, Able\"");
+        assert_eq!(csv_field("Ann"), "Ann");
+    }
 }

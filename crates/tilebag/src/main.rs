@@ -52,10 +52,55 @@ enum Command {
         /// the same files. Default: `tilebag-events` beside the database.
         #[arg(long = "events", env = "TILEBAG_EVENTS", value_name = "DIR")]
         events_dir: Option<std::path::PathBuf>,
-        /// The key the director's pages ask for. Default: the one in `tilebag-director.key`
-        /// beside the database, made at random on first start.
+        /// The key the director's pages ask for (at least 16 characters). Default: the one in
+        /// `tilebag-director.key` beside the database, made at random on first start. After 10
+        /// wrong keys in a minute from one address, or 100 from all, the pages refuse every key
+        /// (sign-in form or cookie) for the rest of the minute.
         #[arg(long, env = "TILEBAG_DIRECTOR_KEY", hide_env_values = true)]
         director_key: Option<String>,
+        /// Let whoever creates a game choose the bag's seed (for tests, benchmarks and
+        /// analysis). Off by default: whoever knows the seed knows both racks. Seeded games are
+        /// marked as such in every view and in their GCG.
+        #[arg(long)]
+        allow_seeds: bool,
+        /// Concurrent connections in all (HTTP and WebSocket); lowered at start-up to what the
+        /// open-file limit allows (the soft limit is first raised to the hard limit). Past it a
+        /// new connection gets 503 at once.
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        max_connections: usize,
+        /// Concurrent connections from one source address (0: no cap; behind a reverse proxy
+        /// every connection comes from the proxy).
+        #[arg(long, value_name = "N", default_value_t = 256)]
+        max_connections_per_address: usize,
+        /// Seconds a client may take to send a request's headers, from its first byte.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        header_timeout: f64,
+        /// Seconds an HTTP connection may stay open with no request and no traffic.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        idle_timeout: f64,
+        /// Seconds after which a WebSocket that has sent nothing, not even the pong a browser
+        /// returns to the server's ping (sent every third of this), is closed.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        ws_silence: f64,
+        /// Games one address may create a minute (as many at once); past it `429`. 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 30)]
+        games_per_minute: u32,
+        /// Word-judge requests (`POST /api/judge`, each one logged) one address may make a
+        /// minute. 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 60)]
+        judge_per_minute: u32,
+        /// Score-sheet checks (`POST /api/gcg/verify`) one address may make a minute. 0: no
+        /// limit.
+        #[arg(long, value_name = "N", default_value_t = 120)]
+        verify_per_minute: u32,
+        /// Games created from the lobby or the API that have not started yet, at most; past it
+        /// creating one answers `503`. The director's games are not counted. 0: no cap.
+        #[arg(long, value_name = "N", default_value_t = 1000)]
+        max_waiting_games: usize,
+        /// Minutes after which a game from the lobby or the API that nobody started expires (it
+        /// can no longer be joined; nothing is deleted). The director's games never expire.
+        #[arg(long, value_name = "MINUTES", default_value_t = 60.0)]
+        unjoined_expiry: f64,
     },
     /// Tournament direction: divisions, players, pairings, results, standings, exports.
     Td {
@@ -203,7 +248,48 @@ fn run(cli: Cli) -> Result<ExitCode> {
             default_lexicon,
             events_dir,
             director_key,
+            allow_seeds,
+            max_connections,
+            max_connections_per_address,
+            header_timeout,
+            idle_timeout,
+            ws_silence,
+            games_per_minute,
+            judge_per_minute,
+            verify_per_minute,
+            max_waiting_games,
+            unjoined_expiry,
         } => {
+            if !(unjoined_expiry.is_finite() && (0.1..=525_600.0).contains(&unjoined_expiry)) {
+                anyhow::bail!(
+                    "--unjoined-expiry must be between 0.1 and 525600 minutes, not {unjoined_expiry}"
+                );
+            }
+            let quotas = tilebag_server::Quotas {
+                games_per_minute,
+                judge_per_minute,
+                verify_per_minute,
+                max_waiting_games,
+                unjoined_expiry: std::time::Duration::from_secs_f64(unjoined_expiry * 60.0),
+            };
+            let secs = |name: &str, v: f64| -> Result<std::time::Duration> {
+                if !(v.is_finite() && (0.1..=86_400.0).contains(&v)) {
+                    anyhow::bail!("--{name} must be between 0.1 and 86400 seconds, not {v}");
+                }
+                Ok(std::time::Duration::from_secs_f64(v))
+            };
+            if max_connections == 0 {
+                anyhow::bail!("--max-connections must be at least 1");
+            }
+            let ws_silence = secs("ws-silence", ws_silence)?;
+            let net = tilebag_server::NetLimits {
+                max_connections,
+                max_connections_per_address,
+                header_timeout: secs("header-timeout", header_timeout)?,
+                idle_timeout: secs("idle-timeout", idle_timeout)?,
+                ws_ping_every: ws_silence / 3,
+                ws_silence,
+            };
             let mut map: std::collections::HashMap<String, tilebag_server::Judge> =
                 std::collections::HashMap::new();
             map.insert(
@@ -226,6 +312,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 default_lexicon,
                 events_dir,
                 director_key,
+                allow_seeds,
+                net,
+                quotas,
                 ..Default::default()
             };
             tilebag_server::run(config)?;

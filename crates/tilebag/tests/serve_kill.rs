@@ -25,7 +25,14 @@ impl Drop for Server {
 
 fn start(dir: &Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tilebag"))
-        .args(["serve", "--port", "0", "--database", "t.db"])
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--database",
+            "t.db",
+            "--allow-seeds",
+        ])
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

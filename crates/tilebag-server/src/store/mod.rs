@@ -7,7 +7,9 @@
 //! ```text
 //! games  (id PK, seat0_token, seat1_token, player0, player1, preset, ruleset_json, seed,
 //!         lexicon, created_at_ms, status 'live'|'ended', result_json, ended_at_ms,
-//!         checkpoint_ms)          -- checkpoint_ms: the game time last seen running
+//!         checkpoint_ms,          -- checkpoint_ms: the game time last seen running
+//!         seeded)                 -- 1/true: the creator chose the seed (serve --allow-seeds)
+//!                                 -- status 'expired': nobody started it in time
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
 //! health (id = 1, wall_ms)        -- SQLite only: the row `Store::ping` writes
 //! ```
@@ -77,6 +79,8 @@ impl StoreError {
 pub enum GameStatus {
     Live,
     Ended,
+    /// Nobody started it in time (`Quotas::unjoined_expiry`); it can no longer be joined.
+    Expired,
 }
 
 impl GameStatus {
@@ -84,13 +88,14 @@ impl GameStatus {
         match self {
             GameStatus::Live => "live",
             GameStatus::Ended => "ended",
+            GameStatus::Expired => "expired",
         }
     }
     fn parse(s: &str) -> GameStatus {
-        if s == "ended" {
-            GameStatus::Ended
-        } else {
-            GameStatus::Live
+        match s {
+            "ended" => GameStatus::Ended,
+            "expired" => GameStatus::Expired,
+            _ => GameStatus::Live,
         }
     }
 }
@@ -114,11 +119,24 @@ pub struct GameRecord {
     /// The game time last checkpointed while the game was live; [`NOT_STARTED`] while the game
     /// waits for its players and has no event.
     pub checkpoint_ms: i64,
+    /// The seed was chosen by the client that created the game (`serve --allow-seeds`): whoever
+    /// knows it knows every rack.
+    pub seeded: bool,
 }
 
 /// `checkpoint_ms` of a game whose clock has not started: it waits for both players (or a
 /// first action, which is its first event). Any checkpoint (≥ 0) replaces it.
 pub const NOT_STARTED: i64 = -1;
+
+/// A game to restore at start-up, or why its stored data cannot be read.
+pub type Unfinished = Result<(GameRecord, Vec<StoredEvent>), DamagedGame>;
+
+/// A game kept out of play: its stored data cannot be read, or it no longer replays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DamagedGame {
+    pub id: String,
+    pub reason: String,
+}
 
 /// One event of a game's log.
 #[derive(Debug, Clone)]
@@ -153,17 +171,21 @@ pub trait Store: Send + Sync {
         game_id: &'a str,
         seq: u64,
     ) -> StoreFuture<'a, Option<StoredEvent>>;
+    /// Marks a game expired if it is live, has no event and never started (checkpoint
+    /// [`NOT_STARTED`]); whether it did.
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool>;
     /// The newest games first, at most `limit`.
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>>;
     fn load_game<'a>(
         &'a self,
         id: &'a str,
     ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>>;
-    /// Every game not yet ended, with its events.
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>>;
     /// Check that the database is there and takes writes now (a round trip to PostgreSQL; a
     /// small committed write for SQLite, since a full disk or a read-only file still reads).
     fn ping(&self) -> StoreFuture<'_, ()>;
+    /// Every game not yet ended, with its events; a game whose row or events cannot be read is
+    /// listed as damaged (the others are still loaded).
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>>;
 }
 
 /// Open the store a `--database` value names: a `postgres://` or `postgresql://` URL, or a

@@ -21,7 +21,7 @@
 
 use super::{
     decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent,
+    StoreFuture, StoredEvent, Unfinished,
 };
 use bb8::{ManageConnection, Pool, PooledConnection, RunError};
 use std::future::Future;
@@ -153,6 +153,7 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at_ms   BIGINT,
     checkpoint_ms BIGINT NOT NULL DEFAULT 0
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS seeded BOOLEAN NOT NULL DEFAULT FALSE;
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
 CREATE TABLE IF NOT EXISTS events (
@@ -166,7 +167,7 @@ CREATE TABLE IF NOT EXISTS events (
 ";
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded";
 
 /// A connection a statement runs on: one from the pool, or one opened for a retry.
 enum Conn {
@@ -370,6 +371,7 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
         status: GameStatus::parse(&status),
         result_json: r.try_get(11)?,
         checkpoint_ms: r.try_get(12)?,
+        seeded: r.try_get(13)?,
         id,
     })
 }
@@ -386,7 +388,7 @@ impl super::Store for PostgresStore {
             let (ruleset, status) = (ruleset.as_str(), g.status.as_str());
             let sql = format!(
                 "INSERT INTO games ({GAME_COLUMNS}) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
                  ON CONFLICT (id) DO NOTHING"
             );
             let sql = sql.as_str();
@@ -411,6 +413,7 @@ impl super::Store for PostgresStore {
                                 &status,
                                 &g.result_json,
                                 &g.checkpoint_ms,
+                                &g.seeded,
                             ],
                         )
                         .await?;
@@ -540,6 +543,26 @@ impl super::Store for PostgresStore {
         })
     }
 
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let now = super::wall_ms();
+            let now = &now;
+            // Repeating it changes nothing: a game expired already is no longer live.
+            let n = self
+                .run(true, |c| async move {
+                    c.execute(
+                        "UPDATE games SET status = 'expired', ended_at_ms = $2 \
+                         WHERE id = $1 AND status = 'live' AND checkpoint_ms < 0 \
+                         AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = $1)",
+                        &[&id, now],
+                    )
+                    .await
+                })
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         Box::pin(async move {
             let sql = format!(
@@ -549,7 +572,8 @@ impl super::Store for PostgresStore {
             let rows = self
                 .run(false, |c| async move { c.query(sql, &[&limit]).await })
                 .await?;
-            rows.iter().map(game_from_row).collect()
+            // A damaged row is left out of the list (it is reported at start-up).
+            Ok(rows.iter().filter_map(|r| game_from_row(r).ok()).collect())
         })
     }
 
@@ -570,7 +594,7 @@ impl super::Store for PostgresStore {
         })
     }
 
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>> {
         Box::pin(async move {
             let sql = format!(
                 "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at_ms"
@@ -581,9 +605,16 @@ impl super::Store for PostgresStore {
                 .await?;
             let mut out = Vec::new();
             for r in &rows {
-                let g = game_from_row(r)?;
-                let events = self.events(&g.id).await?;
-                out.push((g, events));
+                // One damaged game is kept out of play; the others are restored.
+                let id: String = r.try_get(0)?;
+                let one = match game_from_row(r) {
+                    Ok(g) => self.events(&g.id).await.map(|events| (g, events)),
+                    Err(e) => Err(e),
+                };
+                out.push(one.map_err(|e| super::DamagedGame {
+                    id,
+                    reason: e.to_string(),
+                }));
             }
             Ok(out)
         })

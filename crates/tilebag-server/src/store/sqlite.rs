@@ -10,7 +10,7 @@
 
 use super::{
     decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent,
+    StoreFuture, StoredEvent, Unfinished,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS games (
     status        TEXT NOT NULL DEFAULT 'live',
     result_json   TEXT,
     ended_at_ms   INTEGER,
-    checkpoint_ms INTEGER NOT NULL DEFAULT 0
+    checkpoint_ms INTEGER NOT NULL DEFAULT 0,
+    seeded        INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
@@ -93,7 +94,7 @@ fn batch_error(e: &rusqlite::Error, when: &str) -> StoreError {
 }
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded";
 
 impl SqliteStore {
     /// Open (or create) the database file and start its worker thread.
@@ -151,6 +152,13 @@ fn init(path: &str) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
+    // Databases made before games could be seeded by their creator.
+    let has_seeded: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'seeded'")?
+        .exists([])?;
+    if !has_seeded {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0")?;
+    }
     Ok(conn)
 }
 
@@ -234,6 +242,7 @@ fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
         status: row.get(10)?,
         result_json: row.get(11)?,
         checkpoint_ms: row.get(12)?,
+        seeded: row.get(13)?,
     })
 }
 
@@ -249,6 +258,7 @@ struct RawGame {
     status: String,
     result_json: Option<String>,
     checkpoint_ms: i64,
+    seeded: bool,
 }
 
 impl RawGame {
@@ -266,6 +276,7 @@ impl RawGame {
             status: GameStatus::parse(&self.status),
             result_json: self.result_json,
             checkpoint_ms: self.checkpoint_ms,
+            seeded: self.seeded,
         })
     }
 }
@@ -303,7 +314,7 @@ impl super::Store for SqliteStore {
         self.write(Box::new(move |c| {
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
             ))?
             .execute(params![
                 g.id,
@@ -319,6 +330,7 @@ impl super::Store for SqliteStore {
                 g.status.as_str(),
                 g.result_json,
                 g.checkpoint_ms,
+                g.seeded,
             ])?;
             Ok(())
         }))
@@ -398,6 +410,26 @@ impl super::Store for SqliteStore {
         }))
     }
 
+    fn expire_game<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        let id = id.to_string();
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let fut = self.write(Box::new(move |c| {
+            let n = c
+                .prepare_cached(
+                    "UPDATE games SET status = 'expired', ended_at_ms = ?2 \
+                     WHERE id = ?1 AND status = 'live' AND checkpoint_ms < 0 \
+                     AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = ?1)",
+                )?
+                .execute(params![id, super::wall_ms()])?;
+            let _ = tx.send(n == 1);
+            Ok(())
+        }));
+        Box::pin(async move {
+            fut.await?;
+            Ok(rx.await.unwrap_or(false))
+        })
+    }
+
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         self.read(move |c| {
             let mut st = c.prepare_cached(&format!(
@@ -406,7 +438,8 @@ impl super::Store for SqliteStore {
             let raw: Vec<RawGame> = st
                 .query_map([limit as i64], game_from_row)?
                 .collect::<rusqlite::Result<_>>()?;
-            raw.into_iter().map(RawGame::decode).collect()
+            // A damaged row is left out of the list (it is reported at start-up).
+            Ok(raw.into_iter().filter_map(|r| r.decode().ok()).collect())
         })
     }
 
@@ -427,19 +460,28 @@ impl super::Store for SqliteStore {
         })
     }
 
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<(GameRecord, Vec<StoredEvent>)>> {
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>> {
         self.read(move |c| {
-            let raw: Vec<RawGame> = c
-                .prepare_cached(&format!(
-                    "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at_ms"
-                ))?
-                .query_map([], game_from_row)?
+            let ids: Vec<String> = c
+                .prepare_cached(
+                    "SELECT id FROM games WHERE status = 'live' ORDER BY created_at_ms",
+                )?
+                .query_map([], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             let mut out = Vec::new();
-            for r in raw {
-                let g = r.decode()?;
-                let events = load_events(c, &g.id)?;
-                out.push((g, events));
+            for id in ids {
+                let one = (|| {
+                    let g = c
+                        .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                        .query_row([&id], game_from_row)?
+                        .decode()?;
+                    let events = load_events(c, &id)?;
+                    Ok::<_, StoreError>((g, events))
+                })();
+                out.push(one.map_err(|e| super::DamagedGame {
+                    id: id.clone(),
+                    reason: e.to_string(),
+                }));
             }
             Ok(out)
         })

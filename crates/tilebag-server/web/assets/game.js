@@ -117,6 +117,7 @@ function onMessage(m) {
     if (S.waiting && !waiting && m.view.phase.type !== 'ended' && !m.view.paused) notice('The game has started: the clock is running.');
     S.waiting = waiting;
     if (!S.ruleset) loadRuleset(m.view.preset);
+    document.getElementById('seeded').hidden = !m.view.seeded;
     render();
   } else if (m.type === 'ack') {
     const kind = S.inflight.get(m.id);

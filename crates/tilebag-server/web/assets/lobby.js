@@ -44,6 +44,8 @@ async function load() {
   try {
     const [pr, lx] = await Promise.all([api('/api/presets'), api('/api/lexicons')]);
     presets = pr.presets || [];
+    // The server takes a seed only when its operator allows it (serve --allow-seeds).
+    for (const e of document.querySelectorAll('.seed-field')) e.hidden = !pr.allow_seeds;
     const sel = $('preset');
     sel.replaceChildren(...presets.map((p) => el('option', { value: p.name, selected: p.default ? true : null }, `${p.name} — ${p.title}`)));
     const lex = $('lexicon');
@@ -87,7 +89,7 @@ async function create(ev) {
   const m = $('minutes');
   if (!m.disabled && m.value !== '') body.initial_minutes = Number(m.value);
   const seed = $('seed').value.trim();
-  if (seed !== '') body.seed = Number(seed);
+  if (seed !== '' && !$('seed').hidden) body.seed = Number(seed);
   $('create').disabled = true;
   try {
     const g = await api('/api/games', { json: body });
@@ -131,7 +133,7 @@ async function listGames() {
       const scores = g.result ? g.result.scores : g.scores;
       return el('tr', { 'data-testid': 'game-row' },
         el('td', {}, `${g.players[0]} vs ${g.players[1]}`),
-        el('td', {}, `${g.preset} · ${g.lexicon}`),
+        el('td', {}, `${g.preset} · ${g.lexicon}${g.seeded ? ' · seeded' : ''}`),
         el('td', {}, scores ? `${scores[0]}\u2013${scores[1]}` : ''),
         el('td', {}, statusText(g)),
         el('td', {}, el('a', { href: `/game/${encodeURIComponent(g.id)}`, 'aria-label': `Watch ${g.players[0]} vs ${g.players[1]}` }, g.status === 'ended' ? 'View' : 'Watch')));

@@ -1,0 +1,461 @@
+//! The accept loop. axum's own `serve` keeps every connection for ever: an idle or half-sent
+//! HTTP connection holds a file descriptor until the client leaves, so enough of them (about as
+//! many as the process may open) stop the server answering anyone. Here:
+//!
+//! - a cap on concurrent connections in total and per source address: past it a new connection
+//!   gets a one-line `503` written without waiting and is closed at once;
+//! - a header-read timeout: from the first byte of a request to the end of its headers;
+//! - an idle timeout: a connection with no request in progress and no byte read or written for
+//!   that long is closed (keep-alive connections nobody uses);
+//! - WebSocket connections leave this watch when they are upgraded: `ws.rs` pings them and closes
+//!   those that stay silent ([`NetLimits::ws_silence`]).
+//!
+//! A connection's slot is held by its socket, so an upgraded WebSocket counts until it closes.
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+/// Limits on connections (`tilebag serve --help` lists them with these defaults).
+#[derive(Debug, Clone, Copy)]
+pub struct NetLimits {
+    /// Concurrent connections in all (HTTP and WebSocket), default 10,000; lowered at start-up to
+    /// what the file-descriptor limit allows.
+    pub max_connections: usize,
+    /// Concurrent connections from one source address, default 256; 0 = no per-address cap
+    /// (behind a reverse proxy every connection comes from the proxy).
+    pub max_connections_per_address: usize,
+    /// From the first byte of a request to the end of its headers (default 10 s).
+    pub header_timeout: Duration,
+    /// An HTTP connection with no request in progress and no traffic for this long is closed
+    /// (default 30 s).
+    pub idle_timeout: Duration,
+    /// The server pings each WebSocket this often (default 20 s) ...
+    pub ws_ping_every: Duration,
+    /// ... and closes one from which nothing (not even a pong) has come for this long (60 s).
+    pub ws_silence: Duration,
+}
+
+impl Default for NetLimits {
+    fn default() -> NetLimits {
+        NetLimits {
+            max_connections: 10_000,
+            max_connections_per_address: 256,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            ws_ping_every: Duration::from_secs(20),
+            ws_silence: Duration::from_secs(60),
+        }
+    }
+}
+
+/// File descriptors kept back from the connection cap for the database, event files, logs and
+/// the listener.
+const FD_RESERVE: u64 = 256;
+
+/// Raises the soft limit on open files to the hard limit; returns the soft limit now in force
+/// (`None` where it cannot be read).
+pub fn raise_fd_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit only read and write the struct we pass.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+                return None;
+            }
+            if lim.rlim_cur < lim.rlim_max {
+                let want = libc::rlimit {
+                    rlim_cur: lim.rlim_max,
+                    rlim_max: lim.rlim_max,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &want) == 0 {
+                    lim.rlim_cur = lim.rlim_max;
+                }
+            }
+        }
+        // `rlim_t` is not u64 on every Unix.
+        #[allow(clippy::unnecessary_cast)]
+        Some(lim.rlim_cur as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The connection cap in force: the configured one, lowered so that the process cannot run out
+/// of file descriptors before it is reached.
+pub(crate) fn effective_cap(configured: usize, fd_limit: Option<u64>) -> usize {
+    match fd_limit {
+        Some(fds) => {
+            let room = fds.saturating_sub(FD_RESERVE).max(16);
+            configured.min(usize::try_from(room).unwrap_or(usize::MAX))
+        }
+        None => configured,
+    }
+}
+
+/// Counts connections in all and per address.
+pub(crate) struct Gate {
+    total: AtomicUsize,
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+    max_total: usize,
+    max_per_ip: usize,
+}
+
+/// A connection's place under the caps; given back when dropped (with its socket).
+pub(crate) struct Slot {
+    gate: Arc<Gate>,
+    ip: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.gate.total.fetch_sub(1, Ordering::AcqRel);
+        let mut m = self.gate.per_ip.lock().expect("gate lock");
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
+}
+
+impl Gate {
+    pub(crate) fn new(max_total: usize, max_per_ip: usize) -> Arc<Gate> {
+        Arc::new(Gate {
+            total: AtomicUsize::new(0),
+            per_ip: Mutex::new(HashMap::new()),
+            max_total,
+            max_per_ip,
+        })
+    }
+
+    /// A slot for a connection from `ip`, or why not.
+    pub(crate) fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, &'static str> {
+        let mut m = self.per_ip.lock().expect("gate lock");
+        if self.total.load(Ordering::Acquire) >= self.max_total {
+            return Err("the server has as many connections as it takes");
+        }
+        let n = m.entry(ip).or_insert(0);
+        if self.max_per_ip > 0 && *n >= self.max_per_ip {
+            if *n == 0 {
+                m.remove(&ip);
+            }
+            return Err("too many connections from your address");
+        }
+        *n += 1;
+        self.total.fetch_add(1, Ordering::AcqRel);
+        Ok(Slot {
+            gate: self.clone(),
+            ip,
+        })
+    }
+
+    /// Connections open now.
+    #[cfg(test)]
+    fn open(&self) -> usize {
+        self.total.load(Ordering::Acquire)
+    }
+}
+
+/// What the watchdog of a connection needs to know: milliseconds since the connection opened.
+#[derive(Default)]
+struct Activity {
+    /// Last byte read or written.
+    last: AtomicU64,
+    /// First byte of a request whose headers are not complete yet (ms + 1; 0 = none).
+    head_since: AtomicU64,
+    /// Requests being answered.
+    busy: AtomicUsize,
+    /// Told when a request's first byte starts the header clock.
+    head_started: tokio::sync::Notify,
+}
+
+/// The socket, noting its traffic, and holding the connection's slot.
+struct Io {
+    inner: TcpStream,
+    act: Arc<Activity>,
+    opened: Instant,
+    _slot: Slot,
+}
+
+impl Io {
+    fn now(&self) -> u64 {
+        self.opened.elapsed().as_millis() as u64
+    }
+}
+
+impl AsyncRead for Io {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let me = self.get_mut();
+        let before = buf.filled().len();
+        let r = Pin::new(&mut me.inner).poll_read(cx, buf);
+        if matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            let now = me.now();
+            me.act.last.store(now, Ordering::Release);
+            if me.act.busy.load(Ordering::Acquire) == 0
+                && me
+                    .act
+                    .head_since
+                    .compare_exchange(0, now + 1, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+            {
+                me.act.head_started.notify_one();
+            }
+        }
+        r
+    }
+}
+
+impl AsyncWrite for Io {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let me = self.get_mut();
+        let r = Pin::new(&mut me.inner).poll_write(cx, buf);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            me.act.last.store(me.now(), Ordering::Release);
+        }
+        r
+    }
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let me = self.get_mut();
+        let r = Pin::new(&mut me.inner).poll_write_vectored(cx, bufs);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            me.act.last.store(me.now(), Ordering::Release);
+        }
+        r
+    }
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+/// Marks a request in progress until dropped.
+struct Busy {
+    act: Arc<Activity>,
+    opened: Instant,
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.act.busy.fetch_sub(1, Ordering::AcqRel);
+        self.act
+            .last
+            .store(self.opened.elapsed().as_millis() as u64, Ordering::Release);
+    }
+}
+
+/// Accept connections until `stop` says so, then wait for the HTTP connections to finish
+/// (WebSockets close themselves on the same signal).
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: NetLimits,
+    gate: Arc<Gate>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let (close_tx, close_rx) = watch::channel(());
+    loop {
+        let (stream, peer) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors, or a connection reset before it was accepted:
+                    // wait a little rather than spin.
+                    if !matches!(e.kind(), std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::ConnectionReset) {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    continue;
+                }
+            },
+            _ = crate::stopped(&mut stop) => break,
+        };
+        let slot = match gate.admit(peer.ip()) {
+            Ok(s) => s,
+            Err(why) => {
+                refuse(stream, why);
+                continue;
+            }
+        };
+        // Small messages (an ack, then a view) must not wait for Nagle's algorithm.
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let stop = stop.clone();
+        let close_rx = close_rx.clone();
+        tokio::spawn(async move {
+            connection(stream, peer, slot, app, limits, stop).await;
+            drop(close_rx);
+        });
+    }
+    drop(listener);
+    drop(close_rx);
+    // Requests in progress get a moment to finish; a client that keeps one open is not waited
+    // for longer.
+    let _ = tokio::time::timeout(Duration::from_secs(5), close_tx.closed()).await;
+}
+
+/// Over a cap: say so in one write that never waits (a client that does not read gets nothing),
+/// and close.
+fn refuse(stream: TcpStream, why: &str) {
+    use std::io::Write as _;
+    let body = format!("{{\"type\":\"error\",\"code\":\"unavailable\",\"message\":\"{why}\"}}");
+    let text = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nRetry-After: 10\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    // The socket is non-blocking: a plain write either goes into the kernel's buffer at once
+    // or fails (tokio's `try_write` would wait for a first readiness event).
+    if let Ok(mut s) = stream.into_std() {
+        let _ = s.write(text.as_bytes());
+    }
+}
+
+async fn connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    slot: Slot,
+    app: Router,
+    limits: NetLimits,
+    mut stop: watch::Receiver<bool>,
+) {
+    let opened = Instant::now();
+    let act = Arc::new(Activity::default());
+    let io = Io {
+        inner: stream,
+        act: act.clone(),
+        opened,
+        _slot: slot,
+    };
+    let svc_act = act.clone();
+    let svc = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+        svc_act.busy.fetch_add(1, Ordering::AcqRel);
+        svc_act.head_since.store(0, Ordering::Release);
+        let busy = Busy {
+            act: svc_act.clone(),
+            opened,
+        };
+        req.extensions_mut().insert(ConnectInfo(peer));
+        let mut app = app.clone();
+        let fut = tower_service::Service::call(&mut app, req.map(Body::new));
+        async move {
+            let r = fut.await;
+            drop(busy);
+            r
+        }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .serve_connection(TokioIo::new(io), svc)
+        .with_upgrades();
+    tokio::pin!(conn);
+    let mut stopping = false;
+    loop {
+        let wake = next_check(&act, opened, &limits);
+        tokio::select! {
+            _ = conn.as_mut() => break,
+            _ = act.head_started.notified(), if !stopping => {}
+            _ = tokio::time::sleep_until(wake.into()), if !stopping => {
+                if expired(&act, opened, &limits) {
+                    // Dropping the connection closes the socket.
+                    break;
+                }
+            }
+            _ = crate::stopped(&mut stop), if !stopping => {
+                stopping = true;
+                conn.as_mut().graceful_shutdown();
+            }
+        }
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    d.as_millis() as u64
+}
+
+/// Whether the connection has outstayed a timeout.
+fn expired(act: &Activity, opened: Instant, limits: &NetLimits) -> bool {
+    let now = opened.elapsed().as_millis() as u64;
+    let head = act.head_since.load(Ordering::Acquire);
+    if head > 0 && act.busy.load(Ordering::Acquire) == 0 {
+        return now.saturating_sub(head - 1) >= ms(limits.header_timeout);
+    }
+    let last = act.last.load(Ordering::Acquire);
+    now.saturating_sub(last) >= ms(limits.idle_timeout)
+}
+
+/// When to look again.
+fn next_check(act: &Activity, opened: Instant, limits: &NetLimits) -> Instant {
+    let head = act.head_since.load(Ordering::Acquire);
+    let last = act.last.load(Ordering::Acquire);
+    let at = if head > 0 && act.busy.load(Ordering::Acquire) == 0 {
+        (head - 1) + ms(limits.header_timeout)
+    } else {
+        // A request's first byte starting the header clock meanwhile wakes the watchdog.
+        last + ms(limits.idle_timeout)
+    };
+    opened + Duration::from_millis(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_follows_the_descriptor_limit() {
+        assert_eq!(effective_cap(10_000, Some(1024)), 768);
+        assert_eq!(effective_cap(500, Some(20_000)), 500);
+        assert_eq!(effective_cap(10_000, None), 10_000);
+        assert_eq!(effective_cap(10_000, Some(10)), 16);
+    }
+
+    #[test]
+    fn the_gate_counts_per_address_and_in_all() {
+        let g = Gate::new(3, 2);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let s1 = g.admit(a).unwrap();
+        let _s2 = g.admit(a).unwrap();
+        assert!(g.admit(a).is_err(), "a third from one address");
+        let _s3 = g.admit(b).unwrap();
+        assert!(g.admit(b).is_err(), "a fourth in all");
+        drop(s1);
+        assert_eq!(g.open(), 2);
+        assert!(g.admit(a).is_ok());
+    }
+}
