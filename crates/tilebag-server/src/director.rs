@@ -1665,6 +1665,7 @@ async fn start_online(
                 initial_ms: None,
                 names: [name(g.first), name(g.second)],
                 seed: None,
+                bot: None,
             })
             .await;
         match made {

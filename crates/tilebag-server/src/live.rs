@@ -15,7 +15,9 @@
 
 use crate::clock::GameClock;
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
-use crate::store::{wall_ms, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED};
+use crate::store::{
+    wall_ms, BotSeat, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED,
+};
 use crate::view::{
     observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
 };
@@ -45,12 +47,17 @@ pub struct GameMeta {
     pub preset: String,
     pub lexicon: String,
     pub created_at_ms: i64,
+    /// The computer's seat, in a game against the computer.
+    pub bot: Option<BotSeat>,
 }
 
 impl GameMeta {
-    /// The seat a token opens, if any.
+    /// The seat a token opens, if any. The computer's seat opens to no token: only its actor
+    /// (`bot.rs`) plays it.
     pub(crate) fn seat_for_token(&self, token: &str) -> Option<usize> {
-        (0..2).find(|&s| crate::ids::same_secret(&self.tokens[s], token))
+        (0..2)
+            .filter(|&s| self.bot.as_ref().is_none_or(|b| b.seat != s))
+            .find(|&s| crate::ids::same_secret(&self.tokens[s], token))
     }
 }
 
@@ -203,6 +210,8 @@ pub(crate) struct NewGame {
     pub initial_ms: Option<i64>,
     pub names: [String; 2],
     pub seed: Option<u64>,
+    /// The computer plays this seat at this level.
+    pub bot: Option<(usize, tilebag_engine::Level)>,
 }
 
 /// Every game in memory, and what they share.
@@ -218,6 +227,10 @@ pub(crate) struct Hub {
     pub(crate) shutdown: watch::Receiver<bool>,
     /// Where games send their id and final scores when they end (the director's reporter).
     on_end: std::sync::OnceLock<mpsc::UnboundedSender<crate::director::Ended>>,
+    /// The lexicons the computer plays (and analyses) with.
+    pub(crate) engines: Arc<crate::bot::Engines>,
+    /// Analyses of ended games (`GET /api/games/{id}/analysis`).
+    pub(crate) analyses: crate::analysis::Cache,
 }
 
 impl Hub {
@@ -237,6 +250,8 @@ impl Hub {
             loading: tokio::sync::Mutex::new(()),
             shutdown,
             on_end: std::sync::OnceLock::new(),
+            engines: Arc::new(crate::bot::Engines::new(config.word_sources.clone())),
+            analyses: crate::analysis::Cache::default(),
         })
     }
 
@@ -321,6 +336,7 @@ impl Hub {
             preset: rec.preset,
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
+            bot: rec.bot,
         };
         let clock = if started {
             GameClock::resume(base, self.time_scale)
@@ -359,8 +375,30 @@ impl Hub {
             stalled: None,
             on_end: self.on_end.get().cloned(),
         };
+        let ruleset = task.game.ruleset().clone();
+        let over = task.game.is_over();
         tokio::spawn(task.run(rx, self.shutdown.clone()));
-        GameHandle { meta, tx, shared }
+        let handle = GameHandle { meta, tx, shared };
+        if let (Some(bot), false) = (&handle.meta.bot, over) {
+            // The computer's seat actor joins the game like a player (see `bot.rs`).
+            match crate::bot::parse_level(&bot.level) {
+                Ok(level) => crate::bot::BotActor {
+                    handle: handle.clone(),
+                    bot: bot.clone(),
+                    level,
+                    ruleset,
+                    engines: self.engines.clone(),
+                    lexicon: handle.meta.lexicon.clone(),
+                    shutdown: self.shutdown.clone(),
+                }
+                .spawn(),
+                Err(e) => eprintln!(
+                    "tilebag-server: game {}: the computer's seat cannot be played: {e}",
+                    handle.meta.id
+                ),
+            }
+        }
+        handle
     }
 
     /// The game `id`, loading it from the store if it is not in memory (a finished game).
@@ -416,6 +454,26 @@ impl Hub {
                 self.lexicon_names()
             ))
         })?;
+        let bot = match req.bot {
+            None => None,
+            Some((seat, level)) => {
+                if seat > 1 {
+                    return Err(HubError::BadRequest(format!(
+                        "the computer's seat is 0 or 1, not {seat}"
+                    )));
+                }
+                crate::bot::check_ruleset(&ruleset).map_err(HubError::BadRequest)?;
+                // Build the lexicon's GADDAG now (once per lexicon), so the computer is ready.
+                self.engines
+                    .prepare(&lexicon)
+                    .await
+                    .map_err(HubError::BadRequest)?;
+                Some(BotSeat {
+                    seat,
+                    level: level.name().to_string(),
+                })
+            }
+        };
         let rec = GameRecord {
             id: crate::ids::game_id(),
             tokens: [crate::ids::token(), crate::ids::token()],
@@ -429,6 +487,7 @@ impl Hub {
             result_json: None,
             // The clock waits for the players.
             checkpoint_ms: NOT_STARTED,
+            bot,
         };
         self.store.create_game(&rec).await?;
         let game = Game::new(ruleset, rec.seed);
@@ -439,6 +498,7 @@ impl Hub {
             preset: rec.preset,
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
+            bot: rec.bot,
         };
         let handle = self.spawn(meta, game, 0, judge, GameClock::waiting(self.time_scale));
         self.games
@@ -477,6 +537,7 @@ impl Hub {
                     scores: summary.as_ref().map(|s| s.scores),
                     to_move: summary.as_ref().filter(|_| !ended).map(|s| s.to_move),
                     result,
+                    bot: r.bot,
                 }
             })
             .collect())
@@ -554,6 +615,9 @@ pub(crate) struct ListEntry {
     pub scores: Option<[i32; 2]>,
     pub to_move: Option<usize>,
     pub result: Option<ResultView>,
+    /// The computer's seat and level, in a game against the computer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotSeat>,
 }
 
 fn summary(game: &Game, seq: u64) -> Summary {

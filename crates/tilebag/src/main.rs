@@ -186,30 +186,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             events_dir,
             director_key,
         } => {
-            let mut map: std::collections::HashMap<String, tilebag_server::Judge> =
-                std::collections::HashMap::new();
-            map.insert(
-                "enable1".into(),
-                std::sync::Arc::new(tilebag_lexicon::WordSource::builtin()),
-            );
-            for spec in lexicons {
-                let (name, path) = spec.split_once('=').with_context(|| {
-                    format!("--lexicon {spec:?}: expected NAME=PATH, e.g. csw21=/data/CSW21.txt")
-                })?;
-                let source = tilebag_lexicon::open_lexicon(path)?;
-                map.insert(name.to_string(), std::sync::Arc::new(source));
-            }
-            let config = tilebag_server::ServeConfig {
+            let mut config = tilebag_server::ServeConfig {
                 bind,
                 port,
                 database,
                 default_preset: preset,
-                lexicons: map,
                 default_lexicon,
                 events_dir,
                 director_key,
                 ..Default::default()
             };
+            // Each lexicon judges words and is what the computer plays (and analyses) with.
+            config.add_word_source("enable1", tilebag_lexicon::WordSource::builtin());
+            for spec in lexicons {
+                let (name, path) = spec.split_once('=').with_context(|| {
+                    format!("--lexicon {spec:?}: expected NAME=PATH, e.g. csw21=/data/CSW21.txt")
+                })?;
+                let source = tilebag_lexicon::open_lexicon(path)?;
+                config.add_word_source(name, source);
+            }
             tilebag_server::run(config)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -4,8 +4,8 @@
 //! `synchronous_commit = on` it is durable when it returns.
 
 use super::{
-    decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent,
+    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, GameRecord,
+    GameStatus, StoreError, StoreFuture, StoredEvent,
 };
 use tokio_postgres::{Client, NoTls, Row};
 
@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at_ms   BIGINT,
     checkpoint_ms BIGINT NOT NULL DEFAULT 0
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS bot_json TEXT;
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
 CREATE TABLE IF NOT EXISTS events (
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS events (
 ";
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, bot_json";
 
 impl PostgresStore {
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
@@ -78,6 +79,7 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
         status: GameStatus::parse(&status),
         result_json: r.try_get(11)?,
         checkpoint_ms: r.try_get(12)?,
+        bot: decode_bot(&id, r.try_get(13)?)?,
         id,
     })
 }
@@ -114,11 +116,12 @@ impl super::Store for PostgresStore {
         Box::pin(async move {
             let ruleset = encode_ruleset(&g.ruleset);
             let seed = g.seed as i64;
+            let bot = encode_bot(&g.bot);
             self.client
                 .execute(
                     &format!(
                         "INSERT INTO games ({GAME_COLUMNS}) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
                     ),
                     &[
                         &g.id,
@@ -134,6 +137,7 @@ impl super::Store for PostgresStore {
                         &g.status.as_str(),
                         &g.result_json,
                         &g.checkpoint_ms,
+                        &bot,
                     ],
                 )
                 .await?;

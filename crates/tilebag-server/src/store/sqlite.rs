@@ -4,8 +4,8 @@
 //! future resolves only after its transaction is committed.
 
 use super::{
-    decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent,
+    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, GameRecord,
+    GameStatus, StoreError, StoreFuture, StoredEvent,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     status        TEXT NOT NULL DEFAULT 'live',
     result_json   TEXT,
     ended_at_ms   INTEGER,
-    checkpoint_ms INTEGER NOT NULL DEFAULT 0
+    checkpoint_ms INTEGER NOT NULL DEFAULT 0,
+    bot_json      TEXT
 );
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
@@ -55,7 +56,7 @@ CREATE TABLE IF NOT EXISTS events (
 ";
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, bot_json";
 
 impl SqliteStore {
     /// Open (or create) the database file and start its worker thread.
@@ -113,6 +114,15 @@ fn init(path: &str) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
+    // Databases made before games against the computer lack the column: add it (NULL: people).
+    let has_bot: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'bot_json'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )? > 0;
+    if !has_bot {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN bot_json TEXT")?;
+    }
     Ok(conn)
 }
 
@@ -195,6 +205,7 @@ fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
         status: row.get(10)?,
         result_json: row.get(11)?,
         checkpoint_ms: row.get(12)?,
+        bot_json: row.get(13)?,
     })
 }
 
@@ -210,12 +221,14 @@ struct RawGame {
     status: String,
     result_json: Option<String>,
     checkpoint_ms: i64,
+    bot_json: Option<String>,
 }
 
 impl RawGame {
     fn decode(self) -> Result<GameRecord, StoreError> {
         Ok(GameRecord {
             ruleset: decode_ruleset(&self.id, &self.ruleset_json)?,
+            bot: decode_bot(&self.id, self.bot_json)?,
             id: self.id,
             tokens: self.tokens,
             names: self.names,
@@ -264,7 +277,7 @@ impl super::Store for SqliteStore {
         self.write(Box::new(move |c| {
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
             ))?
             .execute(params![
                 g.id,
@@ -280,6 +293,7 @@ impl super::Store for SqliteStore {
                 g.status.as_str(),
                 g.result_json,
                 g.checkpoint_ms,
+                encode_bot(&g.bot),
             ])?;
             Ok(())
         }))
