@@ -1752,6 +1752,7 @@ async fn start_online(
                 names: [name(g.first), name(g.second)],
                 seed: None,
                 public: false,
+                bot: None,
             })
             .await;
         match made {

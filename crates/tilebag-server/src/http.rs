@@ -53,6 +53,10 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/gcg", get(get_gcg))
+        .route(
+            "/api/games/{id}/analysis",
+            get(crate::analysis::get_analysis),
+        )
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/presets", get(presets))
         .route("/api/lexicons", get(lexicons))
@@ -151,6 +155,23 @@ struct CreateRequest {
     initial_minutes: Option<f64>,
     players: Vec<String>,
     seed: Option<u64>,
+    /// Play the computer: `{"level": "static", "seat": 1}` (seat omitted or `"random"`: drawn).
+    bot: Option<BotRequest>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotRequest {
+    level: String,
+    #[serde(default)]
+    seat: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct BotInfo {
+    seat: usize,
+    level: &'static str,
+    name: String,
 }
 
 #[derive(Serialize)]
@@ -158,7 +179,10 @@ struct Created {
     id: String,
     preset: String,
     lexicon: String,
+    /// The seats people play (both, or only the human's in a game against the computer).
     seats: Vec<SeatLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot: Option<BotInfo>,
     observer_link: String,
     observer_ws: String,
 }
@@ -251,16 +275,56 @@ async fn create_game_checked(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: CreateRequest = parse_body(body)?;
-    if req.players.len() != 2 {
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!("a game has two players; {} were named", req.players.len()),
-        ));
-    }
-    let names = [
-        clean_name(&req.players[0], 0)?,
-        clean_name(&req.players[1], 1)?,
-    ];
+    let bot = match &req.bot {
+        None => None,
+        Some(b) => {
+            let level = crate::bot::parse_level(&b.level)
+                .map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
+            let seat = match &b.seat {
+                None | Some(Value::Null) => random_seat(),
+                Some(Value::String(s)) if s == "random" => random_seat(),
+                Some(Value::Number(n)) if n.as_u64() == Some(0) || n.as_u64() == Some(1) => {
+                    n.as_u64().unwrap_or(0) as usize
+                }
+                Some(other) => {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRequest,
+                        format!("bot.seat is 0, 1 or \"random\", not {other}"),
+                    ))
+                }
+            };
+            Some((seat, level))
+        }
+    };
+    let names = match bot {
+        None => {
+            if req.players.len() != 2 {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("a game has two players; {} were named", req.players.len()),
+                ));
+            }
+            [
+                clean_name(&req.players[0], 0)?,
+                clean_name(&req.players[1], 1)?,
+            ]
+        }
+        Some((seat, level)) => {
+            if req.players.len() != 1 {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!(
+                        "against the computer, name one player (you); {} were named",
+                        req.players.len()
+                    ),
+                ));
+            }
+            let human = clean_name(&req.players[0], 1 - seat)?;
+            let mut names = [human.clone(), human];
+            names[seat] = crate::bot::bot_name(level);
+            names
+        }
+    };
     let initial_ms = match req.initial_minutes {
         None => None,
         // At least one second: less would round to a clock of 0 ms.
@@ -286,6 +350,7 @@ async fn create_game_checked(
             names,
             seed: req.seed,
             public: true,
+            bot,
         })
         .await?;
     let m = &handle.meta;
@@ -295,6 +360,7 @@ async fn create_game_checked(
         preset: m.preset.clone(),
         lexicon: m.lexicon.clone(),
         seats: (0..2)
+            .filter(|&s| bot.is_none_or(|(b, _)| b != s))
             .map(|s| SeatLink {
                 seat: s,
                 name: m.names[s].clone(),
@@ -303,6 +369,11 @@ async fn create_game_checked(
                 ws: format!("/api/games/{id}/ws?token={}", m.tokens[s]),
             })
             .collect(),
+        bot: bot.map(|(seat, level)| BotInfo {
+            seat,
+            level: level.name(),
+            name: m.names[seat].clone(),
+        }),
         observer_link: format!("/games/{id}"),
         observer_ws: format!("/api/games/{id}/ws"),
     };
@@ -311,6 +382,13 @@ async fn create_game_checked(
         resp.headers_mut().insert(header::LOCATION, v);
     }
     Ok(resp)
+}
+
+/// The computer's seat when the player leaves it to chance.
+fn random_seat() -> usize {
+    let mut b = [0u8; 1];
+    let _ = getrandom::fill(&mut b);
+    usize::from(b[0] & 1)
 }
 
 #[derive(Debug, Deserialize)]

@@ -15,7 +15,9 @@
 //! - [`bench`]: the load tool ([`bench_serve`]); [`client`]: the small HTTP/WebSocket client it
 //!   and the tests use.
 
+mod analysis;
 pub mod bench;
+mod bot;
 pub mod client;
 mod clock;
 mod director;
@@ -62,6 +64,10 @@ pub struct ServeConfig {
     pub lexicons: HashMap<String, Judge>,
     /// The lexicon of a game created without one. Must be a key of `lexicons`.
     pub default_lexicon: String,
+    /// The lexicons the computer can play with and analyse games in, by the same names as
+    /// `lexicons` (a judge alone cannot generate moves). [`ServeConfig::add_word_source`] fills
+    /// both maps.
+    pub word_sources: HashMap<String, Arc<tilebag_lexicon::WordSource>>,
     /// Serve the files of this directory at `/` (the web UI), if set.
     pub static_dir: Option<PathBuf>,
     /// Game milliseconds per real millisecond (1.0). Only tests change it, to play a
@@ -119,6 +125,7 @@ impl Default for ServeConfig {
             default_preset: "naspa-2013".into(),
             lexicons: HashMap::new(),
             default_lexicon: "enable1".into(),
+            word_sources: HashMap::new(),
             static_dir: None,
             time_scale: 1.0,
             checkpoint_every: Duration::from_secs(2),
@@ -129,6 +136,16 @@ impl Default for ServeConfig {
             allow_seeds: false,
             director_key: None,
         }
+    }
+}
+
+impl ServeConfig {
+    /// Adds a lexicon by name: games may be judged with it, and the computer may play with it
+    /// (its GADDAG is built on first use).
+    pub fn add_word_source(&mut self, name: &str, source: tilebag_lexicon::WordSource) {
+        let source = Arc::new(source);
+        self.lexicons.insert(name.to_string(), source.clone());
+        self.word_sources.insert(name.to_string(), source);
     }
 }
 

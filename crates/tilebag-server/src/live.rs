@@ -26,7 +26,8 @@ use crate::clock::GameClock;
 use crate::health::{DbState, Monitored};
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
 use crate::store::{
-    wall_ms, DamagedGame, GameRecord, GameStatus, Store, StoreError, StoredEvent, NOT_STARTED,
+    wall_ms, BotSeat, DamagedGame, GameRecord, GameStatus, Store, StoreError, StoredEvent,
+    NOT_STARTED,
 };
 use crate::view::{
     observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
@@ -59,12 +60,17 @@ pub struct GameMeta {
     pub created_at_ms: i64,
     /// The creator chose the seed (`serve --allow-seeds`): shown in every view and the GCG.
     pub seeded: bool,
+    /// The computer's seat, in a game against the computer.
+    pub bot: Option<BotSeat>,
 }
 
 impl GameMeta {
-    /// The seat a token opens, if any.
+    /// The seat a token opens, if any. The computer's seat opens to no token: only its actor
+    /// (`bot.rs`) plays it.
     pub(crate) fn seat_for_token(&self, token: &str) -> Option<usize> {
-        (0..2).find(|&s| crate::ids::same_secret(&self.tokens[s], token))
+        (0..2)
+            .filter(|&s| self.bot.as_ref().is_none_or(|b| b.seat != s))
+            .find(|&s| crate::ids::same_secret(&self.tokens[s], token))
     }
 }
 
@@ -268,6 +274,8 @@ pub(crate) struct NewGame {
     /// Created with `POST /api/games` (counted under the cap on waiting games, and expires if
     /// nobody starts it); the director's games are not.
     pub public: bool,
+    /// The computer plays this seat at this level.
+    pub bot: Option<(usize, tilebag_engine::Level)>,
 }
 
 /// Which waiting games are the director's (they never expire).
@@ -295,6 +303,10 @@ pub(crate) struct Hub {
     pub(crate) shutdown: watch::Receiver<bool>,
     /// Where games send their id and final scores when they end (the director's reporter).
     on_end: std::sync::OnceLock<mpsc::UnboundedSender<crate::director::Ended>>,
+    /// The lexicons the computer plays (and analyses) with.
+    pub(crate) engines: Arc<crate::bot::Engines>,
+    /// Analyses of ended games (`GET /api/games/{id}/analysis`).
+    pub(crate) analyses: crate::analysis::Cache,
 }
 
 impl Hub {
@@ -320,6 +332,8 @@ impl Hub {
             loading: tokio::sync::Mutex::new(()),
             shutdown,
             on_end: std::sync::OnceLock::new(),
+            engines: Arc::new(crate::bot::Engines::new(config.word_sources.clone())),
+            analyses: crate::analysis::Cache::default(),
         })
     }
 
@@ -446,6 +460,7 @@ impl Hub {
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
             seeded: rec.seeded,
+            bot: rec.bot,
         };
         let clock = if started {
             GameClock::resume(base, self.time_scale)
@@ -513,8 +528,30 @@ impl Hub {
             expires_at: expires.map(|d| Instant::now() + d),
             expiry: self.quotas.unjoined_expiry,
         };
+        let ruleset = task.game.ruleset().clone();
+        let over = task.game.is_over();
         tokio::spawn(task.run(rx, self.shutdown.clone()));
-        GameHandle { meta, tx, shared }
+        let handle = GameHandle { meta, tx, shared };
+        if let (Some(bot), false) = (&handle.meta.bot, over) {
+            // The computer's seat actor joins the game like a player (see `bot.rs`).
+            match crate::bot::parse_level(&bot.level) {
+                Ok(level) => crate::bot::BotActor {
+                    handle: handle.clone(),
+                    bot: bot.clone(),
+                    level,
+                    ruleset,
+                    engines: self.engines.clone(),
+                    lexicon: handle.meta.lexicon.clone(),
+                    shutdown: self.shutdown.clone(),
+                }
+                .spawn(),
+                Err(e) => eprintln!(
+                    "tilebag-server: game {}: the computer's seat cannot be played: {e}",
+                    handle.meta.id
+                ),
+            }
+        }
+        handle
     }
 
     /// The game `id`, loading it from the store if it is not in memory (a finished game).
@@ -586,6 +623,26 @@ impl Hub {
                 self.lexicon_names()
             ))
         })?;
+        let bot = match req.bot {
+            None => None,
+            Some((seat, level)) => {
+                if seat > 1 {
+                    return Err(HubError::BadRequest(format!(
+                        "the computer's seat is 0 or 1, not {seat}"
+                    )));
+                }
+                crate::bot::check_ruleset(&ruleset).map_err(HubError::BadRequest)?;
+                // Build the lexicon's GADDAG now (once per lexicon), so the computer is ready.
+                self.engines
+                    .prepare(&lexicon)
+                    .await
+                    .map_err(HubError::BadRequest)?;
+                Some(BotSeat {
+                    seat,
+                    level: level.name().to_string(),
+                })
+            }
+        };
         let rec = GameRecord {
             id: crate::ids::game_id(),
             tokens: [crate::ids::token(), crate::ids::token()],
@@ -600,6 +657,7 @@ impl Hub {
             result_json: None,
             // The clock waits for the players.
             checkpoint_ms: NOT_STARTED,
+            bot,
         };
         self.store.create_game(&rec).await?;
         let game = Game::new(ruleset, rec.seed);
@@ -611,6 +669,7 @@ impl Hub {
             lexicon: rec.lexicon,
             created_at_ms: rec.created_at_ms,
             seeded: rec.seeded,
+            bot: rec.bot,
         };
         let expires = req.public.then_some(self.quotas.unjoined_expiry);
         let handle = self.spawn(
@@ -666,6 +725,7 @@ impl Hub {
                     scores: summary.as_ref().map(|s| s.scores),
                     to_move: summary.as_ref().filter(|_| !ended).map(|s| s.to_move),
                     result,
+                    bot: r.bot,
                 }
             })
             .collect())
@@ -761,6 +821,9 @@ pub(crate) struct ListEntry {
     pub scores: Option<[i32; 2]>,
     pub to_move: Option<usize>,
     pub result: Option<ResultView>,
+    /// The computer's seat and level, in a game against the computer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotSeat>,
 }
 
 fn summary(game: &Game, seq: u64) -> Summary {

@@ -290,25 +290,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ws_ping_every: ws_silence / 3,
                 ws_silence,
             };
-            let mut map: std::collections::HashMap<String, tilebag_server::Judge> =
-                std::collections::HashMap::new();
-            map.insert(
-                "enable1".into(),
-                std::sync::Arc::new(tilebag_lexicon::WordSource::builtin()),
-            );
-            for spec in lexicons {
-                let (name, path) = spec.split_once('=').with_context(|| {
-                    format!("--lexicon {spec:?}: expected NAME=PATH, e.g. csw21=/data/CSW21.txt")
-                })?;
-                let source = tilebag_lexicon::open_lexicon(path)?;
-                map.insert(name.to_string(), std::sync::Arc::new(source));
-            }
-            let config = tilebag_server::ServeConfig {
+            let mut config = tilebag_server::ServeConfig {
                 bind,
                 port,
                 database,
                 default_preset: preset,
-                lexicons: map,
                 default_lexicon,
                 events_dir,
                 director_key,
@@ -317,6 +303,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 quotas,
                 ..Default::default()
             };
+            // Each lexicon judges words and is what the computer plays (and analyses) with.
+            config.add_word_source("enable1", tilebag_lexicon::WordSource::builtin());
+            for spec in lexicons {
+                let (name, path) = spec.split_once('=').with_context(|| {
+                    format!("--lexicon {spec:?}: expected NAME=PATH, e.g. csw21=/data/CSW21.txt")
+                })?;
+                let source = tilebag_lexicon::open_lexicon(path)?;
+                config.add_word_source(name, source);
+            }
             tilebag_server::run(config)?;
             Ok(ExitCode::SUCCESS)
         }

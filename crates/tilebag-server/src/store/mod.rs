@@ -8,8 +8,9 @@
 //! games  (id PK, seat0_token, seat1_token, player0, player1, preset, ruleset_json, seed,
 //!         lexicon, created_at_ms, status 'live'|'ended', result_json, ended_at_ms,
 //!         checkpoint_ms,          -- checkpoint_ms: the game time last seen running
-//!         seeded)                 -- 1/true: the creator chose the seed (serve --allow-seeds)
+//!         seeded,                 -- 1/true: the creator chose the seed (serve --allow-seeds)
 //!                                 -- status 'expired': nobody started it in time
+//!         bot_json)               -- the computer's seat and level, NULL when two people play
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
 //! health (id = 1, wall_ms)        -- SQLite only: the row `Store::ping` writes
 //! ```
@@ -21,6 +22,9 @@
 //! and checkpoints only ever move forwards, so a started game never reads as waiting again. Rows
 //! written before games waited have 0 (the column's default): they started when created, as they
 //! did then.
+//!
+//! `bot_json` (`{"seat":1,"level":"static"}`) was added for games against the computer; both
+//! stores add the column to an older database when they open it (`NULL`: two people play).
 
 mod postgres;
 mod sqlite;
@@ -122,6 +126,33 @@ pub struct GameRecord {
     /// The seed was chosen by the client that created the game (`serve --allow-seeds`): whoever
     /// knows it knows every rack.
     pub seeded: bool,
+    /// The seat the computer plays, and at what level (`None`: two people play).
+    pub bot: Option<BotSeat>,
+}
+
+/// The computer's seat in a game: stored with the game, so the computer plays on after a restart.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BotSeat {
+    pub seat: usize,
+    /// `beginner`, `static` or `sim` (`tilebag_engine::Level::name`).
+    pub level: String,
+}
+
+pub(crate) fn encode_bot(bot: &Option<BotSeat>) -> Option<String> {
+    bot.as_ref()
+        .map(|b| serde_json::to_string(b).expect("bot seats serialise"))
+}
+
+pub(crate) fn decode_bot(game: &str, json: Option<String>) -> Result<Option<BotSeat>, StoreError> {
+    match json {
+        None => Ok(None),
+        Some(j) => serde_json::from_str(&j)
+            .map(Some)
+            .map_err(|e| StoreError::Corrupt {
+                game: game.to_string(),
+                message: format!("bot seat: {e}"),
+            }),
+    }
 }
 
 /// `checkpoint_ms` of a game whose clock has not started: it waits for both players (or a

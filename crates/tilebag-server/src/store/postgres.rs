@@ -20,8 +20,8 @@
 //! default `synchronous_commit = on` it is durable when it returns.
 
 use super::{
-    decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent, Unfinished,
+    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, GameRecord,
+    GameStatus, StoreError, StoreFuture, StoredEvent, Unfinished,
 };
 use bb8::{ManageConnection, Pool, PooledConnection, RunError};
 use std::future::Future;
@@ -154,6 +154,7 @@ CREATE TABLE IF NOT EXISTS games (
     checkpoint_ms BIGINT NOT NULL DEFAULT 0
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS seeded BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS bot_json TEXT;
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
 CREATE TABLE IF NOT EXISTS events (
@@ -167,7 +168,8 @@ CREATE TABLE IF NOT EXISTS events (
 ";
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded,
+     bot_json";
 
 /// A connection a statement runs on: one from the pool, or one opened for a retry.
 enum Conn {
@@ -372,6 +374,7 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
         result_json: r.try_get(11)?,
         checkpoint_ms: r.try_get(12)?,
         seeded: r.try_get(13)?,
+        bot: decode_bot(&id, r.try_get(14)?)?,
         id,
     })
 }
@@ -385,10 +388,12 @@ impl super::Store for PostgresStore {
         Box::pin(async move {
             let ruleset = encode_ruleset(&g.ruleset);
             let seed = g.seed as i64;
+            let bot = encode_bot(&g.bot);
+            let bot = &bot;
             let (ruleset, status) = (ruleset.as_str(), g.status.as_str());
             let sql = format!(
                 "INSERT INTO games ({GAME_COLUMNS}) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
                  ON CONFLICT (id) DO NOTHING"
             );
             let sql = sql.as_str();
@@ -414,6 +419,7 @@ impl super::Store for PostgresStore {
                                 &g.result_json,
                                 &g.checkpoint_ms,
                                 &g.seeded,
+                                &bot,
                             ],
                         )
                         .await?;

@@ -9,8 +9,8 @@
 //! ([`super::Store::ping`] commits a one-row write to the `health` table) until it goes through.
 
 use super::{
-    decode_event, decode_ruleset, encode_event, encode_ruleset, GameRecord, GameStatus, StoreError,
-    StoreFuture, StoredEvent, Unfinished,
+    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, GameRecord,
+    GameStatus, StoreError, StoreFuture, StoredEvent, Unfinished,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS games (
     result_json   TEXT,
     ended_at_ms   INTEGER,
     checkpoint_ms INTEGER NOT NULL DEFAULT 0,
-    seeded        INTEGER NOT NULL DEFAULT 0
+    seeded        INTEGER NOT NULL DEFAULT 0,
+    bot_json      TEXT
 );
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
@@ -94,7 +95,8 @@ fn batch_error(e: &rusqlite::Error, when: &str) -> StoreError {
 }
 
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
-     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded";
+     seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded,
+     bot_json";
 
 impl SqliteStore {
     /// Open (or create) the database file and start its worker thread.
@@ -158,6 +160,15 @@ fn init(path: &str) -> Result<Connection, StoreError> {
         .exists([])?;
     if !has_seeded {
         conn.execute_batch("ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0")?;
+    }
+    // Databases made before games against the computer lack the column: add it (NULL: people).
+    let has_bot: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'bot_json'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )? > 0;
+    if !has_bot {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN bot_json TEXT")?;
     }
     Ok(conn)
 }
@@ -243,6 +254,7 @@ fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
         result_json: row.get(11)?,
         checkpoint_ms: row.get(12)?,
         seeded: row.get(13)?,
+        bot_json: row.get(14)?,
     })
 }
 
@@ -259,12 +271,14 @@ struct RawGame {
     result_json: Option<String>,
     checkpoint_ms: i64,
     seeded: bool,
+    bot_json: Option<String>,
 }
 
 impl RawGame {
     fn decode(self) -> Result<GameRecord, StoreError> {
         Ok(GameRecord {
             ruleset: decode_ruleset(&self.id, &self.ruleset_json)?,
+            bot: decode_bot(&self.id, self.bot_json)?,
             id: self.id,
             tokens: self.tokens,
             names: self.names,
@@ -314,7 +328,7 @@ impl super::Store for SqliteStore {
         self.write(Box::new(move |c| {
             c.prepare_cached(&format!(
                 "INSERT INTO games ({GAME_COLUMNS}) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
             ))?
             .execute(params![
                 g.id,
@@ -331,6 +345,7 @@ impl super::Store for SqliteStore {
                 g.result_json,
                 g.checkpoint_ms,
                 g.seeded,
+                encode_bot(&g.bot),
             ])?;
             Ok(())
         }))
