@@ -96,6 +96,13 @@ impl Engines {
         }
     }
 
+    /// The lexicons the computer can play with, sorted.
+    pub(crate) fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.sources.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
     /// The lexicon `name` ready for move generation (its GADDAG built, once, off the async
     /// threads).
     pub(crate) async fn prepare(&self, name: &str) -> Result<Arc<GenLexicon>, String> {
