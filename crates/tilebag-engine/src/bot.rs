@@ -249,5 +249,22 @@ pub fn should_challenge(engine: &Engine<'_>, words: &[String]) -> bool {
     words.iter().any(|w| !engine.lexicon.contains(w))
 }
 
+/// Under a rule that lets either player end the game after the run of scoreless turns (NASPA
+/// V.B), whether the bot ends it rather than make `planned`: when it cannot score anyway, or when
+/// it leads once each side's tiles are counted against it (its own rack; the unseen tiles, at
+/// most a rack's worth, for the opponent).
+pub fn ends_after_zeros(engine: &Engine<'_>, s: &Situation, planned: &Move) -> bool {
+    if planned.kind != MoveKind::Place || planned.score == 0 {
+        return true;
+    }
+    let values = &engine.tables.values;
+    let mine = s.scores[0] - s.rack.value(values);
+    // The opponent holds at most a rack of the unseen tiles: their share of the unseen value.
+    let n = s.unseen.len().max(1) as i32;
+    let held = n.min(engine.tables.rack_size as i32);
+    let theirs = s.scores[1] - s.unseen.value(values) * held / n;
+    mine > theirs
+}
+
 /// Squares on a side (re-exported for callers that lay out boards).
 pub const SIZE: usize = N;

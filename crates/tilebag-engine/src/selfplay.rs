@@ -1,11 +1,12 @@
 //! Self-play: two bots play a whole game through the core's state machine (the same rules as
 //! people play by), so every game can be written as GCG and verified.
 
-use crate::bot::{choose, should_challenge, Level, SimConfig};
+use crate::bot::{choose, ends_after_zeros, should_challenge, Level, SimConfig};
 use crate::engine::{Engine, Situation};
 use crate::moves::MoveKind;
 use tilebag_core::bag::Rng;
 use tilebag_core::game::TurnKind;
+use tilebag_core::ruleset::SixZeroEnding;
 use tilebag_core::{Action, Actor, Event, Game, Phase, Ruleset};
 
 /// A finished self-play game.
@@ -57,15 +58,22 @@ pub fn play_game(
             _ => {
                 let s = Situation::from_game(&game, seat);
                 let m = choose(engine, &s, levels[seat], &mut rngs[seat], sim);
+                let six = ruleset.six_zero;
+                let may_end =
+                    six.ending == SixZeroEnding::EitherPlayerMayEnd && game.zero_run() >= six.turns;
                 moves += 1;
-                match m.kind {
-                    MoveKind::Place => Action::Play {
-                        placement: m.placement(),
-                    },
-                    MoveKind::Exchange => Action::Exchange {
-                        tiles: m.exchanged(),
-                    },
-                    MoveKind::Pass => Action::Pass,
+                if may_end && ends_after_zeros(engine, &s, &m) {
+                    Action::EndAfterSixZeros
+                } else {
+                    match m.kind {
+                        MoveKind::Place => Action::Play {
+                            placement: m.placement(),
+                        },
+                        MoveKind::Exchange => Action::Exchange {
+                            tiles: m.exchanged(),
+                        },
+                        MoveKind::Pass => Action::Pass,
+                    }
                 }
             }
         };

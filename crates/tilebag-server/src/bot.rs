@@ -96,6 +96,13 @@ impl Engines {
         }
     }
 
+    /// The lexicons the computer can play with, sorted.
+    pub(crate) fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.sources.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
     /// The lexicon `name` ready for move generation (its GADDAG built, once, off the async
     /// threads).
     pub(crate) async fn prepare(&self, name: &str) -> Result<Arc<GenLexicon>, String> {
@@ -308,7 +315,7 @@ fn choose_move(
     ruleset: &Ruleset,
     level: Level,
     rng: &mut Rng,
-) -> Result<Move, String> {
+) -> Result<(Move, bool), String> {
     let s = situation_from_view(v)?;
     let tables = Engine::tables_for(ruleset).map_err(|e| e.to_string())?;
     let engine = Engine::new(
@@ -327,7 +334,14 @@ fn choose_move(
         budget,
         ..SimConfig::default()
     };
-    Ok(tilebag_engine::bot::choose(&engine, &s, level, rng, sim))
+    let m = tilebag_engine::bot::choose(&engine, &s, level, rng, sim);
+    // NASPA V.B: after the run of scoreless turns either player may end the game; the computer
+    // does when it cannot score or leads, so a game of passes never stalls.
+    let six = ruleset.six_zero;
+    let end = six.ending == tilebag_core::ruleset::SixZeroEnding::EitherPlayerMayEnd
+        && v.zero_run >= six.turns
+        && tilebag_engine::bot::ends_after_zeros(&engine, &s, &m);
+    Ok((m, end))
 }
 
 /// Everything the computer's actor needs.
@@ -477,7 +491,8 @@ impl BotActor {
                         continue;
                     }
                     match chosen {
-                        Ok(m) => to_message(&m),
+                        Ok((_, true)) => ClientMessage::EndAfterSixZeros,
+                        Ok((m, false)) => to_message(&m),
                         Err(e) => {
                             eprintln!(
                                 "tilebag-server: game {id}: the computer cannot read its \

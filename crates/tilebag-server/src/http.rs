@@ -467,6 +467,8 @@ async fn lexicons(State(app): State<AppState>) -> Response {
     Json(serde_json::json!({
         "default": app.hub.default_lexicon,
         "lexicons": app.hub.lexicon_names(),
+        // The ones the computer can play with (and analyse games in).
+        "computer": app.hub.engines.names(),
     }))
     .into_response()
 }

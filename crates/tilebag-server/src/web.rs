@@ -47,6 +47,7 @@ const ASSETS: &[(&str, &str, &[u8])] = assets![
     "common.js" => JS,
     "board.js" => JS,
     "game.js" => JS,
+    "analysis.js" => JS,
     "lobby.js" => JS,
     "clock.js" => JS,
     "judge.js" => JS,

@@ -957,3 +957,187 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         })
     ));
 }
+
+/// The human's situation from the page's own view (what the seat's browser holds).
+fn situation_of(v: &Value) -> tilebag_engine::Situation {
+    use tilebag_engine::{grid::BLANK_BIT, Grid, Rack};
+    let mut grid = Grid::default();
+    for (r, row) in v["board"].as_array().unwrap().iter().enumerate() {
+        for (c, ch) in row.as_str().unwrap().chars().enumerate() {
+            let cell = match ch {
+                'A'..='Z' => ch as u8 - b'A' + 1,
+                'a'..='z' => (ch as u8 - b'a' + 1) | BLANK_BIT,
+                _ => 0,
+            };
+            grid.set(r, c, cell);
+        }
+    }
+    let me = v["seat"].as_u64().unwrap() as usize;
+    let score = |s: usize| v["players"][s]["score"].as_i64().unwrap() as i32;
+    tilebag_engine::Situation {
+        grid,
+        rack: Rack::parse(v["rack"].as_str().unwrap()).unwrap(),
+        unseen: Rack::parse(v["unseen"].as_str().unwrap()).unwrap(),
+        bag_len: v["bag_count"].as_u64().unwrap() as usize,
+        scores: [score(me), score(1 - me)],
+        zeros: v["zero_run"].as_u64().unwrap() as u32,
+    }
+}
+
+/// "Play the computer" from the lobby: the game opens in the human's seat, the human types a
+/// move on the board, the computer answers through the game, the human resigns; then "Analyse"
+/// lists the turns and an alternative shows on the board in the preview style. On a desktop
+/// window and a 360 px phone: no horizontal scroll, and axe-core finds nothing (when installed).
+#[test]
+fn play_the_computer_then_analyse() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("computer");
+    let s = browser.session();
+    s.set_window_size(1280, 1000);
+    s.goto(&server.url("/"));
+    s.wait_js(
+        "the computer's lexicons",
+        "return document.querySelectorAll('#bot-lexicon option').length === 1",
+    );
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#bot-lexicon').value",
+            json!([])
+        ),
+        "enable1"
+    );
+    s.assert_accessible("the lobby");
+    s.set_window_size(360, 800);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_no_overflow(&s);
+    s.screenshot("computer-lobby-phone");
+    s.set_window_size(1280, 1000);
+    s.fill("#bot-name", "Ann");
+    s.js(
+        "document.querySelector('#bot-seat').value = '1'; \
+         document.querySelector('#bot-level').value = 'static';",
+        json!([]),
+    );
+    s.screenshot("computer-lobby");
+    s.click_css("#bot-create");
+    s.wait_js(
+        "the game page",
+        "return location.pathname.startsWith('/game/') && window.tilebag \
+         && window.tilebag.state.view !== null",
+    );
+    wait_ready(&s, true);
+    let v = view(&s);
+    assert_eq!(v["seat"], 0);
+    assert_eq!(v["players"][1]["name"], "Computer (strong)");
+    let id = v["game_id"].as_str().unwrap().to_string();
+
+    // The human's move: the engine's best placement across without a blank, typed on the board.
+    let ruleset = tilebag_core::Ruleset::preset("naspa-2013").unwrap();
+    let tables = tilebag_engine::Engine::tables_for(&ruleset).unwrap();
+    let engine = tilebag_engine::Engine::new(
+        tilebag_lexicon::Lexicon::builtin_enable(),
+        &tables,
+        tilebag_engine::Leaves::enable(),
+        7,
+    );
+    let m = engine
+        .moves(&situation_of(&v))
+        .into_iter()
+        .find(|m| {
+            m.kind == tilebag_engine::MoveKind::Place
+                && m.direction == tilebag_core::Direction::Across
+                && m.used().counts[0] == 0
+        })
+        .expect("a move across without a blank");
+    s.click_css(&format!("#board-sq-{}-{}", m.row, m.col));
+    s.wait("the cursor on the square", || {
+        let c = s.js("return window.tilebag.state.cursor", json!([]));
+        (c == json!({"r": m.row, "c": m.col, "dir": "across"})).then_some(())
+    });
+    s.type_keys(&m.gcg_word().to_lowercase());
+    assert_eq!(
+        s.js("return window.tilebag.computePlay()", json!([])),
+        json!({"position": m.coordinate(), "word": m.gcg_word()})
+    );
+    s.type_keys(keys::ENTER);
+    // The computer accepts by playing: its move comes back through the game.
+    s.wait("the computer's reply", || {
+        let v = view(&s);
+        let h = v["history"].as_array().unwrap();
+        (h.len() >= 2 && v["to_move"] == 0).then_some(())
+    });
+    let v = view(&s);
+    assert_eq!(
+        v["history"][0]["score"].as_i64().unwrap(),
+        i64::from(m.score)
+    );
+    assert_eq!(v["history"][1]["seat"], 1);
+    s.screenshot("computer-replied");
+
+    // Resign, then analyse.
+    s.click_css("#btn-resign");
+    s.click_css("#btn-resign");
+    s.wait_js(
+        "the Analyse button",
+        "return document.querySelector('[data-testid=analyse]') !== null",
+    );
+    s.click_css("[data-testid=analyse]");
+    s.wait_js(
+        "the analysis",
+        "return document.querySelectorAll('[data-testid=analysis-turn]').length >= 2",
+    );
+    let analysis = server.get_json(&format!("/api/games/{id}/analysis"));
+    let first = &analysis["turns"][0];
+    assert_eq!(
+        first["played"]["text"],
+        format!("{} {}", m.coordinate(), m.gcg_word())
+    );
+    let alt = first["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|b| b["kind"] == "play")
+        .unwrap();
+    let want = first["best"][alt]["tiles"].as_array().unwrap().len();
+    let buttons = s.find_all("[data-testid=analysis-turn]:first-child [data-testid=alternative]");
+    s.click(&buttons[alt]);
+    s.wait_js(
+        "the preview on the board",
+        "return document.querySelectorAll('#board .sq.preview').length > 0",
+    );
+    let shown = s.js(
+        "return [...document.querySelectorAll('#board .sq.preview')].map(e => e.id)",
+        json!([]),
+    );
+    assert_eq!(shown.as_array().unwrap().len(), want);
+    for t in first["best"][alt]["tiles"].as_array().unwrap() {
+        let sq = format!("board-sq-{}-{}", t[0], t[1]);
+        assert!(shown.as_array().unwrap().contains(&json!(sq)), "{sq}");
+    }
+    // The board shows the position before the move (the first move: an empty board).
+    let others = s.js(
+        "return document.querySelectorAll('#board .sq.has-tile:not(.preview)').length",
+        json!([]),
+    );
+    assert_eq!(others, 0);
+    s.assert_accessible("the analysis");
+    s.screenshot("computer-analysis");
+    s.set_window_size(360, 800);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_no_overflow(&s);
+    s.js(
+        "document.querySelector('#analysis').scrollIntoView()",
+        json!([]),
+    );
+    s.screenshot("computer-analysis-phone");
+    // Back to the game: the final board again.
+    s.click_css("#preview-clear");
+    s.wait_js(
+        "the game's board",
+        "return document.querySelectorAll('#board .sq.preview').length === 0 \
+         && document.querySelectorAll('#board .sq.has-tile').length > 0",
+    );
+    s.assert_no_console_errors();
+}

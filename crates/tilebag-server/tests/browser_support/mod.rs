@@ -524,6 +524,56 @@ impl Session<'_> {
             .unwrap_or_default()
     }
 
+    /// Run axe-core (WCAG 2 A and AA rules; not the experimental `label-content-name-mismatch`,
+    /// which the board's squares and rack tiles fail by design: their labels name the square and
+    /// premium in words where the face shows `TW`) on the page and return its violations as
+    /// `rule: nodes` lines; `None` (with a note) when axe-core is not installed
+    /// (`npm install -g axe-core`, or `TILEBAG_AXE` naming `axe.min.js`).
+    pub fn axe_violations(&self) -> Option<Vec<String>> {
+        let path = std::env::var_os("TILEBAG_AXE")
+            .map(PathBuf::from)
+            .into_iter()
+            .chain([
+                PathBuf::from("/usr/lib/node_modules/axe-core/axe.min.js"),
+                PathBuf::from("/usr/local/lib/node_modules/axe-core/axe.min.js"),
+            ])
+            .find(|p| p.exists());
+        let Some(path) = path else {
+            println!("note: axe-core not installed; the accessibility check is skipped");
+            return None;
+        };
+        let source = std::fs::read_to_string(&path).expect("read axe.min.js");
+        self.js(&format!("{source}\nreturn true;"), json!([]));
+        let v = self
+            .call(
+                "POST",
+                "/execute/async",
+                Some(json!({
+                    "script": "const done = arguments[arguments.length - 1];\
+                        axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, \
+                            rules: {'label-content-name-mismatch': {enabled: false}}})\
+                        .then(r => done(r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))))\
+                        .catch(e => done(['axe failed: ' + e]));",
+                    "args": []
+                })),
+            )
+            .expect("run axe-core");
+        Some(
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect(),
+        )
+    }
+
+    /// Fail if axe-core finds a violation (when it is installed).
+    pub fn assert_accessible(&self, what: &str) {
+        if let Some(v) = self.axe_violations() {
+            assert!(v.is_empty(), "{what}: axe-core finds {v:#?}");
+        }
+    }
+
     /// Fail if the page logged an error.
     pub fn assert_no_console_errors(&self) {
         let errors = self.console_errors();
@@ -612,6 +662,8 @@ impl TestServer {
         };
         config.lexicons.insert("test".into(), phonies.clone());
         config.lexicons.insert("tiny".into(), Arc::new(tiny));
+        // A real word list, for games against the computer and their analysis.
+        config.add_word_source("enable1", tilebag_lexicon::WordSource::builtin());
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

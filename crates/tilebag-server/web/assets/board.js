@@ -84,6 +84,7 @@ export class BoardView {
         const key = `${r},${c}`;
         const ch = rows[r] ? rows[r][c] : '.';
         const tentative = s.placed && s.placed.get(key);
+        const preview = s.preview && s.preview.get(key);
         const p = premiumAt(r, c);
         const centre = r === 7 && c === 7;
         const name = `${COLS[c]}${r + 1}`;
@@ -92,10 +93,16 @@ export class BoardView {
         cell.classList.toggle('has-tile', ch !== '.' || !!tentative);
         cell.classList.toggle('last', !!(s.highlight && s.highlight.has(key)));
         cell.classList.toggle('tentative', !!tentative);
+        cell.classList.toggle('preview', !!preview);
         cell.classList.toggle('cursor', !!(s.cursor && s.cursor.r === r && s.cursor.c === c));
         cell.classList.toggle('dir-down', !!(s.cursor && s.cursor.dir === 'down'));
         cell.removeAttribute('draggable');
-        if (tentative) {
+        if (preview) {
+          cell.append(tileNode(preview));
+          const blank = preview >= 'a' && preview <= 'z';
+          label = `${name}: ${preview.toUpperCase()}${blank ? ' (blank)' : ''}, shown by the analysis`;
+          cell.ondragstart = null;
+        } else if (tentative) {
           cell.append(tileNode(tentative.blank ? tentative.letter.toLowerCase() : tentative.letter));
           label = `${name}: ${tentative.letter}${tentative.blank ? ' (blank)' : ''}, not yet played`;
           if (this.opts.onTileDragStart) {

@@ -7,6 +7,7 @@ import {
   svg, tileValue, unseenFromBoard,
 } from './common.js';
 import { BoardView, tileNode } from './board.js';
+import { Analysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -35,9 +36,11 @@ const S = {
   confirmTimers: {},
   connects: 0,
   waiting: false, // the last view said the game has not started
+  preview: null, // {board: rows, tiles: Map("r,c" -> letter)}: a move the analysis shows
 };
 
 let board;
+let analysis;
 
 // ---------------------------------------------------------------------------------------------
 // Connection
@@ -619,6 +622,11 @@ function lastPlaySquares() {
 }
 
 function renderBoard() {
+  if (S.preview) {
+    // The analysis shows a move on the board as it was at that turn (the game is not changed).
+    board.render({ rows: S.preview.board, highlight: new Set(), preview: S.preview.tiles, cursor: null });
+    return;
+  }
   const highlight = new Set();
   for (const [r, c] of lastPlaySquares()) if (boardChar(r, c) !== '.') highlight.add(`${r},${c}`);
   board.render({ rows: S.view.board, highlight, placed: S.placed, cursor: S.seat !== null ? S.cursor : null });
@@ -972,7 +980,11 @@ function renderResult() {
     (r.adjustments || []).length
       ? el('div', {}, el('h3', {}, 'End-of-game adjustments'), adj)
       : el('p', {}, 'No end-of-game adjustments.'),
-    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(gameId)}/gcg`, download: `tilebag-${gameId}.gcg` }, 'Download the GCG record')));
+    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(gameId)}/gcg`, download: `tilebag-${gameId}.gcg` }, 'Download the GCG record')),
+    el('div', { class: 'buttons' }, el('button', {
+      type: 'button', id: 'btn-analyse', class: 'primary', 'data-testid': 'analyse',
+      onclick: () => analysis.open(v.players.map((p) => p.name)),
+    }, 'Analyse')));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1126,7 +1138,17 @@ async function init() {
       ev.dataTransfer.setData('text/plain', `board:${r},${c}`);
     },
   });
+  analysis = new Analysis(gameId, (preview) => {
+    S.preview = preview;
+    render();
+  });
+  // A click on a square focuses the board first: the click itself places the cursor (the
+  // default cursor on H8 is for keyboard focus; re-rendering under the pointer would eat the click).
+  let pointerFocus = false;
+  board.grid.addEventListener('pointerdown', () => { pointerFocus = true; });
+  document.addEventListener('pointerup', () => { pointerFocus = false; });
   board.grid.addEventListener('focus', () => {
+    if (pointerFocus) return;
     if (S.seat !== null && !S.cursor && S.view && S.view.phase.type !== 'ended') {
       S.cursor = { r: 7, c: 7, dir: 'across' };
       render();

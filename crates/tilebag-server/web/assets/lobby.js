@@ -26,11 +26,11 @@ function describe(p) {
   return parts.join(' · ');
 }
 
-function onPreset() {
-  const p = presets.find((x) => x.name === $('preset').value);
+function onPreset(prefix = '') {
+  const p = presets.find((x) => x.name === $(`${prefix}preset`).value);
   if (!p) return;
-  $('preset-desc').textContent = describe(p);
-  const m = $('minutes');
+  if (!prefix) $('preset-desc').textContent = describe(p);
+  const m = $(`${prefix}minutes`);
   if (p.ruleset.clock.kind === 'per-player') {
     m.disabled = false;
     m.value = String(p.ruleset.clock.initial_ms / 60000);
@@ -46,11 +46,19 @@ async function load() {
     presets = pr.presets || [];
     // The server takes a seed only when its operator allows it (serve --allow-seeds).
     for (const e of document.querySelectorAll('.seed-field')) e.hidden = !pr.allow_seeds;
-    const sel = $('preset');
-    sel.replaceChildren(...presets.map((p) => el('option', { value: p.name, selected: p.default ? true : null }, `${p.name} — ${p.title}`)));
+    for (const prefix of ['', 'bot-']) {
+      $(`${prefix}preset`).replaceChildren(...presets.map((p) => el('option', { value: p.name, selected: p.default ? true : null }, `${p.name} — ${p.title}`)));
+      onPreset(prefix);
+    }
     const lex = $('lexicon');
     lex.replaceChildren(...(lx.lexicons || []).map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
-    onPreset();
+    // The computer plays only with the lexicons loaded as word lists.
+    const computer = lx.computer || [];
+    $('bot-lexicon').replaceChildren(...computer.map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
+    if (!computer.length) {
+      $('bot-create').disabled = true;
+      $('bot-error').textContent = 'The computer has no lexicon on this server.';
+    }
   } catch (e) {
     $('create-error').textContent = `Cannot reach the server: ${e.message}`;
   }
@@ -108,6 +116,29 @@ async function create(ev) {
   }
 }
 
+async function playComputer(ev) {
+  ev.preventDefault();
+  $('bot-error').textContent = '';
+  const seat = $('bot-seat').value;
+  const body = {
+    players: [$('bot-name').value],
+    preset: $('bot-preset').value || undefined,
+    lexicon: $('bot-lexicon').value || undefined,
+    bot: { level: $('bot-level').value, seat: seat === 'random' ? 'random' : Number(seat) },
+  };
+  const m = $('bot-minutes');
+  if (!m.disabled && m.value !== '') body.initial_minutes = Number(m.value);
+  $('bot-create').disabled = true;
+  try {
+    const g = await api('/api/games', { json: body });
+    // Straight to the game, in the human's seat.
+    location.href = gamePath(g.seats[0].link);
+  } catch (e) {
+    $('bot-error').textContent = e.message;
+    $('bot-create').disabled = false;
+  }
+}
+
 // The API hands out /games/ID links; the page lives at /game/ID (both work).
 function gamePath(p) {
   return p.replace(/^\/games\//, '/game/');
@@ -144,7 +175,9 @@ async function listGames() {
 }
 
 $('nav').replaceWith(navLinks('/'));
-$('preset').addEventListener('change', onPreset);
+$('preset').addEventListener('change', () => onPreset());
+$('bot-preset').addEventListener('change', () => onPreset('bot-'));
+$('bot-form').addEventListener('submit', playComputer);
 $('create-form').addEventListener('submit', create);
 $('refresh').addEventListener('click', listGames);
 load();
