@@ -339,7 +339,8 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
 /// The security headers every answer carries. The policy fits the embedded pages: scripts are
 /// ES modules from `/assets` (no inline script), styles are files plus the director pages' own
 /// `<style>` and `style=` attributes, the WebSocket is same-origin. Nobody may frame a page
-/// (clickjacking a seat), and no page sends a `Referer` (a seat link holds its token).
+/// (clickjacking a seat), and no page sends a `Referer` to another site (a seat link holds its
+/// token).
 async fn security_headers(mut r: axum::response::Response) -> axum::response::Response {
     use axum::http::{header, HeaderValue};
     let h = r.headers_mut();
@@ -357,7 +358,9 @@ async fn security_headers(mut r: axum::response::Response) -> axum::response::Re
     );
     set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(h, header::X_FRAME_OPTIONS, "DENY");
-    set(h, header::REFERRER_POLICY, "no-referrer");
+    // Same-origin: other sites get no `Referer` (a seat link holds its token), while our own
+    // forms keep their `Origin` (with `no-referrer` browsers send `Origin: null`).
+    set(h, header::REFERRER_POLICY, "same-origin");
     r
 }
 

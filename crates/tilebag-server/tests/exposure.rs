@@ -605,7 +605,7 @@ async fn every_answer_carries_the_security_headers() {
             "{path}"
         );
         assert_eq!(r.header("x-frame-options"), Some("DENY"), "{path}");
-        assert_eq!(r.header("referrer-policy"), Some("no-referrer"), "{path}");
+        assert_eq!(r.header("referrer-policy"), Some("same-origin"), "{path}");
     }
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);

@@ -102,6 +102,17 @@ enum Command {
         #[arg(long, value_name = "MINUTES", default_value_t = 60.0)]
         unjoined_expiry: f64,
     },
+    /// Copy the server's SQLite database, safely while the server runs (SQLite's online
+    /// backup: acknowledged moves still in the `-wal` file are included, which copying
+    /// `tilebag.db` alone would lose). For PostgreSQL use `pg_dump`.
+    Backup {
+        /// The SQLite database (as given to `serve --database`).
+        #[arg(long, default_value = "tilebag.db")]
+        database: PathBuf,
+        /// The copy to write (must not exist yet).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Tournament direction: divisions, players, pairings, results, standings, exports.
     Td {
         #[command(subcommand)]
@@ -315,6 +326,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tilebag_server::run(config)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Backup { database, output } => backup(&database, &output),
         Command::Td { command } => td::run(command),
         Command::Moves(args) => engine_cli::moves(args),
         Command::Analyze(args) => engine_cli::analyze_cmd(args),
@@ -668,4 +680,84 @@ fn render_board(board: &Board, layout: &Layout, set: &TileSet) -> String {
         s.push('\n');
     }
     s
+}
+
+/// `tilebag backup`: the online backup API copies every page as one consistent snapshot
+/// (including what is still in the WAL) into a temporary file beside `output`, which is checked
+/// and then renamed into place: a failed backup leaves nothing behind.
+fn backup(database: &Path, output: &Path) -> Result<ExitCode> {
+    use rusqlite::{Connection, OpenFlags};
+    if database.to_str().is_some_and(|d| d.starts_with("postgres")) {
+        anyhow::bail!(
+            "{}: `tilebag backup` copies a SQLite database; for PostgreSQL use pg_dump",
+            database.display()
+        );
+    }
+    if output.exists() {
+        anyhow::bail!("{} exists already: name a new file", output.display());
+    }
+    // Read-only, and never created: a mistyped path is an error, not an empty backup.
+    let src = Connection::open_with_flags(
+        database,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .with_context(|| format!("cannot open {}", database.display()))?;
+    let name = output
+        .file_name()
+        .with_context(|| format!("{}: not a file name", output.display()))?;
+    let partial = output.with_file_name(format!(".{}.partial", name.to_string_lossy()));
+    let _ = std::fs::remove_file(&partial);
+    let result = (|| -> Result<Option<i64>> {
+        let mut dst = Connection::open(&partial)
+            .with_context(|| format!("cannot write {}", partial.display()))?;
+        {
+            use rusqlite::backup::StepResult;
+            let b = rusqlite::backup::Backup::new(&src, &mut dst)?;
+            // All pages in one step: one consistent snapshot, even while the server writes. A
+            // busy database (a checkpoint in progress) is tried again for a few seconds.
+            let mut tries = 0;
+            loop {
+                match b
+                    .step(-1)
+                    .with_context(|| format!("backing up {}", database.display()))?
+                {
+                    StepResult::Done => break,
+                    StepResult::More => continue,
+                    _ if tries < 100 => {
+                        tries += 1;
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                    }
+                    _ => anyhow::bail!("{} stayed busy for 5 s", database.display()),
+                }
+            }
+        }
+        let check: String = dst.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        if check != "ok" {
+            anyhow::bail!("the copy failed its integrity check: {check}");
+        }
+        // A server database counts its games; an event file has none.
+        let games: Option<i64> = dst
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+            .ok();
+        dst.close().map_err(|(_, e)| e)?;
+        Ok(games)
+    })();
+    let games = match result {
+        Ok(g) => g,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&partial, output).with_context(|| {
+        let _ = std::fs::remove_file(&partial);
+        format!("cannot write {}", output.display())
+    })?;
+    let what = games.map_or(String::new(), |n| format!(" ({n} games)"));
+    println!(
+        "backed up {}{what} to {}",
+        database.display(),
+        output.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -492,3 +492,77 @@ fn shared_gcg_show_polish_is_a_clear_error() {
     assert!(err.contains("polish_endgame.gcg:6:"), "{err}");
     assert!(err.contains("unsupported tile"), "{err}");
 }
+
+/// `tilebag backup` copies what is still in the WAL (acknowledged moves not yet checkpointed),
+/// which a copy of the database file alone loses; a second backup to the same name is refused;
+/// a missing database is an error and leaves nothing.
+#[test]
+fn backup_copies_what_is_still_in_the_wal() {
+    let dir = std::env::temp_dir().join(format!("tilebag-backup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("tilebag.db");
+    // As the server keeps it: WAL, the writer still open, nothing checkpointed yet.
+    let live = rusqlite::Connection::open(&db).unwrap();
+    live.pragma_update(None, "journal_mode", "WAL").unwrap();
+    live.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+    live.execute_batch("CREATE TABLE games (id TEXT PRIMARY KEY)")
+        .unwrap();
+    for i in 0..50 {
+        live.execute("INSERT INTO games VALUES (?1)", [format!("g{i}")])
+            .unwrap();
+    }
+    // Copying the file alone loses them.
+    std::fs::copy(&db, dir.join("naive.db")).unwrap();
+    let naive = rusqlite::Connection::open(dir.join("naive.db")).unwrap();
+    assert!(naive
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+        .is_err());
+
+    let out = dir.join("copy.db");
+    let o = tilebag(&[
+        "backup",
+        "--database",
+        db.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(stdout(&o).contains("50 games"), "{}", said(&o));
+    let copy = rusqlite::Connection::open(&out).unwrap();
+    let n: i64 = copy
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 50);
+
+    // Never over an existing file; never from a database that is not there.
+    let o = tilebag(&[
+        "backup",
+        "--database",
+        db.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("exists already"), "{}", said(&o));
+    let missing = dir.join("missing.db");
+    let out2 = dir.join("copy2.db");
+    let o = tilebag(&[
+        "backup",
+        "--database",
+        missing.to_str().unwrap(),
+        "-o",
+        out2.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.db"), "{}", said(&o));
+    assert!(!out2.exists() && !missing.exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    drop(live);
+    let _ = std::fs::remove_dir_all(&dir);
+}

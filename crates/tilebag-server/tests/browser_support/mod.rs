@@ -658,6 +658,8 @@ impl TestServer {
             port: 0,
             database: dir.join("tilebag.db").to_string_lossy().into_owned(),
             default_lexicon: "test".into(),
+            // The tests choose seeds in the lobby, to know the racks.
+            allow_seeds: true,
             ..tilebag_server::ServeConfig::default()
         };
         config.lexicons.insert("test".into(), phonies.clone());
