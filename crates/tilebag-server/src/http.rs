@@ -99,6 +99,10 @@ impl IntoResponse for ApiError {
 #[serde(deny_unknown_fields)]
 struct CreateRequest {
     preset: Option<String>,
+    /// The organiser's choices of the rules the book leaves open, e.g.
+    /// `{"end-rack": "double", "challenge": "per-word:10"}` (WESPA 5.1.4, 3.10.15(b)).
+    #[serde(default)]
+    rules: std::collections::BTreeMap<String, String>,
     lexicon: Option<String>,
     initial_minutes: Option<f64>,
     players: Vec<String>,
@@ -109,6 +113,8 @@ struct CreateRequest {
 struct Created {
     id: String,
     preset: String,
+    /// The game's rules: the preset with the organiser's choices (recorded with the game).
+    ruleset: Ruleset,
     lexicon: String,
     seats: Vec<SeatLink>,
     observer_link: String,
@@ -193,10 +199,12 @@ async fn create_game(
             ))
         }
     };
+    let rules: Vec<String> = req.rules.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let handle = app
         .hub
         .create(NewGame {
             preset: req.preset,
+            rules: rules.clone(),
             lexicon: req.lexicon,
             initial_ms,
             names,
@@ -205,9 +213,20 @@ async fn create_game(
         .await?;
     let m = &handle.meta;
     let id = &m.id;
+    // The hub has already checked the choices against the preset's book.
+    let mut ruleset = Ruleset::preset(&m.preset)
+        .ok()
+        .and_then(|r| r.with_overrides(&rules).ok())
+        .unwrap_or_default();
+    if let (Some(ms), tilebag_core::ruleset::ClockRule::PerPlayer { .. }) =
+        (initial_ms, ruleset.clock)
+    {
+        ruleset.clock = tilebag_core::ruleset::ClockRule::PerPlayer { initial_ms: ms };
+    }
     let created = Created {
         id: id.clone(),
         preset: m.preset.clone(),
+        ruleset,
         lexicon: m.lexicon.clone(),
         seats: (0..2)
             .map(|s| SeatLink {
