@@ -61,7 +61,18 @@ pub enum Action {
     },
     /// Accept the pending play (NASPA IV.I.2, WESPA 3.10.1).
     Accept,
+    /// Resign. Scored as leaving (below) unless the ruleset has the resignation option (NASPA
+    /// I.B, NSA I.B), when it is a request the opponent answers with `HonourResignation` or
+    /// `PlayOn`; it is made on one's own time (one's turn).
     Resign,
+    /// The opponent honours a resignation: the game ends at the current score less any time
+    /// penalties (NASPA I.B, NSA I.B).
+    HonourResignation,
+    /// The opponent insists that the game continue (NASPA I.B, NSA I.B).
+    PlayOn,
+    /// Leave the game in progress: a loss by the margin or the deficit plus the margin (NASPA
+    /// V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
+    Leave,
     /// End the game after the run of scoreless turns (NASPA V.B).
     EndAfterSixZeros,
     /// The director stops the game (NASPA V.F, NSA V.E).
@@ -153,6 +164,18 @@ pub enum Effect {
     TurnTimedOut {
         seat: usize,
     },
+    /// The hold ran out and the play was accepted (SANSPA 13.1).
+    HoldExpired {
+        seat: usize,
+    },
+    /// A player asked to resign; the opponent may honour it or play on (NASPA I.B).
+    ResignationOffered {
+        seat: usize,
+    },
+    /// The opponent insisted on playing on; the offer lapses.
+    ResignationDeclined {
+        seat: usize,
+    },
     /// The event came after time had already ended the game; only the time passing was applied.
     TooLate,
     /// The clocks stopped: the director paused the game, or a seat called the director.
@@ -170,11 +193,21 @@ pub enum Effect {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum EndReason {
-    WentOut { seat: usize },
+    WentOut {
+        seat: usize,
+    },
     SixZeros,
-    OvertimeLimit { seat: usize },
+    OvertimeLimit {
+        seat: usize,
+    },
     GameClockExpired,
-    Resigned { seat: usize },
+    Resigned {
+        seat: usize,
+    },
+    /// The player left the game in progress (NASPA V.K.2, NSA V.J.2, SANSPA 19.3).
+    Left {
+        seat: usize,
+    },
     DirectorEnded,
 }
 
@@ -246,6 +279,8 @@ struct Pending {
     since_ms: i64,
     /// The zero run before this play (restored if it is withdrawn).
     zero_run_before: u32,
+    /// When the opponent held the play, if they did (SANSPA 13.1 limits a hold).
+    held_since_ms: Option<i64>,
 }
 
 /// The clocks. Values only: the engine never reads a clock of its own.
@@ -296,6 +331,8 @@ pub struct Game {
     history: Vec<Turn>,
     adjustments: Vec<Adjustment>,
     paused: Option<Pause>,
+    /// A resignation the opponent has not answered yet (NASPA I.B, NSA I.B).
+    resignation_offer: Option<usize>,
 }
 
 /// Overtime penalty for a clock showing `remaining_ms`: `per_minute` for each started minute
@@ -311,6 +348,18 @@ pub fn overtime_penalty(remaining_ms: i64, per_minute: i32) -> i32 {
     }
     let minutes = (secs + 59) / 60;
     minutes as i32 * per_minute
+}
+
+/// The clock reading at which the overtime limit ends the game. NASPA V.G.3 ends it once a
+/// player *exceeds* the limit: the display shows −10:01. WESPA 5.3.3 and SANSPA 18.5 end it when
+/// the limit is *reached* (−10:00, −15:00), and the margin is taken at that moment, with the
+/// time penalty of exactly the limit (100, 150).
+pub fn overtime_trip_ms(limit: crate::ruleset::OvertimeLimit) -> i64 {
+    let at_limit = -(limit.minutes * 60_000);
+    match limit.consequence {
+        OvertimeConsequence::LossWithDeduction { .. } => at_limit - 1000,
+        OvertimeConsequence::Forfeit { .. } => at_limit,
+    }
 }
 
 impl Game {
@@ -348,6 +397,7 @@ impl Game {
             history: Vec::new(),
             adjustments: Vec::new(),
             paused: None,
+            resignation_offer: None,
         }
     }
 
@@ -417,6 +467,11 @@ impl Game {
         self.pending.as_ref().map(|p| &p.play)
     }
 
+    /// The seat whose resignation awaits the opponent's answer (NASPA I.B), if any.
+    pub fn resignation_offer(&self) -> Option<usize> {
+        self.resignation_offer
+    }
+
     /// Whether the game is neutralised, since when and at whose call.
     pub fn paused(&self) -> Option<Pause> {
         self.paused
@@ -452,11 +507,14 @@ impl Game {
                 _ => {}
             }
         }
+        if let Some(end) = self.hold_ends_ms() {
+            consider(end);
+        }
         if let Some(s) = self.clocks.running {
             match self.ruleset.clock {
                 ClockRule::PerPlayer { .. } => {
                     if let Some(limit) = self.ruleset.overtime.limit {
-                        let trip = -(limit.minutes * 60_000) - 1000;
+                        let trip = overtime_trip_ms(limit);
                         consider(self.clocks.last_ms + (self.clocks.remaining_ms[s] - trip));
                     }
                 }
@@ -469,6 +527,13 @@ impl Game {
             }
         }
         best
+    }
+
+    /// When the current hold runs out, if the ruleset limits holds (SANSPA 13.1).
+    pub fn hold_ends_ms(&self) -> Option<i64> {
+        let limit = self.ruleset.hold_limit_ms?;
+        let held = self.pending.as_ref()?.held_since_ms?;
+        matches!(self.phase, Phase::PlayPending { held: true, .. }).then_some(held + limit as i64)
     }
 
     /// The clocks as they read at game time `at_ms` (for display), without changing the game.
@@ -507,8 +572,16 @@ impl Game {
     }
 
     /// Validate and score a placement for the player to move, without changing anything.
+    /// Under a challenge rule a first play off the centre square is accepted (marked
+    /// `off_centre`): it may be challenged off (NASPA III.G.1, NSA III.F.1, SANSPA 5.1.2,
+    /// WESPA 3.10.16(d)). Under the void rule it is refused.
     pub fn check_play(&self, placement: &Placement) -> Result<ScoredPlay, PlayError> {
-        play::score_placement(
+        let score = if self.ruleset.challenge == ChallengeRule::Void {
+            play::score_placement
+        } else {
+            play::score_placement_off_centre_allowed
+        };
+        score(
             &self.board,
             &self.layout,
             &self.set,
@@ -595,6 +668,9 @@ impl Game {
                 self.clocks.turn_started_ms += stopped;
                 if let Some(pending) = &mut self.pending {
                     pending.since_ms += stopped;
+                    if let Some(h) = &mut pending.held_since_ms {
+                        *h += stopped;
+                    }
                 }
                 fx.push(Effect::Resumed);
                 Ok(())
@@ -623,11 +699,50 @@ impl Game {
                 "this action",
                 "only a seat may make it",
             )),
-            (Action::Resign, Actor::Seat(s)) => {
+            (Action::Resign, Actor::Seat(s)) if self.ruleset.resignation.opponent_may_honour => {
+                // NASPA I.B, NSA I.B: a request, made on one's own time; the opponent decides.
+                if s != self.to_move {
+                    return Err(GameError::NotAllowed(
+                        "resigning",
+                        "a resignation is asked for on one's own turn (NASPA I.B)",
+                    ));
+                }
+                if self.resignation_offer.is_some() {
+                    return Err(GameError::NotAllowed(
+                        "resigning",
+                        "the resignation already awaits the opponent's answer",
+                    ));
+                }
+                self.resignation_offer = Some(s);
+                fx.push(Effect::ResignationOffered { seat: s });
+                Ok(())
+            }
+            (Action::HonourResignation | Action::PlayOn, Actor::Seat(o)) => {
+                let Some(s) = self.resignation_offer.filter(|&s| s != o) else {
+                    return Err(GameError::NotAllowed(
+                        "answering a resignation",
+                        "the opponent has not asked to resign",
+                    ));
+                };
+                self.resignation_offer = None;
+                if ev.action == Action::PlayOn {
+                    fx.push(Effect::ResignationDeclined { seat: o });
+                    return Ok(());
+                }
+                // Honoured at the current score, less any time penalties (NASPA I.B); a
+                // pending play of either side stands as made. No rack adjustment.
+                self.accept_pending(fx);
+                if !self.is_over() {
+                    self.finish(EndReason::Resigned { seat: s }, true, fx);
+                }
+                Ok(())
+            }
+            (Action::Resign | Action::Leave, Actor::Seat(s)) => {
                 // A pending play (of either side) stands as made.
                 self.accept_pending(fx);
                 if !self.is_over() {
-                    self.resign(s, fx);
+                    let resigned = ev.action == Action::Resign;
+                    self.leave(s, resigned, fx);
                 }
                 Ok(())
             }
@@ -660,6 +775,9 @@ impl Game {
                     held: true,
                     out,
                 };
+                if let Some(p) = &mut self.pending {
+                    p.held_since_ms = Some(at);
+                }
                 // A hold runs the holder's clock (NASPA IV.I.2, V.E).
                 self.set_running(Some(s));
                 fx.push(Effect::Held { seat: s });
@@ -736,6 +854,10 @@ impl Game {
         if s != self.to_move {
             return Err(GameError::OutOfTurn(s));
         }
+        // Playing on withdraws one's own request to resign.
+        if self.resignation_offer == Some(s) {
+            self.resignation_offer = None;
+        }
         if let Phase::PlayPending { out: true, .. } = self.phase {
             return Err(GameError::NotAllowed(
                 "a move",
@@ -807,6 +929,7 @@ impl Game {
             line,
             since_ms: at,
             zero_run_before,
+            held_since_ms: None,
         });
         if self.ruleset.challenge == ChallengeRule::Void {
             // Void: the play was checked as it was made; nothing to challenge.
@@ -876,7 +999,9 @@ impl Game {
         }
         // One verdict for the whole play, never naming the failing word (NASPA IV.J.1,
         // WESPA 3.10.7, SANSPA 13.3).
-        let acceptable = words.iter().all(|w| judge.is_valid(w));
+        // A first play off the centre square comes off when challenged, whatever its words
+        // (NASPA III.G.1, NSA III.F.1, SANSPA 5.1.2, WESPA 3.10.16(a)(i)).
+        let acceptable = !pending.play.off_centre && words.iter().all(|w| judge.is_valid(w));
         fx.push(Effect::Verdict { acceptable });
         if !acceptable {
             // The phony is withdrawn: tiles back to the rack, the drawn tiles back to the bag,
@@ -1051,18 +1176,46 @@ impl Game {
         self.finish(EndReason::WentOut { seat: s }, true, fx);
     }
 
-    fn resign(&mut self, s: usize, fx: &mut Vec<Effect>) {
-        // The leaver loses by the margin, or by their deficit plus the margin (NASPA V.K.2,
-        // NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
+    /// `s` resigned (a forfeit under this ruleset) or left the game: they lose by the margin,
+    /// or by their deficit plus the margin (NASPA V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
+    fn leave(&mut self, s: usize, resigned: bool, fx: &mut Vec<Effect>) {
         let m = self.ruleset.resignation.margin;
-        let o = 1 - s;
-        if self.scores[s] >= self.scores[o] {
-            let raise = self.scores[s] + m - self.scores[o];
-            self.adjust(o, raise, "the opponent resigned while behind (NASPA V.K.2)");
+        let rule = self.ruleset.leaving_rule();
+        let what = if resigned {
+            "resigned"
         } else {
-            self.adjust(s, -m, "resigned while behind (NASPA V.K.2)");
+            "left the game"
+        };
+        let o = 1 - s;
+        use std::cmp::Ordering;
+        match self.scores[s].cmp(&self.scores[o]) {
+            Ordering::Greater | Ordering::Equal => {
+                let raise = self.scores[s] + m - self.scores[o];
+                let when = if self.scores[s] == self.scores[o] {
+                    "at a level score"
+                } else {
+                    "while ahead"
+                };
+                self.adjust(
+                    o,
+                    raise,
+                    &format!("the opponent {what} {when}: raised to a {m}-point win ({rule})"),
+                );
+            }
+            Ordering::Less => {
+                self.adjust(
+                    s,
+                    -m,
+                    &format!("{what} while behind: {m} points off ({rule})"),
+                );
+            }
         }
-        self.finish(EndReason::Resigned { seat: s }, false, fx);
+        let reason = if resigned {
+            EndReason::Resigned { seat: s }
+        } else {
+            EndReason::Left { seat: s }
+        };
+        self.finish(reason, false, fx);
     }
 
     fn adjust(&mut self, s: usize, points: i32, why: &str) {
@@ -1080,6 +1233,7 @@ impl Game {
     fn finish(&mut self, reason: EndReason, time_penalties: bool, fx: &mut Vec<Effect>) {
         self.set_running(None);
         self.pending = None;
+        self.resignation_offer = None;
         if time_penalties {
             self.apply_time_penalties();
         }
@@ -1101,7 +1255,16 @@ impl Game {
                 self.adjustments.push(Adjustment {
                     seat: s,
                     points: -p,
-                    why: format!("overtime: {per} points per started minute (NASPA V.G.2)"),
+                    why: format!(
+                        "overtime: {per} points per started minute ({})",
+                        match self.ruleset.book() {
+                            "NASPA" => "NASPA V.G.2",
+                            "NSA" => "NSA V.F.2",
+                            "WESPA" => "WESPA 5.3.2",
+                            "SANSPA" => "SANSPA 18.5",
+                            _ => "NSA V.F.2, the Literacy default",
+                        }
+                    ),
                 });
             }
         }
@@ -1134,6 +1297,31 @@ impl Game {
 
     /// Let time pass up to `at`, charging the running clock and ending the game if time says so.
     fn advance_time(&mut self, at: i64, fx: &mut Vec<Effect>) {
+        if self.is_over() || self.paused.is_some() {
+            self.advance_clocks(at, fx);
+            return;
+        }
+        // SANSPA 13.1: a hold lasts about 20 seconds; then the holder must decide, and one who
+        // has not challenged by then has accepted the play. Time up to that moment is charged
+        // first (the hold runs the holder's clock), then the rest as usual.
+        if let Some(end) = self.hold_ends_ms() {
+            if at >= end {
+                self.advance_clocks(end, fx);
+                if self.is_over() || self.paused.is_some() {
+                    return;
+                }
+                fx.push(Effect::HoldExpired { seat: self.to_move });
+                self.accept_pending(fx);
+                if self.is_over() {
+                    return;
+                }
+                return self.advance_time(at, fx);
+            }
+        }
+        self.advance_clocks(at, fx);
+    }
+
+    fn advance_clocks(&mut self, at: i64, fx: &mut Vec<Effect>) {
         if self.is_over() || self.paused.is_some() {
             // A neutralised game's clocks do not run (NASPA II.A, WESPA 1.4.3).
             self.clocks.last_ms = at.max(self.clocks.last_ms);
@@ -1199,9 +1387,7 @@ impl Game {
                     let before = self.clocks.remaining_ms[s];
                     let after = before - elapsed;
                     if let Some(limit) = self.ruleset.overtime.limit {
-                        // Past the limit means the display shows more than the limit of
-                        // overtime: −10:01 for a 10-minute limit.
-                        let trip = -(limit.minutes * 60_000) - 1000;
+                        let trip = overtime_trip_ms(limit);
                         if after <= trip {
                             self.clocks.remaining_ms[s] = trip;
                             self.clocks.last_ms += before - trip;
@@ -1288,10 +1474,15 @@ impl Game {
                 let margin = self.scores[o] - self.scores[s];
                 if margin < min_margin {
                     let cut = self.scores[o] - min_margin - self.scores[s];
+                    let rule = if self.ruleset.book() == "SANSPA" {
+                        "SANSPA 18.5"
+                    } else {
+                        "WESPA 5.3.3"
+                    };
                     self.adjust(
                         s,
                         cut,
-                        "forfeit past the overtime limit (WESPA 5.3.3, SANSPA 18.5)",
+                        &format!("forfeit at the overtime limit by at least {min_margin} ({rule})"),
                     );
                 }
             }

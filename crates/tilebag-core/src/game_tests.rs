@@ -627,7 +627,7 @@ fn trip(r: Ruleset, scores: [i32; 2]) -> Game {
     }));
     assert_eq!(
         g.clocks().remaining_ms[0],
-        -(limit * MIN) - 1000,
+        overtime_trip_ms(g.ruleset().overtime.limit.unwrap()),
         "stopped at the moment of the limit"
     );
     g
@@ -671,20 +671,60 @@ fn naspa_v_g_3_past_ten_minutes_overtime_the_offender_loses_100_and_at_least_by_
 }
 
 #[test]
-fn wespa_5_3_3_overtime_forfeit_by_at_least_100() {
-    // 10:01 of overtime costs 110: 300-110 = 190 v 250 is a margin of 60, raised to 100.
-    let g = trip(Ruleset::wespa_2010(), [300, 250]);
-    assert_eq!(g.scores(), [150, 250]);
-    // A bigger margin stands.
-    let g = trip(Ruleset::wespa_2010(), [100, 250]);
-    assert_eq!(g.scores(), [-10, 250]);
+fn naspa_v_g_3_the_limit_trips_only_once_exceeded_at_minus_10_01() {
+    // NASPA V.G.3 says "exceeds": −10:00 is still in the game, −10:01 ends it.
+    let j = judge(&[]);
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    let tick = |at| Event {
+        actor: Actor::Clock,
+        at_ms: at,
+        action: Action::Tick,
+    };
+    g.apply(&tick(35 * MIN), &j).unwrap();
+    assert!(!g.is_over(), "−10:00 does not exceed the limit");
+    g.apply(&tick(35 * MIN + 1000), &j).unwrap();
+    assert!(g.is_over(), "−10:01 exceeds it");
 }
 
 #[test]
-fn sanspa_18_5_overtime_forfeit_after_15_minutes_by_at_least_150() {
-    // 15:01 costs 160: 140 v 250 → margin 110, raised to 150.
+fn wespa_5_3_3_overtime_forfeit_at_the_limit_by_the_margin_then_or_100() {
+    // WESPA 5.3.3: the game is forfeited when the overrun *reaches* 10 minutes, so the clock
+    // stops at −10:00 and the time penalty is 10 minutes × 10 = 100 (not 110 for −10:01).
+    let j = judge(&[]);
+    let mut g = game(Ruleset::wespa_2010(), "CATSDOG", "EEEIIOU", BAG20);
+    let tick = |at| Event {
+        actor: Actor::Clock,
+        at_ms: at,
+        action: Action::Tick,
+    };
+    g.apply(&tick(35 * MIN - 1), &j).unwrap();
+    assert!(!g.is_over(), "9:59.999 of overtime is not yet the limit");
+    g.apply(&tick(35 * MIN), &j).unwrap();
+    assert!(g.is_over(), "10:00 of overtime reaches the limit");
+    assert_eq!(g.clocks().remaining_ms[0], -10 * MIN);
+    // At 0–0: 0 − 100 (time penalty) = −100 against 0, a margin of 100 = the minimum.
+    assert_eq!(g.scores(), [-100, 0]);
+    // 300–250: 300 − 100 = 200 against 250, a margin of 50, raised to 100: 250 − 100 = 150.
+    let g = trip(Ruleset::wespa_2010(), [300, 250]);
+    assert_eq!(g.scores(), [150, 250]);
+    // 100–250: 100 − 100 = 0 against 250, a margin of 250 > 100, which stands.
+    let g = trip(Ruleset::wespa_2010(), [100, 250]);
+    assert_eq!(g.scores(), [0, 250]);
+}
+
+#[test]
+fn sanspa_18_5_overtime_forfeit_at_15_minutes_by_the_margin_then_or_150() {
+    // SANSPA 18.5: at −15:00 the penalty is 15 × 10 = 150.
+    // 0–0: 0 − 150 = −150 against 0, a margin of 150 = the minimum.
+    let g = trip(Ruleset::sanspa_1999(), [0, 0]);
+    assert_eq!(g.clocks().remaining_ms[0], -15 * MIN);
+    assert_eq!(g.scores(), [-150, 0]);
+    // 300–250: 300 − 150 = 150 against 250, a margin of 100, raised to 150: 250 − 150 = 100.
     let g = trip(Ruleset::sanspa_1999(), [300, 250]);
     assert_eq!(g.scores(), [100, 250]);
+    // 500–100: 500 − 150 = 350, still ahead: forfeit by 150, 100 − 150 = −50.
+    let g = trip(Ruleset::sanspa_1999(), [500, 100]);
+    assert_eq!(g.scores(), [-50, 100]);
 }
 
 #[test]
@@ -930,4 +970,244 @@ fn literacy_2018_a_neutralised_turn_keeps_its_two_minutes() {
     assert_eq!(g.clocks_at(6 * MIN).game_remaining_ms, Some(19 * MIN));
     play(&mut g, 0, 6 * MIN + 59_000, "8G", "CAT", &j).unwrap();
     assert_eq!(g.clocks().game_remaining_ms, Some(20 * MIN - 119_000));
+}
+
+#[test]
+fn naspa_iii_g_1_wespa_3_10_16_d_off_centre_first_play_stands_unless_challenged() {
+    for r in [
+        Ruleset::naspa_2013(),
+        Ruleset::nsa_2011(),
+        Ruleset::wespa_2010(),
+        Ruleset::sanspa_1999(),
+    ] {
+        let j = judge(&["CAT", "AT"]);
+        let mut g = game(r.clone(), "CATSDOG", "TEEIIOU", BAG20);
+        // 7G CAT misses H8. C on G7 (DL) 3×2 = 6, A on H7 1, T on I7 (DL) 1×2 = 2: 9, no
+        // double word.
+        let fx = play(&mut g, 0, 0, "7G", "CAT", &j).unwrap();
+        assert!(fx.contains(&Effect::Played {
+            seat: 0,
+            score: 9,
+            out: false
+        }));
+        act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+        assert_eq!(g.scores(), [9, 0], "{}", r.name);
+        // The centre keeps its double word: H7 .T puts T on H8: (A 1 + T 1) × 2 = 4.
+        let fx = play(&mut g, 1, 2000, "H7", ".T", &j).unwrap();
+        assert!(
+            fx.contains(&Effect::Played {
+                seat: 1,
+                score: 4,
+                out: false
+            }),
+            "{}: {fx:?}",
+            r.name
+        );
+    }
+}
+
+#[test]
+fn naspa_iii_g_1_sanspa_5_1_2_off_centre_first_play_is_challenged_off_whatever_its_words() {
+    for r in [
+        Ruleset::naspa_2013(),
+        Ruleset::nsa_2011(),
+        Ruleset::wespa_2010(),
+        Ruleset::sanspa_1999(),
+    ] {
+        // CAT is a good word, yet the challenge takes it off.
+        let j = judge(&["CAT"]);
+        let mut g = game(r.clone(), "CATSDOG", "TEEIIOU", BAG20);
+        play(&mut g, 0, 0, "7G", "CAT", &j).unwrap();
+        let fx = act(&mut g, 1, 1000, Action::Challenge { words: vec![] }, &j).unwrap();
+        assert!(
+            fx.contains(&Effect::Verdict { acceptable: false }),
+            "{}",
+            r.name
+        );
+        assert!(fx.contains(&Effect::Withdrawn { seat: 0 }));
+        assert!(g.board().is_empty());
+        assert_eq!(g.scores(), [0, 0]);
+        assert_eq!(g.to_move(), 1);
+        // No challenge bonus and no lost turn for the challenger.
+        assert!(!fx
+            .iter()
+            .any(|e| matches!(e, Effect::ChallengeBonus { .. } | Effect::TurnLost { .. })));
+    }
+}
+
+#[test]
+fn void_rule_refuses_an_off_centre_first_play() {
+    let j = judge(&["CAT"]);
+    let mut r = Ruleset::naspa_2013();
+    r.challenge = ChallengeRule::Void;
+    let mut g = game(r, "CATSDOG", "TEEIIOU", BAG20);
+    let snapshot = g.clone();
+    assert_eq!(
+        play(&mut g, 0, 0, "7G", "CAT", &j).unwrap_err(),
+        GameError::Play(PlayError::MissesCentre(Square::new(7, 7)))
+    );
+    assert_eq!(g, snapshot);
+}
+
+#[test]
+fn sanspa_13_1_a_hold_lasts_20_seconds_then_the_play_is_accepted() {
+    let j = judge(&["CAT"]);
+    let tick = |at| Event {
+        actor: Actor::Clock,
+        at_ms: at,
+        action: Action::Tick,
+    };
+    let mut g = game(Ruleset::sanspa_1999(), "CATSDOG", "EEEIIOU", BAG20);
+    assert_eq!(g.ruleset().hold_limit_ms, Some(20_000));
+    play(&mut g, 0, 1000, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 2000, Action::Hold, &j).unwrap();
+    assert_eq!(g.next_deadline_ms(), Some(22_000), "held at 2 s + 20 s");
+    g.apply(&tick(21_999), &j).unwrap();
+    assert!(matches!(g.phase(), Phase::PlayPending { held: true, .. }));
+    let fx = g.apply(&tick(22_000), &j).unwrap();
+    assert!(fx.contains(&Effect::HoldExpired { seat: 1 }), "{fx:?}");
+    assert!(fx.contains(&Effect::PlayFinal { seat: 0 }));
+    assert_eq!(*g.phase(), Phase::AwaitingMove);
+    assert_eq!(g.to_move(), 1, "the holder now makes their own move");
+    // The hold ran the holder's clock: 1 s before the hold + 20 s held + 3 s more = 24 s.
+    g.apply(&tick(25_000), &j).unwrap();
+    assert_eq!(g.clocks().remaining_ms[1], 25 * MIN - 24_000);
+    // The play can no longer be challenged.
+    assert!(act(&mut g, 1, 25_000, Action::Challenge { words: vec![] }, &j).is_err());
+    // A challenge inside the 20 seconds is still heard.
+    let mut g = game(Ruleset::sanspa_1999(), "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 1000, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 2000, Action::Hold, &j).unwrap();
+    let fx = act(&mut g, 1, 21_000, Action::Challenge { words: vec![] }, &j).unwrap();
+    assert!(fx.contains(&Effect::Verdict { acceptable: true }));
+    // An action after the hold ran out finds the play accepted: the challenge is refused.
+    let mut g = game(Ruleset::sanspa_1999(), "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 1000, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 2000, Action::Hold, &j).unwrap();
+    assert!(act(&mut g, 1, 30_000, Action::Challenge { words: vec![] }, &j).is_err());
+    // NASPA IV.I.2 has no such limit: a hold may last as long as the holder's clock.
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    play(&mut g, 0, 1000, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 2000, Action::Hold, &j).unwrap();
+    g.apply(&tick(5 * MIN), &j).unwrap();
+    assert!(matches!(g.phase(), Phase::PlayPending { held: true, .. }));
+}
+
+#[test]
+fn literacy_2018_the_game_clock_runs_while_the_out_play_is_considered() {
+    // "The 20 minute clock stops only for a challenge": not for the out play.
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::literacy_2018());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    assert_eq!(g.clocks().running, Some(1), "the game clock keeps running");
+    g.apply(
+        &Event {
+            actor: Actor::Clock,
+            at_ms: 31_000,
+            action: Action::Tick,
+        },
+        &j,
+    )
+    .unwrap();
+    assert!(!g.is_over(), "no 20-second window ends the game");
+    // 20 minutes − 31 s of play = 19:29 left.
+    assert_eq!(g.clocks().game_remaining_ms, Some(20 * MIN - 31_000));
+    act(&mut g, 1, 41_000, Action::Accept, &j).unwrap();
+    assert!(g.is_over());
+    // Unanswered, the out play is accepted when the two-minute turn cap runs out (at 1 s + 2 min).
+    let mut g = out_play_game(Ruleset::literacy_2018());
+    play(&mut g, 0, 1000, "8H", "AT", &j).unwrap();
+    let fx = g
+        .apply(
+            &Event {
+                actor: Actor::Clock,
+                at_ms: 1000 + 2 * MIN,
+                action: Action::Tick,
+            },
+            &j,
+        )
+        .unwrap();
+    assert!(
+        fx.contains(&Effect::Ended {
+            reason: EndReason::WentOut { seat: 0 }
+        }),
+        "{fx:?}"
+    );
+}
+
+#[test]
+fn naspa_i_b_an_honoured_resignation_ends_at_the_score_less_time_penalties() {
+    let j = judge(&["CAT"]);
+    let mut r = Ruleset::naspa_2013();
+    r.resignation.opponent_may_honour = true;
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    // Seat 0 plays CAT (10) after 26:30 on the clock: 1:30 of overtime, two started minutes.
+    play(&mut g, 0, 26 * MIN + 30_000, "8G", "CAT", &j).unwrap();
+    act(&mut g, 1, 26 * MIN + 31_000, Action::Accept, &j).unwrap();
+    // Seat 1, behind 0–10, asks to resign on its own turn.
+    let fx = act(&mut g, 1, 26 * MIN + 40_000, Action::Resign, &j).unwrap();
+    assert_eq!(fx, vec![Effect::ResignationOffered { seat: 1 }]);
+    assert!(!g.is_over());
+    assert_eq!(g.resignation_offer(), Some(1));
+    // The resigning player cannot honour their own request.
+    assert!(act(&mut g, 1, 26 * MIN + 41_000, Action::HonourResignation, &j).is_err());
+    let fx = act(&mut g, 0, 26 * MIN + 42_000, Action::HonourResignation, &j).unwrap();
+    assert!(fx.contains(&Effect::Ended {
+        reason: EndReason::Resigned { seat: 1 }
+    }));
+    // 10 − 20 (two started minutes of overtime) = −10 against 0; no 50-point margin, no racks.
+    assert_eq!(g.scores(), [-10, 0]);
+}
+
+#[test]
+fn naspa_i_b_the_opponent_may_insist_on_playing_on() {
+    let j = judge(&["CAT"]);
+    let mut r = Ruleset::nsa_2011();
+    r.resignation.opponent_may_honour = true;
+    let mut g = game(r, "CATSDOG", "EEEIIOU", BAG20);
+    // Only on one's own turn.
+    assert!(act(&mut g, 1, 0, Action::Resign, &j).is_err());
+    act(&mut g, 0, 0, Action::Resign, &j).unwrap();
+    let fx = act(&mut g, 1, 1000, Action::PlayOn, &j).unwrap();
+    assert_eq!(fx, vec![Effect::ResignationDeclined { seat: 1 }]);
+    assert_eq!(g.resignation_offer(), None);
+    assert!(!g.is_over());
+    play(&mut g, 0, 2000, "8G", "CAT", &j).unwrap();
+    assert_eq!(g.scores(), [10, 0]);
+    // A player who leaves instead is scored by NSA V.J.2: behind 0–10, 50 more off.
+    act(&mut g, 1, 3000, Action::Leave, &j).unwrap();
+    assert_eq!(g.scores(), [10, -50]);
+    assert_eq!(
+        *g.phase(),
+        Phase::Ended {
+            reason: EndReason::Left { seat: 1 }
+        }
+    );
+}
+
+#[test]
+fn wespa_5_7_c_a_resignation_at_0_0_is_level_not_behind_and_cites_wespa() {
+    let j = judge(&[]);
+    let mut g = game(Ruleset::wespa_2010(), "CATSDOG", "EEEIIOU", BAG20);
+    act(&mut g, 0, 0, Action::Resign, &j).unwrap();
+    // 0–0: the opponent is raised to 0 + 50 = 50.
+    assert_eq!(g.scores(), [0, 50]);
+    let why = &g.adjustments()[0].why;
+    assert!(why.contains("level score"), "{why}");
+    assert!(!why.contains("behind"), "{why}");
+    assert!(
+        why.contains("WESPA 5.7(c)") && !why.contains("NASPA"),
+        "{why}"
+    );
+    // SANSPA 19.3 for a SANSPA game, worded for a player who leaves while ahead.
+    let mut g = game(Ruleset::sanspa_1999(), "CATSDOG", "EEEIIOU", BAG20);
+    g.scores = [30, 10];
+    act(&mut g, 0, 0, Action::Leave, &j).unwrap();
+    // 30 + 50 = 80 for the opponent.
+    assert_eq!(g.scores(), [30, 80]);
+    let why = &g.adjustments()[0].why;
+    assert!(
+        why.contains("left the game while ahead") && why.contains("SANSPA 19.3"),
+        "{why}"
+    );
 }

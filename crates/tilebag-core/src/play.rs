@@ -38,6 +38,12 @@ pub struct ScoredPlay {
     pub words: Vec<FormedWord>,
     pub bingo: bool,
     pub score: i32,
+    /// The first play of the game does not cover the centre square. Under a challenge rule it
+    /// stands unless challenged, and any challenge takes it off the board whatever its words
+    /// (NASPA III.G.1, NSA III.F.1, SANSPA 5.1.2, WESPA 3.10.16(a)(i), (d)); the centre keeps its
+    /// double-word premium for later. Only [`score_placement_off_centre_allowed`] produces one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub off_centre: bool,
 }
 
 impl ScoredPlay {
@@ -91,13 +97,15 @@ pub enum PlayError {
     NotConnected(Square),
     #[error("the blank at {0} is not designated (NASPA IV.F.1)")]
     BlankNotDesignated(Square),
-    #[error("the record shows {written} at {square}, but the board has {board}")]
+    #[error("the word has {written} at {square}, but the board has {board} there")]
     ThroughMismatch {
         square: Square,
         written: char,
         board: char,
     },
-    #[error("the record shows a tile already on the board at {0}, but the square is empty")]
+    #[error(
+        "gap at {0}: the word has a tile already on the board there ('.'), but the square is empty"
+    )]
     ThroughEmpty(Square),
     #[error(
         "the word does not include the tile at {0}: a play is written as the whole word it forms"
@@ -126,7 +134,19 @@ impl Placement {
             let sq = layout
                 .offset(position.square, dir, i as i32)
                 .ok_or_else(|| {
-                    PlayError::OffBoard(format!("{} (letter {} of {word:?})", position, i + 1))
+                    // Name the square itself, as it would be numbered past the edge: letter 6 of
+                    // a word down from J11 is J16.
+                    let (dr, dc) = match dir {
+                        Direction::Across => (0, i as u32),
+                        Direction::Down => (i as u32, 0),
+                    };
+                    let col = u32::from(position.square.col) + dc;
+                    let row = u32::from(position.square.row) + dr + 1;
+                    let name = char::from_u32('A' as u32 + col).unwrap_or('?');
+                    PlayError::OffBoard(format!(
+                        "{name}{row} (letter {} of {word:?} from {position})",
+                        i + 1
+                    ))
                 })?;
             let on_board = board.get(sq);
             if ch == '.' {
@@ -172,13 +192,38 @@ impl Placement {
     }
 }
 
-/// Validate a placement on `board` and score it. The board is not changed.
+/// Validate a placement on `board` and score it. The board is not changed. A first play must
+/// cover the centre square (the void rule, and any caller that wants the strict check).
 pub fn score_placement(
     board: &Board,
     layout: &Layout,
     set: &TileSet,
     placement: &Placement,
     rack_size: usize,
+) -> Result<ScoredPlay, PlayError> {
+    score_placement_with(board, layout, set, placement, rack_size, false)
+}
+
+/// As [`score_placement`], but a first play that misses the centre square is scored as placed
+/// and marked [`ScoredPlay::off_centre`]: the books let the opponent challenge it off, and let it
+/// stand if they do not (NASPA III.G.1, NSA III.F.1, SANSPA 5.1.2, WESPA 3.10.16(d)).
+pub fn score_placement_off_centre_allowed(
+    board: &Board,
+    layout: &Layout,
+    set: &TileSet,
+    placement: &Placement,
+    rack_size: usize,
+) -> Result<ScoredPlay, PlayError> {
+    score_placement_with(board, layout, set, placement, rack_size, true)
+}
+
+fn score_placement_with(
+    board: &Board,
+    layout: &Layout,
+    set: &TileSet,
+    placement: &Placement,
+    rack_size: usize,
+    allow_off_centre: bool,
 ) -> Result<ScoredPlay, PlayError> {
     let tiles = &placement.tiles;
     if tiles.is_empty() {
@@ -268,9 +313,13 @@ pub fn score_placement(
         }
     }
 
+    let mut off_centre = false;
     if board.is_empty() {
         if !tiles.iter().any(|&(s, _)| s == layout.centre) {
-            return Err(PlayError::MissesCentre(layout.centre));
+            if !allow_off_centre {
+                return Err(PlayError::MissesCentre(layout.centre));
+            }
+            off_centre = true;
         }
         if tiles.len() < 2 {
             return Err(PlayError::FirstPlayTooShort);
@@ -357,6 +406,7 @@ pub fn score_placement(
         words,
         bingo,
         score,
+        off_centre,
     })
 }
 
@@ -517,6 +567,19 @@ mod tests {
         let e =
             Placement::from_gcg(&b, &l, &s, Position::parse("8N", 15).unwrap(), "ABC").unwrap_err();
         assert!(matches!(e, PlayError::OffBoard(_)));
+        // The message names the square off the board, not the start of the word: J11 down
+        // puts its sixth letter on J16.
+        let e = Placement::from_gcg(&b, &l, &s, Position::parse("J11", 15).unwrap(), "ABCDEF")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("square J16 (letter 6"), "{e}");
+        let e =
+            Placement::from_gcg(&b, &l, &s, Position::parse("8N", 15).unwrap(), "ABC").unwrap_err();
+        assert!(e.to_string().starts_with("square P8 (letter 3"), "{e}");
+        // A '.' over an empty square is a gap, and live play hears of the word, not a record.
+        let e =
+            Placement::from_gcg(&b, &l, &s, Position::parse("1A", 15).unwrap(), "A.C").unwrap_err();
+        assert!(e.to_string().starts_with("gap at B1"), "{e}");
+        assert!(!e.to_string().contains("record"), "{e}");
         let e =
             Placement::from_gcg(&b, &l, &s, Position::parse("9G", 15).unwrap(), "A?").unwrap_err();
         assert_eq!(e, PlayError::BlankNotDesignated(Square::new(8, 7)));

@@ -101,11 +101,19 @@ pub struct OvertimeRule {
     pub limit: Option<OvertimeLimit>,
 }
 
-/// How a resignation or a game abandoned in progress is scored: the leaver loses by the greater of
-/// `margin` and their deficit plus `margin` (NASPA V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
+/// How a resignation or a game abandoned in progress is scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResignationRule {
+    /// A player who leaves a game in progress loses by the greater of `margin` and their deficit
+    /// plus `margin` (NASPA V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3). Without the option
+    /// below, a resignation is scored this way too.
     pub margin: i32,
+    /// The director's announced resignation option (NASPA I.B, NSA I.B exception): a player may
+    /// ask to resign and the opponent either honours it at the current score less any time
+    /// penalties or insists on playing on. An organiser's choice; WESPA 5.7(b) and SANSPA 19.3
+    /// make every resignation a forfeit, so it cannot be chosen under those books.
+    #[serde(default)]
+    pub opponent_may_honour: bool,
 }
 
 /// How a game the director stops is scored.
@@ -150,6 +158,11 @@ pub struct Ruleset {
     /// note: there is no penalty for challenging the out play.
     pub out_play_challenge_penalised: bool,
     pub out_play_clock: OutPlayClock,
+    /// How long a hold may last before the holder must decide; when it runs out the play is
+    /// accepted (SANSPA 13.1: about 20 seconds). `None`: no limit but the holder's own clock
+    /// (NASPA IV.I.2, WESPA 3.10.5).
+    #[serde(default)]
+    pub hold_limit_ms: Option<u64>,
     pub six_zero: SixZeroRule,
     /// The standard rules end the game when every player has passed twice in a row; WESPA
     /// 1.1(b)(ii) removes that ending, and no preset keeps it.
@@ -164,7 +177,29 @@ pub struct Ruleset {
     pub bye_spread: i32,
     /// Spread for a no-show forfeit (NASPA V.K.1, SANSPA 19.2; WESPA 2.3.6 lateness forfeit: 75).
     pub forfeit_spread: i32,
+    /// The organiser's choices applied to the preset, as `key=value` (see
+    /// [`Ruleset::with_override`]), in the order given. Empty for a plain preset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
 }
+
+/// An organiser's choice that the ruleset's book does not allow, or one that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OverrideError(pub String);
+
+/// The fields a book leaves to the organiser, with the values they may take.
+pub const OVERRIDABLE: [(&str, &str); 3] = [
+    ("end-rack", "double | add-and-subtract (WESPA 5.1.4)"),
+    (
+        "challenge",
+        "single | double | per-word:5 | per-word:10 | per-turn:5 | per-turn:10 (WESPA 3.10.15(b); NASPA VI.B.3 and NSA VI.B.2: per-word:5 | per-word:10 | double)",
+    ),
+    (
+        "resignation-option",
+        "on | off (NASPA I.B, NSA I.B: the director's announced resignation option)",
+    ),
+];
 
 /// A preset name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -212,6 +247,8 @@ impl Ruleset {
             out_play_challenge_penalised: true,
             // NASPA V.E: stop the clock; over if no hold or challenge within 20 seconds.
             out_play_clock: OutPlayClock::StoppedThenEnds { window_ms: 20_000 },
+            // NASPA IV.I.2: a hold runs on the holder's clock, with no limit of its own.
+            hold_limit_ms: None,
             // NASPA V.B: either player may end the game after the sixth scoreless turn.
             six_zero: SixZeroRule {
                 turns: 6,
@@ -233,7 +270,10 @@ impl Ruleset {
                 }),
             },
             // NASPA V.K.2.
-            resignation: ResignationRule { margin: 50 },
+            resignation: ResignationRule {
+                margin: 50,
+                opponent_may_honour: false,
+            },
             // NASPA V.F: each score is reduced by its own rack.
             director_shortened: DirectorShortenedRule {
                 deduct_own_rack: true,
@@ -243,6 +283,7 @@ impl Ruleset {
             // NASPA V.K.4 and V.K.1.
             bye_spread: 50,
             forfeit_spread: 50,
+            overrides: Vec::new(),
         }
     }
 
@@ -304,6 +345,7 @@ impl Ruleset {
             out_play_challenge_penalised: true,
             // WESPA 5.1.2, 5.1.3.
             out_play_clock: OutPlayClock::StoppedThenOpponentRuns { window_ms: 5_000 },
+            hold_limit_ms: None,
             // WESPA 5.2.
             six_zero: SixZeroRule {
                 turns: 6,
@@ -326,7 +368,10 @@ impl Ruleset {
                 }),
             },
             // WESPA 5.7(c).
-            resignation: ResignationRule { margin: 50 },
+            resignation: ResignationRule {
+                margin: 50,
+                opponent_may_honour: false,
+            },
             director_shortened: DirectorShortenedRule {
                 deduct_own_rack: true,
             },
@@ -335,6 +380,7 @@ impl Ruleset {
             bye_spread: 50,
             // WESPA 2.3.6: a lateness forfeit is by 75.
             forfeit_spread: 75,
+            overrides: Vec::new(),
         }
     }
 
@@ -354,6 +400,8 @@ impl Ruleset {
             out_play_challenge_penalised: true,
             // SANSPA 18.2: the opponent's clock is started as normal.
             out_play_clock: OutPlayClock::OpponentRuns,
+            // SANSPA 13.1: a hold lasts about 20 seconds, then the holder must decide.
+            hold_limit_ms: Some(20_000),
             // SANSPA 11, 18.1: six successive zeros end the game automatically.
             six_zero: SixZeroRule {
                 turns: 6,
@@ -374,7 +422,10 @@ impl Ruleset {
                 }),
             },
             // SANSPA 19.3.
-            resignation: ResignationRule { margin: 50 },
+            resignation: ResignationRule {
+                margin: 50,
+                opponent_may_honour: false,
+            },
             director_shortened: DirectorShortenedRule {
                 deduct_own_rack: true,
             },
@@ -383,6 +434,7 @@ impl Ruleset {
             // SANSPA 19.1, 19.2.
             bye_spread: 50,
             forfeit_spread: 50,
+            overrides: Vec::new(),
         }
     }
 
@@ -400,7 +452,10 @@ impl Ruleset {
             // Literacy 2018 "Play": the unsuccessful challenger loses the next turn.
             challenge: ChallengeRule::Double,
             out_play_challenge_penalised: false,
-            out_play_clock: OutPlayClock::StoppedThenEnds { window_ms: 20_000 },
+            // Literacy 2018 "Play": the game clock stops only for a challenge, so it runs on
+            // while the opponent considers an out play (the two-minute turn cap still applies).
+            out_play_clock: OutPlayClock::OpponentRuns,
+            hold_limit_ms: None,
             six_zero: SixZeroRule {
                 turns: 6,
                 ending: SixZeroEnding::Automatic,
@@ -418,7 +473,10 @@ impl Ruleset {
                 penalty_per_minute: 0,
                 limit: None,
             },
-            resignation: ResignationRule { margin: 50 },
+            resignation: ResignationRule {
+                margin: 50,
+                opponent_may_honour: false,
+            },
             director_shortened: DirectorShortenedRule {
                 deduct_own_rack: false,
             },
@@ -426,6 +484,7 @@ impl Ruleset {
             first_player: FirstPlayerRule::TileDraw,
             bye_spread: 50,
             forfeit_spread: 50,
+            overrides: Vec::new(),
         }
     }
 
@@ -472,16 +531,8 @@ impl Ruleset {
                 }
             ),
         };
-        let rule_for = |preset: &str| -> &'static str {
-            match preset {
-                "naspa-2013" | "naspa-2013-csw" => "NASPA",
-                "nsa-2011" => "NSA",
-                "wespa-2010" => "WESPA",
-                "sanspa-1999" => "SANSPA",
-                _ => "Literacy",
-            }
-        };
-        let book = rule_for(&self.name);
+        let book = self.book();
+        let csw = self.name.ends_with("csw");
         let pick = |naspa: &'static str,
                     nsa: &'static str,
                     wespa: &'static str,
@@ -496,21 +547,30 @@ impl Ruleset {
         vec![
             ("title", self.title.clone(), ""),
             (
+                "organiser-choices",
+                if self.overrides.is_empty() {
+                    "none (the preset as published)".to_string()
+                } else {
+                    self.overrides.join(", ")
+                },
+                "",
+            ),
+            (
                 "tile-set",
                 format!("{} (100 tiles, 187 points)", self.tile_set),
                 pick(
                     "NASPA III.A.2",
                     "NSA III.A.2",
-                    "WESPA 1.3",
-                    "SANSPA 2",
-                    "Literacy: standard set",
+                    "WESPA 1.3.1",
+                    "SANSPA 4.6, 18.7",
+                    "Literacy scoring 1",
                 ),
             ),
             (
                 "word-source",
                 self.word_source.clone(),
                 pick(
-                    "NASPA III.A.1",
+                    if csw { "NASPA VI.A" } else { "NASPA III.A.1" },
                     "NSA III.A.1",
                     "WESPA 1.2",
                     "SANSPA 3",
@@ -521,11 +581,11 @@ impl Ruleset {
                 "rack-size",
                 self.rack_size.to_string(),
                 pick(
-                    "NASPA IV.B.1",
-                    "NSA IV.B.1",
-                    "WESPA appendix 1",
-                    "SANSPA 7",
-                    "Literacy: play",
+                    "NASPA IV.B.4.a",
+                    "NSA IV.B.4.b",
+                    "WESPA 3.9.5",
+                    "SANSPA 6.5",
+                    "Literacy play",
                 ),
             ),
             (
@@ -533,36 +593,35 @@ impl Ruleset {
                 self.exchange_min_bag.to_string(),
                 pick(
                     "NASPA IV.E.2.a",
-                    "NSA IV.E.2",
+                    "NSA IV.E.2.a",
                     "WESPA 3.2.1",
-                    "SANSPA 12.2",
-                    "NSA IV.E.2 (default)",
+                    "SANSPA 10.2",
+                    "NSA IV.E.2.a (Literacy defers to NSA)",
                 ),
             ),
             (
                 "challenge",
                 challenge,
-                pick(
-                    if self.name.ends_with("csw") {
-                        "NASPA VI.B.3"
-                    } else {
-                        "NASPA IV.I.3"
-                    },
-                    "NSA IV.I.3",
-                    "WESPA 3.10.15",
-                    "SANSPA 13.3",
-                    "Literacy: play",
-                ),
+                match (book, self.challenge) {
+                    ("NASPA", _) if csw => "NASPA VI.B.3",
+                    ("NASPA", _) => "NASPA IV.I.3",
+                    ("NSA", ChallengeRule::PointsPerWord { .. }) => "NSA VI.B.2",
+                    ("NSA", _) => "NSA IV.I.3",
+                    ("WESPA", _) => "WESPA 3.10.15(b)",
+                    ("SANSPA", ChallengeRule::Single) => "SANSPA 13.4",
+                    ("SANSPA", _) => "SANSPA 13.3, 13.4",
+                    _ => "Literacy play",
+                },
             ),
             (
                 "out-play-challenge-penalised",
                 self.out_play_challenge_penalised.to_string(),
                 pick(
-                    "NASPA V.E",
+                    "NASPA IV.I.3",
                     "NSA V.C note",
-                    "WESPA 5.1.2",
+                    "WESPA 3.10.15(b)",
                     "SANSPA 18.2",
-                    "NSA V.C note (default)",
+                    "NSA V.C note (Literacy defers to NSA)",
                 ),
             ),
             (
@@ -577,7 +636,21 @@ impl Ruleset {
                     "NSA V.D",
                     "WESPA 5.1.2, 5.1.3",
                     "SANSPA 18.2",
-                    "NSA V.D (default)",
+                    "Literacy play",
+                ),
+            ),
+            (
+                "hold-limit",
+                match self.hold_limit_ms {
+                    None => "none: a hold runs on the holder's clock until released".to_string(),
+                    Some(ms) => format!("{} s, then the play is accepted", ms / 1000),
+                },
+                pick(
+                    "NASPA IV.I.2",
+                    "NSA IV.I.2",
+                    "WESPA 3.10.5",
+                    "SANSPA 13.1",
+                    "NSA IV.I.2 (Literacy defers to NSA)",
                 ),
             ),
             (
@@ -588,16 +661,16 @@ impl Ruleset {
                 }),
                 pick(
                     "NASPA V.B",
-                    "NSA V.C.2",
+                    "NSA V.C",
                     "WESPA 5.2",
                     "SANSPA 18.1",
-                    "NSA V.C.2 (default)",
+                    "NSA V.C (Literacy defers to NSA)",
                 ),
             ),
             (
                 "all-pass-twice-ends",
                 self.all_pass_twice_ends.to_string(),
-                "WESPA 1.1(b)(ii)",
+                "WESPA 1.1(b)",
             ),
             (
                 "end-rack",
@@ -605,13 +678,14 @@ impl Ruleset {
                     EndRackRule::DoubleToPlayerOut => "the player out adds twice the opponent's rack".to_string(),
                     EndRackRule::AddAndSubtract => "the player out adds the opponent's rack; the opponent subtracts it".to_string(),
                 },
-                pick(
-                    "NASPA V.G.1",
-                    "NSA V.F.1",
-                    "WESPA 5.1.4(a)",
-                    "SANSPA 18.4",
-                    "Literacy: scoring 9",
-                ),
+                match (book, self.end_rack) {
+                    ("NASPA", _) => "NASPA V.G.1",
+                    ("NSA", _) => "NSA V.F.1",
+                    ("WESPA", EndRackRule::AddAndSubtract) => "WESPA 5.1.4(a)",
+                    ("WESPA", EndRackRule::DoubleToPlayerOut) => "WESPA 5.1.4(b)",
+                    ("SANSPA", _) => "SANSPA 18.4",
+                    _ => "Literacy scoring 9",
+                },
             ),
             (
                 "clock",
@@ -620,8 +694,8 @@ impl Ruleset {
                     "NASPA III.A.3, V.G.2",
                     "NSA III.A.3",
                     "WESPA 5.3.5",
-                    "SANSPA 18.5",
-                    "Literacy: play",
+                    "SANSPA 4.4",
+                    "Literacy play",
                 ),
             ),
             (
@@ -632,7 +706,7 @@ impl Ruleset {
                     "NSA V.F.2",
                     "WESPA 5.3.2, 5.3.3",
                     "SANSPA 18.5",
-                    "Literacy: play",
+                    "Literacy play",
                 ),
             ),
             (
@@ -643,7 +717,22 @@ impl Ruleset {
                     "NSA V.J.2",
                     "WESPA 5.7(c)",
                     "SANSPA 19.3",
-                    "NSA V.J.2 (default)",
+                    "NSA V.J.2 (Literacy defers to NSA)",
+                ),
+            ),
+            (
+                "resignation-option",
+                if self.resignation.opponent_may_honour {
+                    "the opponent may honour a resignation at the current score less time penalties, or play on".to_string()
+                } else {
+                    "none: a resignation is scored as leaving the game".to_string()
+                },
+                pick(
+                    "NASPA I.B",
+                    "NSA I.B",
+                    "WESPA 5.7(b)",
+                    "SANSPA 19.3",
+                    "NSA I.B (Literacy defers to NSA)",
                 ),
             ),
             (
@@ -652,24 +741,25 @@ impl Ruleset {
                 pick(
                     "NASPA V.F",
                     "NSA V.E",
-                    "WESPA (unspecified; NASPA V.F used)",
-                    "SANSPA (unspecified; NASPA V.F used)",
-                    "NSA V.E (default)",
+                    "not in WESPA 2010 (the director's call; NASPA V.F's rack deduction used)",
+                    "not in SANSPA 1999 (the director's call; NASPA V.F's rack deduction used)",
+                    "NSA V.E (Literacy defers to NSA)",
                 ),
             ),
             (
                 "first-player",
-                match self.first_player {
-                    FirstPlayerRule::FewerFirstsThenDraw => "fewer firsts, then more seconds, then a tile draw (blank beats A)",
-                    FirstPlayerRule::BalancedThenDraw => "balance firsts and seconds, else a tile draw",
-                    FirstPlayerRule::TileDraw => "a tile draw: nearest to A starts, blank beats A",
+                match (self.first_player, book) {
+                    (FirstPlayerRule::FewerFirstsThenDraw, "SANSPA") => "fewer firsts, else a tile draw (blank beats A); after a bye or forfeit, fewer firsts, then more seconds",
+                    (FirstPlayerRule::FewerFirstsThenDraw, _) => "fewer firsts, then more seconds, then a tile draw (blank beats A)",
+                    (FirstPlayerRule::BalancedThenDraw, _) => "balance firsts and seconds, else a tile draw",
+                    (FirstPlayerRule::TileDraw, _) => "a tile draw: nearest to A starts, blank beats A",
                 }.to_string(),
                 pick(
                     "NASPA III.D",
                     "NSA III.D",
-                    "WESPA 2.1(b)",
+                    "WESPA 2.1",
                     "SANSPA 6.4",
-                    "Literacy: play",
+                    "Literacy play",
                 ),
             ),
             (
@@ -678,9 +768,9 @@ impl Ruleset {
                 pick(
                     "NASPA V.K.4",
                     "NSA V.J.4",
-                    "WESPA 2.3",
+                    "not in WESPA 2010 (the organiser's choice)",
                     "SANSPA 19.1",
-                    "NSA V.J.4 (default)",
+                    "NSA V.J.4 (Literacy defers to NSA)",
                 ),
             ),
             (
@@ -689,12 +779,192 @@ impl Ruleset {
                 pick(
                     "NASPA V.K.1",
                     "NSA V.J.1",
-                    "WESPA 2.3.6",
+                    "WESPA 2.3.6(a)",
                     "SANSPA 19.2",
-                    "NSA V.J.1 (default)",
+                    "NSA V.J.1 (Literacy defers to NSA)",
                 ),
             ),
         ]
+    }
+}
+
+impl Ruleset {
+    /// The preset with the organiser's choices applied, each `key=value` (or `key: value`).
+    pub fn with_overrides<S: AsRef<str>>(mut self, pairs: &[S]) -> Result<Ruleset, OverrideError> {
+        for pair in pairs {
+            let pair = pair.as_ref();
+            let (key, value) = pair
+                .split_once(['=', ':'])
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| {
+                    OverrideError(format!(
+                        "{pair:?}: expected KEY=VALUE, e.g. end-rack=double"
+                    ))
+                })?;
+            self.with_override(key, value)?;
+        }
+        Ok(self)
+    }
+
+    /// Apply one of the choices a book leaves to the organiser, or say which rule forbids it:
+    /// - `end-rack`: `double` or `add-and-subtract`. Only WESPA 5.1.4 leaves it open (the
+    ///   organiser picks (a) or (b)); NASPA V.G.1, NSA V.F.1 and SANSPA 18.4 fix double, and
+    ///   Literacy scoring 9 fixes add-and-subtract.
+    /// - `challenge`: WESPA 3.10.15(b) lists single, 5 or 10 points per word or per turn, and
+    ///   double; NASPA VI.B.3 (the international lexicon, naspa-2013-csw) and NSA VI.B.2 allow 5
+    ///   or 10 points per word, or the standard double challenge. NASPA IV.I.3, SANSPA 13.4 and
+    ///   Literacy fix theirs.
+    /// - `resignation-option`: `on` or `off`. NASPA I.B and NSA I.B (and Literacy, which defers
+    ///   to NSA) let the director announce it; WESPA 5.7(b) and SANSPA 19.3 make every
+    ///   resignation a forfeit.
+    pub fn with_override(&mut self, key: &str, value: &str) -> Result<(), OverrideError> {
+        let book = self.book();
+        let refuse = |why: String| Err(OverrideError(format!("{key}={value}: {why}")));
+        match key {
+            "end-rack" => {
+                let rule = match value {
+                    "double" | "double-to-player-out" => EndRackRule::DoubleToPlayerOut,
+                    "add-and-subtract" => EndRackRule::AddAndSubtract,
+                    _ => return refuse("expected double or add-and-subtract".into()),
+                };
+                let fixed = match book {
+                    "WESPA" => None,
+                    "NASPA" => Some("NASPA V.G.1 fixes twice the opponent's rack"),
+                    "NSA" => Some("NSA V.F.1 fixes twice the opponent's rack"),
+                    "SANSPA" => Some("SANSPA 18.4 fixes twice the opponent's rack"),
+                    _ => Some("Literacy 2018 scoring 9 fixes add-and-subtract"),
+                };
+                if let Some(why) = fixed.filter(|_| rule != self.end_rack) {
+                    return refuse(format!(
+                        "{why}; only WESPA 5.1.4 leaves this to the organiser"
+                    ));
+                }
+                self.end_rack = rule;
+            }
+            "challenge" => {
+                let rule = match value {
+                    "single" => ChallengeRule::Single,
+                    "double" => ChallengeRule::Double,
+                    _ => {
+                        let (kind, points) = value.split_once(':').unwrap_or((value, ""));
+                        let points: i32 = points.parse().map_err(|_| {
+                            OverrideError(format!(
+                                "{key}={value}: expected single, double, per-word:N or per-turn:N"
+                            ))
+                        })?;
+                        if points != 5 && points != 10 {
+                            return refuse(format!(
+                                "{}: the points are 5 or 10",
+                                match book {
+                                    "NASPA" => "NASPA VI.B.3",
+                                    "NSA" => "NSA VI.B.2",
+                                    _ => "WESPA 3.10.15(b)(ii)-(iv); other penalties are not standard (3.10.15(c))",
+                                }
+                            ));
+                        }
+                        match kind {
+                            "per-word" => ChallengeRule::PointsPerWord { points },
+                            "per-turn" => ChallengeRule::PointsPerTurn { points },
+                            _ => {
+                                return refuse(
+                                    "expected single, double, per-word:N or per-turn:N".into(),
+                                )
+                            }
+                        }
+                    }
+                };
+                let allowed = match book {
+                    "WESPA" => Ok(()),
+                    "NASPA" if self.name.ends_with("csw") => match rule {
+                        ChallengeRule::PointsPerWord { .. } | ChallengeRule::Double => Ok(()),
+                        _ => Err("NASPA VI.B.3 allows 5 or 10 points per word, or the standard double challenge"),
+                    },
+                    "NASPA" => match rule {
+                        ChallengeRule::Double => Ok(()),
+                        _ => Err("NASPA IV.I.3 fixes the double challenge; VI.B.3's points per word apply with the international lexicon (naspa-2013-csw)"),
+                    },
+                    "NSA" => match rule {
+                        ChallengeRule::PointsPerWord { .. } | ChallengeRule::Double => Ok(()),
+                        _ => Err("NSA IV.I.3 fixes the double challenge; VI.B.2 allows 5 or 10 points per word with the international word source"),
+                    },
+                    "SANSPA" => match rule {
+                        ChallengeRule::Single => Ok(()),
+                        _ => Err("SANSPA 13.3 and 13.4 fix the single challenge"),
+                    },
+                    _ => match rule {
+                        ChallengeRule::Double => Ok(()),
+                        _ => Err("Literacy 2018 \"Play\" fixes the double challenge (the challenger loses the next turn)"),
+                    },
+                };
+                if let Err(why) = allowed {
+                    return refuse(why.into());
+                }
+                self.challenge = rule;
+            }
+            "resignation-option" => {
+                let on = match value {
+                    "on" | "true" | "yes" => true,
+                    "off" | "false" | "no" => false,
+                    _ => return refuse("expected on or off".into()),
+                };
+                if on {
+                    match book {
+                        "WESPA" => {
+                            return refuse(
+                                "WESPA 5.7(b): a resigned game is forfeited, so the opponent cannot honour a resignation at the score".into(),
+                            )
+                        }
+                        "SANSPA" => {
+                            return refuse(
+                                "SANSPA 19.3: a player who leaves earns a forfeit loss".into(),
+                            )
+                        }
+                        _ => {}
+                    }
+                }
+                self.resignation.opponent_may_honour = on;
+            }
+            _ => {
+                let known: Vec<&str> = OVERRIDABLE.iter().map(|(k, _)| *k).collect();
+                return Err(OverrideError(format!(
+                    "{key}: not a choice the rulebooks leave to the organiser; those are {}",
+                    known.join(", ")
+                )));
+            }
+        }
+        let entry = format!("{key}={value}");
+        self.overrides
+            .retain(|o| !o.starts_with(&format!("{key}=")));
+        self.overrides.push(entry);
+        Ok(())
+    }
+
+    /// The rulebook a ruleset follows, from its preset id: NASPA, NSA, WESPA, SANSPA or
+    /// Literacy. Messages cite this book's rules only.
+    pub fn book(&self) -> &'static str {
+        let n = self.name.as_str();
+        if n.starts_with("naspa") {
+            "NASPA"
+        } else if n.starts_with("nsa") {
+            "NSA"
+        } else if n.starts_with("wespa") {
+            "WESPA"
+        } else if n.starts_with("sanspa") {
+            "SANSPA"
+        } else {
+            "Literacy"
+        }
+    }
+
+    /// The rule that scores a player who leaves a game in progress, in this ruleset's book.
+    pub fn leaving_rule(&self) -> &'static str {
+        match self.book() {
+            "NASPA" => "NASPA V.K.2",
+            "NSA" => "NSA V.J.2",
+            "WESPA" => "WESPA 5.7(c)",
+            "SANSPA" => "SANSPA 19.3",
+            _ => "NSA V.J.2, the Literacy default",
+        }
     }
 }
 
@@ -767,5 +1037,79 @@ mod tests {
             .iter()
             .all(|p| !Ruleset::preset(p).unwrap().all_pass_twice_ends));
         assert!(matches!(lit.clock, ClockRule::SharedGame { .. }));
+    }
+
+    #[test]
+    fn wespa_5_1_4_and_3_10_15_b_organisers_choices_are_validated_with_the_rule() {
+        let r = Ruleset::wespa_2010()
+            .with_overrides(&["end-rack=double", "challenge=per-turn:10"])
+            .unwrap();
+        assert_eq!(r.end_rack, EndRackRule::DoubleToPlayerOut);
+        assert_eq!(r.challenge, ChallengeRule::PointsPerTurn { points: 10 });
+        assert_eq!(
+            r.overrides,
+            vec!["end-rack=double", "challenge=per-turn:10"]
+        );
+        // Recorded with the game: the overrides survive a JSON round trip.
+        let back: Ruleset = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+        // WESPA 5.1.4(b) is then what `rules show` cites.
+        assert!(r
+            .describe()
+            .iter()
+            .any(|(f, _, c)| *f == "end-rack" && *c == "WESPA 5.1.4(b)"));
+        // Other penalties are not standard (3.10.15(c)).
+        let e = Ruleset::wespa_2010()
+            .with_overrides(&["challenge=per-word:20"])
+            .unwrap_err();
+        assert!(e.0.contains("3.10.15(c)"), "{e}");
+        // WESPA 5.7(b): no resignation option.
+        let e = Ruleset::wespa_2010()
+            .with_overrides(&["resignation-option=on"])
+            .unwrap_err();
+        assert!(e.0.contains("WESPA 5.7(b)"), "{e}");
+    }
+
+    #[test]
+    fn naspa_vi_b_3_and_nsa_vi_b_2_five_or_ten_points_and_fixed_rules_refused() {
+        let r = Ruleset::naspa_2013_csw()
+            .with_overrides(&["challenge=per-word:10"])
+            .unwrap();
+        assert_eq!(r.challenge, ChallengeRule::PointsPerWord { points: 10 });
+        let e = Ruleset::naspa_2013_csw()
+            .with_overrides(&["challenge=per-word:7"])
+            .unwrap_err();
+        assert!(e.0.contains("NASPA VI.B.3"), "{e}");
+        let e = Ruleset::naspa_2013()
+            .with_overrides(&["challenge=per-word:5"])
+            .unwrap_err();
+        assert!(e.0.contains("NASPA IV.I.3"), "{e}");
+        let r = Ruleset::nsa_2011()
+            .with_overrides(&["challenge=per-word:5"])
+            .unwrap();
+        assert!(r
+            .describe()
+            .iter()
+            .any(|(f, _, c)| *f == "challenge" && *c == "NSA VI.B.2"));
+        let e = Ruleset::naspa_2013()
+            .with_overrides(&["end-rack=add-and-subtract"])
+            .unwrap_err();
+        assert!(
+            e.0.contains("NASPA V.G.1") && e.0.contains("WESPA 5.1.4"),
+            "{e}"
+        );
+        let e = Ruleset::sanspa_1999()
+            .with_overrides(&["challenge=double"])
+            .unwrap_err();
+        assert!(e.0.contains("SANSPA 13.3"), "{e}");
+        let r = Ruleset::naspa_2013()
+            .with_overrides(&["resignation-option=on"])
+            .unwrap();
+        assert!(r.resignation.opponent_may_honour);
+        let e = Ruleset::naspa_2013()
+            .with_overrides(&["bye-spread=100"])
+            .unwrap_err();
+        assert!(e.0.contains("not a choice the rulebooks leave"), "{e}");
+        assert!(Ruleset::naspa_2013().with_overrides(&["end-rack"]).is_err());
     }
 }

@@ -699,6 +699,10 @@ fn normalized(record: &GcgRecord) -> GcgRecord {
     for ev in &mut r.events {
         ev.line = 0;
     }
+    r.last_rack_lines = [0, 0];
+    if let Some((line, _)) = &mut r.game_type {
+        *line = 0;
+    }
     r
 }
 

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use tilebag_core::bag::Rng;
-use tilebag_core::game::{Action, Actor, Event, Game, Phase, TurnKind, WordJudge};
+use tilebag_core::game::{Action, Actor, Event, Game, Phase, WordJudge};
 use tilebag_core::gcg::{parse_gcg, write_gcg, GcgPlayer};
 use tilebag_core::replay::{game_to_gcg, verify_record, Completion};
 use tilebag_core::ruleset::Ruleset;
@@ -181,7 +181,7 @@ fn full_census() -> Vec<Tile> {
     v
 }
 
-fn play_random_game(preset: &str, seed: u64) -> Result<(), TestCaseError> {
+fn play_random_game(preset: &str, seed: u64) -> Result<Game, TestCaseError> {
     let ruleset = Ruleset::preset(preset).unwrap();
     let mut g = Game::new(ruleset, seed);
     let mut rng = Rng::new(seed.wrapping_mul(31).wrapping_add(7));
@@ -238,10 +238,6 @@ fn play_random_game(preset: &str, seed: u64) -> Result<(), TestCaseError> {
             g.scores()
         );
     }
-    let adjusted = g
-        .history()
-        .iter()
-        .any(|t| matches!(t.kind, TurnKind::Adjustment { .. }));
     let players = [
         GcgPlayer {
             nick: "alice".into(),
@@ -258,16 +254,135 @@ fn play_random_game(preset: &str, seed: u64) -> Result<(), TestCaseError> {
         parse_gcg(text.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
     let report = verify_record(&parsed)
         .map_err(|e| TestCaseError::fail(format!("{preset} seed {seed}: {e}\n{text}")))?;
-    if !adjusted {
-        prop_assert_eq!(report.scores, g.scores(), "{}", text);
-        let ended_by_record = report.completion == Completion::Complete;
-        let has_end_lines = g
-            .history()
-            .iter()
-            .any(|t| matches!(t.kind, TurnKind::EndRack { .. }));
-        prop_assert_eq!(ended_by_record, has_end_lines);
+    // Every finished game verifies as finished with its real final score, however it ended
+    // (resignation, overtime limit, director, game clock: #tilebag-adjust and #tilebag-end).
+    prop_assert_eq!(report.scores, g.scores(), "{}", text);
+    prop_assert_eq!(report.completion, Completion::Complete, "{}", text);
+    Ok(g)
+}
+
+fn players() -> [GcgPlayer; 2] {
+    [
+        GcgPlayer {
+            nick: "alice".into(),
+            name: "Alice A".into(),
+        },
+        GcgPlayer {
+            nick: "bob".into(),
+            name: "Bob B".into(),
+        },
+    ]
+}
+
+/// The GCG text of the first random game under `preset` that ends with a player going out.
+fn out_game(preset: &str) -> (Game, String) {
+    for seed in 1..200 {
+        let g = play_random_game(preset, seed).unwrap();
+        if matches!(
+            g.phase(),
+            Phase::Ended {
+                reason: tilebag_core::game::EndReason::WentOut { .. }
+            }
+        ) {
+            let text = write_gcg(&game_to_gcg(&g, players()));
+            return (g, text);
+        }
     }
-    Ok(())
+    panic!("no game under {preset} went out");
+}
+
+fn verify_text(text: &str) -> Result<tilebag_core::replay::ReplayReport, String> {
+    let parsed = parse_gcg(text.as_bytes()).map_err(|e| e.to_string())?;
+    verify_record(&parsed).map_err(|e| e.to_string())
+}
+
+#[test]
+fn gcg_end_rack_lines_follow_one_convention_with_both_of_its_lines() {
+    // WESPA 5.1.4(a): the player out adds the rack's value and the opponent loses it.
+    let (g, text) = out_game("wespa-2010");
+    assert_eq!(verify_text(&text).unwrap().scores, g.scores());
+    let lines: Vec<&str> = text.lines().collect();
+    let credit = lines
+        .iter()
+        .position(|l| l.starts_with('>') && l.contains(": (") && !l.contains("(challenge)"))
+        .expect("a credit line");
+    let deduction = lines
+        .iter()
+        .rposition(|l| l.starts_with('>') && l.contains(" (") && l.contains(") -"))
+        .expect("a deduction line");
+    // Without the matching deduction, a single-value credit is neither convention.
+    let mut cut = lines.clone();
+    cut.remove(deduction);
+    let e = verify_text(&cut.join("\n")).unwrap_err();
+    assert!(
+        e.starts_with(&format!("line {}:", credit + 1)) && e.contains("neither convention"),
+        "{e}"
+    );
+    // NASPA V.G.1: double the rack, and the opponent keeps their score; a deduction as well is
+    // not a convention.
+    let (_, text) = out_game("naspa-2013");
+    let lines: Vec<&str> = text.lines().collect();
+    let credit = lines
+        .iter()
+        .position(|l| l.starts_with('>') && l.contains(": (") && !l.contains("(challenge)"))
+        .unwrap();
+    let out_nick = lines[credit][1..].split(':').next().unwrap();
+    let other = if out_nick == "alice" { "bob" } else { "alice" };
+    let tiles =
+        &lines[credit][lines[credit].find('(').unwrap() + 1..lines[credit].find(')').unwrap()];
+    let value = tilebag_core::TileSet::english()
+        .tiles_value(&tilebag_core::TileSet::english().parse_tiles(tiles).unwrap());
+    let last_cum: i32 = lines
+        .iter()
+        .rfind(|l| l.starts_with(&format!(">{other}:")))
+        .unwrap()
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut extra = lines.clone();
+    let deduction = format!(
+        ">{other}: {tiles} ({tiles}) {:+} {}",
+        -value,
+        last_cum - value
+    );
+    extra.insert(credit + 1, &deduction);
+    let e = verify_text(&extra.join("\n")).unwrap_err();
+    assert!(e.contains("not also deducted"), "{e}");
+}
+
+#[test]
+fn gcg_the_game_ends_when_a_player_goes_out() {
+    let (_, text) = out_game("naspa-2013");
+    let lines: Vec<&str> = text.lines().collect();
+    let credit = lines
+        .iter()
+        .position(|l| l.starts_with('>') && l.contains(": (") && !l.contains("(challenge)"))
+        .unwrap();
+    let out_nick = lines[credit][1..].split(':').next().unwrap();
+    let other = if out_nick == "alice" { "bob" } else { "alice" };
+    let last_cum = lines
+        .iter()
+        .rfind(|l| l.starts_with(&format!(">{other}:")))
+        .unwrap()
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_string();
+    // A pass right after the out play is how a lost double challenge of it is written; a
+    // second move after that is a move after the end of the game.
+    let mut more = lines.clone();
+    let pass = format!(">{other}: - +0 {last_cum}");
+    let out_nick_line = format!(">{out_nick}: - +0 0");
+    more.insert(credit, &pass);
+    assert!(verify_text(&more.join("\n")).is_ok());
+    more.insert(credit + 1, &out_nick_line);
+    let e = verify_text(&more.join("\n")).unwrap_err();
+    assert!(
+        e.starts_with(&format!("line {}:", credit + 2)) && e.contains("went out"),
+        "{e}"
+    );
 }
 
 proptest! {
@@ -283,7 +398,7 @@ proptest! {
 fn many_seeds_under_each_preset() {
     for preset in Ruleset::PRESETS {
         for seed in 0..25 {
-            if let Err(e) = play_random_game(preset, seed) {
+            if let Err(e) = play_random_game(preset, seed).map(|_| ()) {
                 panic!("{preset} seed {seed}: {e}");
             }
         }

@@ -51,3 +51,61 @@ fn rules_coverage_enforced_rows_name_tests_that_exist() {
     }
     assert!(checked > 250, "only {checked} test references found");
 }
+
+/// The rules a book leaves to the organiser (or to the director's announcement), by the heading of
+/// the rulebook's table: a user must be able to choose them, so an `enforced` row needs a test that
+/// chooses them the way a user does, through the API (`crates/tilebag-server/tests/`) or the
+/// command line (`crates/tilebag/tests/`).
+const CHOOSABLE: [(&str, &[&str]); 3] = [
+    ("## NASPA", &["I.B", "VI.B.3"]),
+    ("## NSA", &["I.B", "VI.B.2"]),
+    (
+        "## WESPA",
+        &[
+            "5.1.4",
+            "5.1.4(a)",
+            "5.1.4(b)",
+            "3.10.15(b)",
+            "3.10.15(b)(i)",
+            "3.10.15(b)(ii)",
+            "3.10.15(b)(iii)",
+            "3.10.15(b)(iv)",
+            "3.10.15(b)(v)",
+        ],
+    ),
+];
+
+#[test]
+fn rules_coverage_choosable_rules_are_proved_through_the_api_or_the_cli() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("../../docs/rules-coverage.md")).unwrap();
+    let mut book = "";
+    let mut checked = 0;
+    for (n, line) in doc.lines().enumerate() {
+        if line.starts_with("## ") {
+            book = line;
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 5 || cells[3] != "enforced" {
+            continue;
+        }
+        let Some((_, rules)) = CHOOSABLE.iter().find(|(b, _)| book.starts_with(b)) else {
+            continue;
+        };
+        if !rules.contains(&cells[1]) {
+            continue;
+        }
+        let names: Vec<&str> = cells[4].split('`').skip(1).step_by(2).collect();
+        assert!(
+            names.iter().any(|t| t.starts_with("crates/tilebag-server/tests/")
+                || t.starts_with("crates/tilebag/tests/")),
+            "line {}: {} {} is the organiser's choice, but no test named on its row chooses it through the API or the CLI: {line}",
+            n + 1,
+            book,
+            cells[1]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 12, "only {checked} choosable rows are enforced");
+}

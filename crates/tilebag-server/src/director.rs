@@ -750,7 +750,7 @@ async fn event_page(
                 "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td><code>{}</code></td><td class=\"n\">{}</td><td class=\"n\">{} of {}</td></tr>",
                 div_url(&event, &d.name),
                 esc(&d.name),
-                esc(&d.preset),
+                esc(&rules_text(d)),
                 esc(&d.schedule.to_string()),
                 d.players.len(),
                 d.rounds.len(),
@@ -923,7 +923,7 @@ async fn division_page(
     let _ = write!(
         body,
         "<p>Rules <b>{}</b> · schedule <code>{}</code> · {} players · {} of {} rounds paired</p>",
-        esc(&d.preset),
+        esc(&rules_text(d)),
         esc(&d.schedule.to_string()),
         d.players.len(),
         last,
@@ -1747,6 +1747,7 @@ async fn start_online(
             .hub
             .create(NewGame {
                 preset: Some(d.preset.clone()),
+                rules: d.config.rules.clone(),
                 lexicon: lexicon.clone(),
                 initial_ms: None,
                 names: [name(g.first), name(g.second)],
@@ -2155,4 +2156,13 @@ async fn public_division(
         table_html(&standings_table(d, last), "standings")
     );
     public_page(&format!("{} · Division {}", t.name, d.name), &body)
+}
+
+/// A division's rules as the pages show them: the preset, and the organiser's choices if any.
+fn rules_text(d: &tilebag_tournament::Division) -> String {
+    if d.config.rules.is_empty() {
+        d.preset.clone()
+    } else {
+        format!("{} with {}", d.preset, d.config.rules.join(", "))
+    }
 }

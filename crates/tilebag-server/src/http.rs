@@ -151,6 +151,10 @@ impl IntoResponse for ApiError {
 #[serde(deny_unknown_fields)]
 struct CreateRequest {
     preset: Option<String>,
+    /// The organiser's choices of the rules the book leaves open, e.g.
+    /// `{"end-rack": "double", "challenge": "per-word:10"}` (WESPA 5.1.4, 3.10.15(b)).
+    #[serde(default)]
+    rules: std::collections::BTreeMap<String, String>,
     lexicon: Option<String>,
     initial_minutes: Option<f64>,
     players: Vec<String>,
@@ -178,6 +182,8 @@ struct BotInfo {
 struct Created {
     id: String,
     preset: String,
+    /// The game's rules: the preset with the organiser's choices (recorded with the game).
+    ruleset: Ruleset,
     lexicon: String,
     /// The seats people play (both, or only the human's in a game against the computer).
     seats: Vec<SeatLink>,
@@ -341,10 +347,12 @@ async fn create_game_checked(
             ))
         }
     };
+    let rules: Vec<String> = req.rules.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let handle = app
         .hub
         .create(NewGame {
             preset: req.preset,
+            rules: rules.clone(),
             lexicon: req.lexicon,
             initial_ms,
             names,
@@ -355,9 +363,20 @@ async fn create_game_checked(
         .await?;
     let m = &handle.meta;
     let id = &m.id;
+    // The hub has already checked the choices against the preset's book.
+    let mut ruleset = Ruleset::preset(&m.preset)
+        .ok()
+        .and_then(|r| r.with_overrides(&rules).ok())
+        .unwrap_or_default();
+    if let (Some(ms), tilebag_core::ruleset::ClockRule::PerPlayer { .. }) =
+        (initial_ms, ruleset.clock)
+    {
+        ruleset.clock = tilebag_core::ruleset::ClockRule::PerPlayer { initial_ms: ms };
+    }
     let created = Created {
         id: id.clone(),
         preset: m.preset.clone(),
+        ruleset,
         lexicon: m.lexicon.clone(),
         seats: (0..2)
             .filter(|&s| bot.is_none_or(|(b, _)| b != s))

@@ -267,6 +267,8 @@ impl HubError {
 /// What creating a game needs (already validated by the HTTP layer, checked again here).
 pub(crate) struct NewGame {
     pub preset: Option<String>,
+    /// The organiser's choices (`end-rack=double`, ...), validated against the preset's book.
+    pub rules: Vec<String>,
     pub lexicon: Option<String>,
     pub initial_ms: Option<i64>,
     pub names: [String; 2],
@@ -601,8 +603,10 @@ impl Hub {
             return Err(HubError::TooManyWaiting(cap));
         }
         let preset = req.preset.unwrap_or_else(|| self.default_preset.clone());
-        let mut ruleset =
-            Ruleset::preset(&preset).map_err(|e| HubError::BadRequest(e.to_string()))?;
+        let mut ruleset = Ruleset::preset(&preset)
+            .map_err(|e| HubError::BadRequest(e.to_string()))?
+            .with_overrides(&req.rules)
+            .map_err(|e| HubError::BadRequest(format!("rules: {e}")))?;
         if let Some(ms) = req.initial_ms {
             match ruleset.clock {
                 tilebag_core::ruleset::ClockRule::PerPlayer { .. } => {
@@ -1327,6 +1331,9 @@ impl GameTask {
             }
             ClientMessage::Accept => Action::Accept,
             ClientMessage::Resign => Action::Resign,
+            ClientMessage::HonourResignation => Action::HonourResignation,
+            ClientMessage::PlayOn => Action::PlayOn,
+            ClientMessage::Leave => Action::Leave,
             ClientMessage::EndAfterSixZeros => Action::EndAfterSixZeros,
             ClientMessage::CallDirector => Action::Pause,
             ClientMessage::State => {

@@ -1,7 +1,7 @@
 //! The WebSocket messages (JSON, one per text frame). `API.md` has an example of each.
 //!
 //! Client → server: `play`, `exchange`, `pass`, `hold`, `challenge`, `accept`, `resign`,
-//! `end-after-six-zeros`, `state` (ask for a fresh view); each may carry an `id` (a string or a
+//! `honour-resignation`, `play-on`, `leave`, `end-after-six-zeros`, `state` (ask for a fresh view); each may carry an `id` (a string or a
 //! number) that the server echoes in its `ack` or `error`.
 //!
 //! Server → client: `state` (the full view for this connection's audience; sent on connect and
@@ -34,6 +34,13 @@ pub enum ClientMessage {
     },
     Accept,
     Resign,
+    /// Honour the opponent's request to resign (NASPA I.B, NSA I.B, where the organiser allows
+    /// it).
+    HonourResignation,
+    /// Insist on playing on after the opponent asked to resign (NASPA I.B).
+    PlayOn,
+    /// Leave the game in progress (NASPA V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
+    Leave,
     EndAfterSixZeros,
     /// Call the director: the clocks stop until the director restarts them (NASPA II.A,
     /// WESPA 4.1(e), SANSPA 14).
@@ -255,6 +262,9 @@ mod tests {
             "hold",
             "accept",
             "resign",
+            "honour-resignation",
+            "play-on",
+            "leave",
             "end-after-six-zeros",
             "state",
         ] {

@@ -16,7 +16,7 @@
 use crate::live::GameMeta;
 use serde::Serialize;
 use tilebag_core::game::{Adjustment, EndReason, Turn, TurnKind};
-use tilebag_core::ruleset::{ChallengeRule, ClockRule};
+use tilebag_core::ruleset::{ChallengeRule, ClockRule, EndRackRule};
 use tilebag_core::{Game, Phase, Square, Tile, TileSet};
 
 /// Who a view is for.
@@ -39,6 +39,13 @@ pub struct TableView {
     pub seeded: bool,
     pub challenge: ChallengeRule,
     pub time_control: ClockRule,
+    /// How the player who goes out is credited (WESPA 5.1.4 lets the organiser choose).
+    pub end_rack: EndRackRule,
+    /// The organiser's choices applied to the preset (`end-rack=double`, ...); empty for the
+    /// preset as published.
+    pub rules: Vec<String>,
+    /// A seat that has asked to resign, awaiting the opponent's answer (NASPA I.B).
+    pub resignation_offer: Option<usize>,
     /// The game time this view shows (ms since the game began); clocks are as of this time.
     pub at_ms: i64,
     /// Events in the game's log: a client can tell an old view from a new one.
@@ -231,8 +238,10 @@ pub fn view_for(game: &Game, meta: &GameMeta, now: Moment, audience: Audience) -
 pub fn seat_view(game: &Game, meta: &GameMeta, now: Moment, seat: usize) -> SeatView {
     let set = game.tile_set();
     let over = game.is_over();
-    // NASPA II.A: nobody studies a rack while the clock is stopped.
-    let stopped = game.paused().is_some();
+    // NASPA II.A: nobody studies a rack while the clock is stopped. Nor before it has started:
+    // the first player's clock starts as soon as they have seen a tile (NASPA III.F, WESPA 2.2,
+    // SANSPA 6.5), so a seat sees its rack only once the game has started.
+    let stopped = game.paused().is_some() || (!now.started && !over);
     SeatView {
         audience: "seat",
         seat,
@@ -424,6 +433,9 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         seeded: meta.seeded,
         challenge: game.ruleset().challenge,
         time_control: game.ruleset().clock,
+        end_rack: game.ruleset().end_rack,
+        rules: game.ruleset().overrides.clone(),
+        resignation_offer: game.resignation_offer(),
         at_ms,
         seq,
         started,

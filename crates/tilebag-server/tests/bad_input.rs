@@ -221,11 +221,14 @@ async fn bad_moves_get_clear_errors_and_change_nothing() {
     let e = expect_error(
         &mut t,
         0,
-        json!({"type": "play", "position": "1A", "word": "AB"}),
+        json!({"type": "play", "position": "8H", "word": "A.B"}),
         "illegal-play",
     )
     .await;
-    assert!(e["message"].as_str().unwrap().contains("centre"), "{e}");
+    // A gap is called a gap, and live play speaks of the word, not of a record. (A first play
+    // off the centre is no longer refused: it may be challenged off, NASPA III.G.1.)
+    let m = e["message"].as_str().unwrap();
+    assert!(m.starts_with("gap at I8") && !m.contains("record"), "{e}");
     expect_error(
         &mut t,
         0,

@@ -8,6 +8,7 @@ use serde_json::json;
 use std::time::Duration;
 use tilebag_core::gcg::GcgEventKind;
 use tilebag_core::{Game, Ruleset};
+use tilebag_server::client::post_json;
 
 /// A seed whose two opening racks each hold two letters (not blanks), different pairs, and the
 /// pairs: seat 0's, seat 1's.
@@ -211,6 +212,114 @@ async fn literacy_game_ends_when_the_shared_game_clock_runs_out() {
         record.events.last().unwrap().kind,
         GcgEventKind::EndRack { .. }
     ));
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// WESPA 5.1.4(b) and 3.10.15(b)(iv) are the organiser's to choose: a game created through the
+/// API with those choices plays by them, shows them in its view and records them with the game;
+/// a choice the book does not allow is refused naming the rule; NASPA I.B's resignation option is
+/// an honour-or-play-on request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wespa_5_1_4_b_and_3_10_15_b_iv_organisers_choices_through_the_api() {
+    let (seed, word, _) = opening_pairs("wespa-2010");
+    let dir = temp_dir("choices");
+    let db = dir.join("t.db");
+    let server = tilebag_server::start(config(db.to_str().unwrap(), &[&word]))
+        .await
+        .unwrap();
+    let addr = server.addr();
+    // Refused, with the rule that forbids it.
+    let r = post_json(
+        addr,
+        "/api/games",
+        &json!({"preset": "naspa-2013", "players": ["A", "B"], "rules": {"end-rack": "add-and-subtract"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("NASPA V.G.1"), "{}", r.text());
+    let r = post_json(
+        addr,
+        "/api/games",
+        &json!({"preset": "wespa-2010", "players": ["A", "B"], "rules": {"challenge": "per-word:20"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("3.10.15(c)"), "{}", r.text());
+
+    let created = create(
+        addr,
+        json!({"preset": "wespa-2010", "players": ["Cat", "Dan"], "seed": seed,
+               "rules": {"end-rack": "double", "challenge": "per-turn:10"}}),
+    )
+    .await;
+    assert_eq!(
+        created["ruleset"]["challenge"],
+        json!({"kind": "points-per-turn", "points": 10})
+    );
+    assert_eq!(created["ruleset"]["end_rack"], "double-to-player-out");
+    let mut t = Table::open(addr, &created, false).await;
+    assert_eq!(
+        t.view(0)["rules"],
+        json!(["challenge=per-turn:10", "end-rack=double"])
+    );
+    t.ok(0, json!({"type": "play", "position": "8H", "word": word}))
+        .await;
+    // 3.10.15(b)(iv): ten points for the challenged turn.
+    let ack = t.ok(1, json!({"type": "challenge"})).await;
+    assert_eq!(
+        ack["effects"][1],
+        json!({"type": "challenge-bonus", "seat": 0, "points": 10})
+    );
+    t.autoplay(12, 4, Duration::ZERO, 400).await;
+    let end = t.view(0).clone();
+    let scores = final_scores(&end);
+    let record = verify_gcg(&t.gcg().await, scores);
+    assert_eq!(record.events[1].score, 10);
+    // Recorded with the game: the stored document shows the choices.
+    let doc = tilebag_server::client::http(
+        addr,
+        "GET",
+        &format!("/api/games/{}", created["id"].as_str().unwrap()),
+        None,
+    )
+    .await
+    .unwrap()
+    .json()
+    .unwrap();
+    assert_eq!(
+        doc["rules"],
+        json!(["challenge=per-turn:10", "end-rack=double"])
+    );
+    server.shutdown().await;
+
+    // NASPA I.B: with the director's resignation option, a resignation is a request.
+    let server = tilebag_server::start(config(dir.join("t2.db").to_str().unwrap(), &[&word]))
+        .await
+        .unwrap();
+    let addr = server.addr();
+    let created = create(
+        addr,
+        json!({"preset": "naspa-2013", "players": ["Eve", "Fay"], "rules": {"resignation-option": "on"}}),
+    )
+    .await;
+    let mut t = Table::open(addr, &created, false).await;
+    let ack = t.ok(0, json!({"type": "resign"})).await;
+    assert_eq!(
+        ack["effects"][0],
+        json!({"type": "resignation-offered", "seat": 0})
+    );
+    let ack = t.ok(1, json!({"type": "honour-resignation"})).await;
+    t.wait_all(ack["seq"].as_u64().unwrap()).await;
+    assert_eq!(
+        ack["effects"].as_array().unwrap().last().unwrap()["reason"],
+        json!({"type": "resigned", "seat": 0})
+    );
+    let v = t.view(1).clone();
+    assert_eq!(v["players"][0]["score"], 0, "honoured at the score: {v}");
+    assert_eq!(v["players"][1]["score"], 0, "no 50-point margin: {v}");
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }

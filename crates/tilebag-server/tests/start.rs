@@ -55,6 +55,12 @@ fn assert_waiting(view: &Value, full_ms: i64) {
     );
     assert_eq!(view["clocks"]["running"], Value::Null, "{view}");
     assert_eq!(view["phase"]["type"], "awaiting-move", "{view}");
+    // NASPA III.F, WESPA 2.2: the first player's clock starts once a tile has been seen, so no
+    // rack (and no unseen-tile list, which would give it away) is shown before the start.
+    if view["audience"] == "seat" {
+        assert_eq!(view["rack"], "", "no rack before the start: {view}");
+        assert_eq!(view["unseen"], "", "{view}");
+    }
 }
 
 fn seat_ws(created: &Value, seat: usize) -> &str {
@@ -62,7 +68,8 @@ fn seat_ws(created: &Value, seat: usize) -> &str {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_seat_alone_leaves_the_clock_untouched_until_the_second_seat_connects() {
+async fn naspa_iii_f_wespa_2_2_one_seat_alone_sees_no_rack_and_no_clock_runs_until_the_second_seat_connects(
+) {
     let dir = temp_dir("start-connect");
     let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
     // 1000 game ms per real ms: a running 3-second clock would pass the 10-minute overtime
@@ -107,10 +114,14 @@ async fn one_seat_alone_leaves_the_clock_untouched_until_the_second_seat_connect
     assert_eq!(v1["clocks"]["running"], 0, "{v1}");
     assert_eq!(v1["clocks"]["remaining_ms"][1], 3000, "{v1}");
     assert!(v1["clocks"]["remaining_ms"][0].as_i64().unwrap() <= 3000);
-    // Everyone already connected hears of the start.
+    assert_eq!(v1["rack"].as_str().unwrap().len(), 7, "{v1}");
+    // Everyone already connected hears of the start; the seats see their racks from then on.
     for c in [&mut seat0, &mut again, &mut observer] {
         let v = state_until(c, "the start", |v| v["started"] == true).await;
         assert_eq!(v["seq"], 0);
+        if v["audience"] == "seat" {
+            assert_eq!(v["rack"].as_str().unwrap().len(), 7, "{v}");
+        }
     }
     // And from now on time acts as ever: seat 0's flag falls with nobody moving.
     let end = state_until(&mut seat0, "the flag", |v| v["phase"]["type"] == "ended").await;

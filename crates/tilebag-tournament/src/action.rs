@@ -178,6 +178,10 @@ pub enum Setting {
     Format(Format),
     /// WESPA 5.4.2, SANSPA 18.7: only the winner submits a tally slip.
     WinnerSubmits(bool),
+    /// The organiser's choices of rules (`end-rack=double`, ...), applied to the preset for the
+    /// division's games; each must be one its book leaves open (WESPA 5.1.4, 3.10.15(b),
+    /// NASPA VI.B.3, I.B).
+    Rules(Vec<String>),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -550,6 +554,19 @@ impl Division {
                     Setting::Fontes(x) => c.fontes = *x,
                     Setting::Ratings(x) => c.ratings = *x,
                     Setting::Format(x) => c.format = *x,
+                    Setting::Rules(rules) => {
+                        tilebag_core::Ruleset::preset(&self.preset)
+                            .map_err(|source| TournamentError::Preset {
+                                division: self.name.clone(),
+                                source,
+                            })?
+                            .with_overrides(rules)
+                            .map_err(|e| TournamentError::Rules {
+                                division: self.name.clone(),
+                                message: e.to_string(),
+                            })?;
+                        c.rules = rules.clone();
+                    }
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
                 }
                 Ok(())

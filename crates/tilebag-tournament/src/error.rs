@@ -21,6 +21,9 @@ pub enum TournamentError {
         #[source]
         source: UnknownPreset,
     },
+    /// An organiser's choice of rules the division's rulebook does not allow.
+    #[error("division {division:?}: {message}")]
+    Rules { division: String, message: String },
     #[error("division {division:?}: {source}")]
     Schedule {
         division: String,

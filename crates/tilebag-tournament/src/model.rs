@@ -120,6 +120,10 @@ pub struct DivisionConfig {
     /// tally slip is submitted by the winner (either player after a tie).
     #[serde(default)]
     pub winner_submits: bool,
+    /// The organiser's choices applied to the preset (`end-rack=double`, ...), validated against
+    /// the book when set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
 }
 
 impl DivisionConfig {
@@ -166,6 +170,7 @@ impl DivisionConfig {
                 _ => RatingSystem::Naspa { club: false },
             },
             winner_submits: matches!(r.name.as_str(), "wespa-2010" | "sanspa-1999"),
+            rules: r.overrides.clone(),
         }
     }
 }
@@ -598,8 +603,12 @@ impl Division {
             .count() as u32
     }
 
-    /// The ruleset the division records.
+    /// The ruleset the division records: its preset with the organiser's choices.
     pub fn ruleset(&self) -> Ruleset {
-        Ruleset::preset(&self.preset).unwrap_or_default()
+        let preset = Ruleset::preset(&self.preset).unwrap_or_default();
+        preset
+            .clone()
+            .with_overrides(&self.config.rules)
+            .unwrap_or(preset)
     }
 }

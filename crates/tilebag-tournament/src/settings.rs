@@ -10,7 +10,7 @@ use crate::model::{
 use crate::ratings::RatingSystem;
 
 /// The keys [`Setting::parse`] knows, in the order a settings page lists them.
-pub const KEYS: [&str; 13] = [
+pub const KEYS: [&str; 14] = [
     "schedule",
     "bye-spread",
     "forfeit-spread",
@@ -24,6 +24,7 @@ pub const KEYS: [&str; 13] = [
     "ratings",
     "format",
     "winner-submits",
+    "rules",
 ];
 
 impl Setting {
@@ -101,6 +102,12 @@ impl Setting {
                 "no" | "off" | "false" => false,
                 _ => return Err("winner-submits takes yes or no".to_string()),
             }),
+            // The organiser's choices: KEY=VALUE[,KEY=VALUE...], or none.
+            "rules" => Setting::Rules(if v == "none" || v.is_empty() {
+                Vec::new()
+            } else {
+                v.split(',').map(|r| r.trim().to_string()).collect()
+            }),
             "fontes" => Setting::Fontes(match v.as_str() {
                 "random" => FontesDraw::Random,
                 "snaked" => FontesDraw::Snaked,
@@ -120,7 +127,7 @@ impl Setting {
             }),
             _ => return Err(format!(
                 "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
-                 spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits"
+                 spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits, rules"
             )),
         })
     }
@@ -189,6 +196,13 @@ pub fn current(d: &Division) -> Vec<(&'static str, String)> {
                 Format::Literacy2018Teams => "literacy-2018".into(),
             },
             "winner-submits" => if c.winner_submits { "yes" } else { "no" }.into(),
+            "rules" => {
+                if c.rules.is_empty() {
+                    "none".into()
+                } else {
+                    c.rules.join(",")
+                }
+            }
             _ => String::new(),
         }
     };

@@ -234,7 +234,14 @@ enum RulesCommand {
     /// List the presets.
     List,
     /// Print every parameter of a preset with its rule number.
-    Show { preset: String },
+    Show {
+        preset: String,
+        /// An organiser's choice the book leaves open, as KEY=VALUE (repeatable): end-rack
+        /// (WESPA 5.1.4), challenge (WESPA 3.10.15(b), NASPA VI.B.3, NSA VI.B.2),
+        /// resignation-option (NASPA I.B, NSA I.B).
+        #[arg(long = "rule", value_name = "KEY=VALUE")]
+        rules: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -408,14 +415,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 Ok(ExitCode::SUCCESS)
             }
-            RulesCommand::Show { preset } => {
-                let r = Ruleset::preset(&preset)?;
+            RulesCommand::Show { preset, rules } => {
+                let r = Ruleset::preset(&preset)?.with_overrides(&rules)?;
                 println!("{} — {}", r.name, r.title);
                 for (field, value, rule) in r.describe() {
-                    if rule.is_empty() {
+                    if field == "title" {
                         continue;
                     }
-                    println!("  {field:34} {value}  [{rule}]");
+                    if rule.is_empty() {
+                        println!("  {field:34} {value}");
+                    } else {
+                        println!("  {field:34} {value}  [{rule}]");
+                    }
                 }
                 Ok(ExitCode::SUCCESS)
             }
@@ -576,7 +587,11 @@ fn verify(files: &[PathBuf], lexicon: Option<&tilebag_lexicon::WordSource>) -> E
                 let [s1, s2] = report.scores;
                 match report.completion {
                     Completion::Complete => {
-                        println!("OK {name}: final {} {s1} – {} {s2}", p1.nick, p2.nick)
+                        let how = report
+                            .ending
+                            .as_deref()
+                            .map_or(String::new(), |e| format!(" ({e})"));
+                        println!("OK {name}: final {} {s1} – {} {s2}{how}", p1.nick, p2.nick)
                     }
                     Completion::Incomplete => println!(
                         "INCOMPLETE {name}: {} events, {} {s1} – {} {s2} so far",

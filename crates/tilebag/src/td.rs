@@ -276,7 +276,10 @@ pub enum DivisionCommand {
     /// spread-cap N|none | tie-breaks wins,losses,spread,rating,points-for |
     /// gibson SPREAD:PLACES|off | firsts naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither] |
     /// withdrawn forfeit|void | fontes random|snaked | ratings naspa|naspa-club|wespa|none |
-    /// format individual|literacy-2018 | winner-submits yes|no
+    /// format individual|literacy-2018 | winner-submits yes|no |
+    /// rules KEY=VALUE[,KEY=VALUE]|none (the organiser's choices the book leaves open: end-rack
+    /// double|add-and-subtract (WESPA 5.1.4), challenge single|double|per-word:N|per-turn:N
+    /// (WESPA 3.10.15(b), NASPA VI.B.3), resignation-option on|off (NASPA I.B))
     Set {
         #[command(flatten)]
         at: At,

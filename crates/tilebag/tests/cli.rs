@@ -566,3 +566,134 @@ fn backup_copies_what_is_still_in_the_wal() {
     drop(live);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn wespa_5_1_4_b_and_3_10_15_b_rules_show_takes_the_organisers_choices() {
+    let o = tilebag(&[
+        "rules",
+        "show",
+        "wespa-2010",
+        "--rule",
+        "end-rack=double",
+        "--rule",
+        "challenge=per-turn:10",
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    assert!(out.contains("[WESPA 5.1.4(b)]"), "{out}");
+    assert!(
+        out.contains("10 points to the challenged player per challenged turn"),
+        "{out}"
+    );
+    assert!(
+        out.contains("end-rack=double, challenge=per-turn:10"),
+        "{out}"
+    );
+    // A choice the book does not leave open is refused, naming the rule.
+    let o = tilebag(&[
+        "rules",
+        "show",
+        "naspa-2013",
+        "--rule",
+        "end-rack=add-and-subtract",
+    ]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_no_panic(&o);
+    assert!(stderr(&o).contains("NASPA V.G.1"), "{}", said(&o));
+    let o = tilebag(&[
+        "rules",
+        "show",
+        "naspa-2013-csw",
+        "--rule",
+        "challenge=per-word:10",
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(stdout(&o).contains("[NASPA VI.B.3]"), "{}", said(&o));
+    let o = tilebag(&[
+        "rules",
+        "show",
+        "nsa-2011",
+        "--rule",
+        "challenge=per-word:5",
+    ]);
+    assert!(stdout(&o).contains("[NSA VI.B.2]"), "{}", said(&o));
+}
+
+#[test]
+fn gcg_verify_refuses_impossible_records_naming_the_line() {
+    let dir = TempDir::new("strict");
+    let header = "#player1 a a\n#player2 b b\n";
+    let cases = [
+        (
+            "zzz.gcg",
+            format!("{header}>a: ZZZABCD 8G ZA +22 22\n"),
+            ":3: the rack ZZZABCD is impossible",
+        ),
+        (
+            "bonus.gcg",
+            format!(
+                "{header}>a: CATSDOG 8G CAT +10 10\n>b: EEIIOUR - +0 0\n>a: (challenge) +5 15\n"
+            ),
+            ":5: a challenge bonus belongs right after",
+        ),
+        (
+            "early.gcg",
+            format!(
+                "{header}>a: CATSDOG - +0 0\n>b: QIEEEEE - +0 0\n>b: QIEEEEE (QIEEEEE) -16 -16\n"
+            ),
+            ":5: b loses the value of the rack",
+        ),
+        (
+            "time.gcg",
+            format!("{header}>a: CATSDOG 8G CAT +10 10\n>a: (time) -10 0\n"),
+            ":4: a time penalty before the end",
+        ),
+        ("empty.gcg", String::new(), ":1: the file holds no game"),
+        (
+            "twice.gcg",
+            format!("{header}#player1 c c\n"),
+            ":3: a second #player1",
+        ),
+        (
+            "variant.gcg",
+            format!("#game-type wordsmog\n{header}>a: CATSDOG 8G CAT +10 10\n"),
+            ":1: the game type \"wordsmog\"",
+        ),
+        (
+            "off.gcg",
+            format!("{header}>a: CATSDOG J11 CATSDOG +0 0\n"),
+            "square J16 (letter 6",
+        ),
+    ];
+    for (name, text, expected) in &cases {
+        let path = dir.write(name, text);
+        let o = tilebag(&[
+            std::ffi::OsStr::new("gcg"),
+            "verify".as_ref(),
+            path.as_os_str(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", said(&o));
+        assert_no_panic(&o);
+        assert!(
+            stdout(&o).contains(expected),
+            "{name}: expected {expected:?}\n{}",
+            said(&o)
+        );
+    }
+    // An off-centre first play is accepted with a warning (NASPA III.G.1).
+    let path = dir.write(
+        "offcentre.gcg",
+        &format!("{header}>a: CATSDOG 7G CAT +9 9\n"),
+    );
+    let o = tilebag(&[
+        std::ffi::OsStr::new("gcg"),
+        "verify".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(
+        stdout(&o).contains("does not cover the centre square H8"),
+        "{}",
+        said(&o)
+    );
+}

@@ -909,3 +909,73 @@ fn player_links_from_the_command_line_are_made_once_and_kept() {
     let e = td_refused(&dir, &["links", "Spring Open.tbev", "A"]);
     assert!(e.contains("not an event id"), "{e}");
 }
+
+#[test]
+fn wespa_5_1_4_and_naspa_vi_b_3_a_divisions_rules_are_the_organisers_choices() {
+    let dir = temp_dir("rules");
+    let db = "rules.tdb";
+    td(
+        &dir,
+        &["new", db, "--name", "Rules Open", "--date", "2024-05-04"],
+    );
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "W",
+            "--rules",
+            "wespa-2010",
+            "--schedule",
+            SCHEDULE,
+        ],
+    );
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "N",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            SCHEDULE,
+        ],
+    );
+    // WESPA 5.1.4(b) and 3.10.15(b)(iv) may be chosen.
+    let out = td(
+        &dir,
+        &[
+            "division",
+            "set",
+            db,
+            "W",
+            "rules",
+            "end-rack=double,challenge=per-word:10",
+        ],
+    );
+    assert!(
+        out.contains("rules = end-rack=double,challenge=per-word:10"),
+        "{out}"
+    );
+    // NASPA V.G.1 fixes the rack adjustment: refused, naming the rule.
+    let err = td_refused(
+        &dir,
+        &[
+            "division",
+            "set",
+            db,
+            "N",
+            "rules",
+            "end-rack=add-and-subtract",
+        ],
+    );
+    assert!(err.contains("NASPA V.G.1"), "{err}");
+    // NASPA I.B: the resignation option may be announced.
+    td(
+        &dir,
+        &["division", "set", db, "N", "rules", "resignation-option=on"],
+    );
+}

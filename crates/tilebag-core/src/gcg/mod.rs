@@ -34,10 +34,50 @@ pub struct GcgRecord {
     pub incomplete: bool,
     /// `#rack1` / `#rack2`: the last known racks of an unfinished game.
     pub last_racks: [Option<String>; 2],
+    /// The lines of the `#rack1` / `#rack2` pragmas (0 when absent or built in memory).
+    pub last_rack_lines: [usize; 2],
     /// `#note` lines before the first event.
     pub notes: Vec<String>,
     pub events: Vec<GcgEvent>,
+    /// `#game-type` (or `#variant`) as declared, with its line: only `classic` can be verified.
+    pub game_type: Option<(usize, String)>,
+    /// tilebag's `#tilebag-adjust` pragmas: result adjustments with no GCG line of their own
+    /// (a resignation's margin, an overtime forfeit). Other readers ignore them.
+    pub adjustments: Vec<GcgAdjustment>,
+    /// tilebag's `#tilebag-end` pragma: how a finished game ended, when the moves alone cannot
+    /// say (resigned, left, the overtime limit, the director, the game clock).
+    pub ending: Option<GcgEnding>,
 }
+
+/// `#tilebag-adjust NICK +POINTS CUMULATIVE WHY`: a result adjustment after the last move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GcgAdjustment {
+    pub line: usize,
+    pub player: usize,
+    pub score: i32,
+    pub cumulative: i32,
+    pub why: String,
+}
+
+/// `#tilebag-end REASON [NICK]`: `went-out NICK`, `six-zeros`, `resigned NICK`, `left NICK`,
+/// `overtime-limit NICK`, `game-clock-expired` or `director-ended`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GcgEnding {
+    pub line: usize,
+    pub reason: String,
+    pub player: Option<usize>,
+}
+
+/// The reasons `#tilebag-end` may give, and whether each names a player.
+pub const ENDINGS: [(&str, bool); 7] = [
+    ("went-out", true),
+    ("six-zeros", false),
+    ("resigned", true),
+    ("left", true),
+    ("overtime-limit", true),
+    ("game-clock-expired", false),
+    ("director-ended", false),
+];
 
 /// One `>nick: ...` line, with the `#note`s that follow it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -144,6 +144,22 @@ pub enum GcgError {
     /// A line that is neither blank, a pragma, an event, nor the continuation of a note.
     #[error("line {line}: expected a #pragma or a \">nick:\" event line, found {text:?}")]
     UnexpectedText { line: usize, text: String },
+
+    /// A second `#player1` (or `#player2`), which would silently replace the first.
+    #[error("line {line}: a second #{pragma} (the first is on line {first_line}); a record names each player once")]
+    DuplicatePlayer {
+        line: usize,
+        first_line: usize,
+        pragma: String,
+    },
+
+    /// A tilebag pragma (`#tilebag-adjust`, `#tilebag-end`) that cannot be read.
+    #[error("line {line}: #{pragma}: {message}")]
+    BadPragma {
+        line: usize,
+        pragma: &'static str,
+        message: String,
+    },
 }
 
 impl GcgError {
@@ -163,7 +179,9 @@ impl GcgError {
             | GcgError::ExpectedScore { line, .. }
             | GcgError::ExpectedCumulative { line, .. }
             | GcgError::NumberOutOfRange { line, .. }
-            | GcgError::UnexpectedText { line, .. } => *line,
+            | GcgError::UnexpectedText { line, .. }
+            | GcgError::DuplicatePlayer { line, .. }
+            | GcgError::BadPragma { line, .. } => *line,
         }
     }
 }
@@ -195,6 +213,7 @@ pub fn parse_gcg(bytes: &[u8]) -> Result<GcgRecord, GcgError> {
         declared,
         record: GcgRecord::default(),
         in_note: false,
+        player_lines: [None, None],
     };
     for (index, raw) in lines.iter().enumerate() {
         let line = index + 1;
@@ -347,6 +366,8 @@ struct Reader {
     record: GcgRecord,
     /// The last non-blank line was a `#note` or its continuation.
     in_note: bool,
+    /// The lines of the `#player1` / `#player2` pragmas seen so far.
+    player_lines: [Option<usize>; 2],
 }
 
 impl Reader {
@@ -391,6 +412,14 @@ impl Reader {
             "player1" | "player2" => {
                 let slot = usize::from(name.ends_with('2'));
                 let (nick, full_name) = split_first_token(value);
+                if let Some(first_line) = self.player_lines[slot] {
+                    return Err(GcgError::DuplicatePlayer {
+                        line,
+                        first_line,
+                        pragma: name.to_ascii_lowercase(),
+                    });
+                }
+                self.player_lines[slot] = Some(line);
                 if nick.is_empty() {
                     return Err(GcgError::MissingPlayerNick {
                         line,
@@ -418,11 +447,91 @@ impl Reader {
                 let rack = (!value.is_empty()).then(|| value.to_string());
                 if let Some(last) = record.last_racks.get_mut(slot) {
                     *last = rack;
+                    record.last_rack_lines[slot] = line;
                 }
             }
             "incomplete" => record.incomplete = true,
+            "game-type" | "variant" if record.game_type.is_none() => {
+                record.game_type = Some((line, value.to_string()));
+            }
+            "tilebag-adjust" => self.adjust_pragma(line, value)?,
+            "tilebag-end" => self.end_pragma(line, value)?,
             _ => {}
         }
+        Ok(())
+    }
+
+    /// `#tilebag-adjust NICK +POINTS CUMULATIVE WHY`.
+    fn adjust_pragma(&mut self, line: usize, value: &str) -> Result<(), GcgError> {
+        let bad = |message: String| GcgError::BadPragma {
+            line,
+            pragma: "tilebag-adjust",
+            message,
+        };
+        let mut parts = value.splitn(4, char::is_whitespace);
+        let nick = parts.next().unwrap_or("");
+        let score = parts.next().unwrap_or("");
+        let cumulative = parts.next().unwrap_or("");
+        let why = parts.next().unwrap_or("").trim();
+        if nick.is_empty() {
+            return Err(bad("expected NICK +POINTS CUMULATIVE WHY".into()));
+        }
+        let player = self.player_index(line, nick)?;
+        let score = match parse_number(score, true) {
+            Number::Value(n) => n,
+            _ => {
+                return Err(bad(format!(
+                    "expected a signed score after {nick}, found {score:?}"
+                )))
+            }
+        };
+        let cumulative = match parse_number(cumulative, false) {
+            Number::Value(n) => n,
+            _ => {
+                return Err(bad(format!(
+                    "expected a cumulative score after {score:+}, found {cumulative:?}"
+                )))
+            }
+        };
+        self.record.adjustments.push(super::GcgAdjustment {
+            line,
+            player,
+            score,
+            cumulative,
+            why: why.to_string(),
+        });
+        Ok(())
+    }
+
+    /// `#tilebag-end REASON [NICK]`.
+    fn end_pragma(&mut self, line: usize, value: &str) -> Result<(), GcgError> {
+        let bad = |message: String| GcgError::BadPragma {
+            line,
+            pragma: "tilebag-end",
+            message,
+        };
+        if self.record.ending.is_some() {
+            return Err(bad("a record ends once".into()));
+        }
+        let (reason, nick) = split_first_token(value);
+        let Some(&(_, names_player)) = super::ENDINGS.iter().find(|(r, _)| *r == reason) else {
+            let known: Vec<&str> = super::ENDINGS.iter().map(|(r, _)| *r).collect();
+            return Err(bad(format!(
+                "unknown ending {reason:?}; known: {}",
+                known.join(", ")
+            )));
+        };
+        let player = match (names_player, nick.is_empty()) {
+            (true, true) => return Err(bad(format!("{reason} needs the player's nick"))),
+            (true, false) => Some(self.player_index(line, nick)?),
+            (false, true) => None,
+            (false, false) => return Err(bad(format!("{reason} names no player, found {nick:?}"))),
+        };
+        self.record.ending = Some(super::GcgEnding {
+            line,
+            reason: reason.to_string(),
+            player,
+        });
         Ok(())
     }
 
@@ -1152,6 +1261,57 @@ and its second line
     }
 
     #[test]
+    fn a_second_player_pragma_is_refused_not_a_silent_replacement() {
+        let error = parse_err("#player1 a Ann\n#player2 b Bob\n#player1 c Cy\n");
+        assert_eq!(
+            error.to_string(),
+            "line 3: a second #player1 (the first is on line 1); a record names each player once"
+        );
+        // The same full name under different nicks is harmless.
+        let record = parse_ok("#player1 a Ann Lee\n#player2 b Ann Lee\n");
+        assert_eq!(record.players[1].nick, "b");
+    }
+
+    #[test]
+    fn tilebag_pragmas_read_back_and_bad_ones_name_the_line() {
+        let record = parse_ok(
+            "#player1 a A\n#player2 b B\n>a: AB 8D AB +4 4\n#tilebag-adjust b +54 54 the opponent resigned while ahead\n#tilebag-end resigned a\n",
+        );
+        assert_eq!(record.adjustments.len(), 1);
+        assert_eq!(record.adjustments[0].line, 4);
+        assert_eq!(record.adjustments[0].player, 1);
+        assert_eq!(record.adjustments[0].score, 54);
+        assert_eq!(
+            record.adjustments[0].why,
+            "the opponent resigned while ahead"
+        );
+        let end = record.ending.unwrap();
+        assert_eq!(
+            (end.line, end.reason.as_str(), end.player),
+            (5, "resigned", Some(0))
+        );
+        let error = parse_err("#player1 a A\n#tilebag-end gave-up a\n");
+        assert!(
+            error
+                .to_string()
+                .starts_with("line 2: #tilebag-end: unknown ending \"gave-up\""),
+            "{error}"
+        );
+        let error = parse_err("#player1 a A\n#tilebag-end resigned\n");
+        assert_eq!(
+            error.to_string(),
+            "line 2: #tilebag-end: resigned needs the player's nick"
+        );
+        let error = parse_err("#player1 a A\n#tilebag-adjust a 50 50 x\n");
+        assert!(
+            error
+                .to_string()
+                .starts_with("line 2: #tilebag-adjust: expected a signed score"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn notes_attach_to_the_event_before_them() {
         let record = parse_ok(
             "#note header 1\n#note header 2\n  continued  \n\n>a: AB 8D AB +4 4\n#note after 1\n\
@@ -1327,6 +1487,10 @@ and its second line
                         r.character_encoding = None;
                         for event in &mut r.events {
                             event.line = 0;
+                        }
+                        r.last_rack_lines = [0, 0];
+                        if let Some((line, _)) = &mut r.game_type {
+                            *line = 0;
                         }
                         r
                     };

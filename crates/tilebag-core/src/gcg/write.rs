@@ -10,6 +10,9 @@
 //! #note ...             (the record's notes)
 //! >NICK: RACK MOVE +SCORE CUMULATIVE TRAILING...
 //! #note ...             (the event's notes)
+//! #tilebag-adjust NICK +POINTS CUMULATIVE WHY   (tilebag's result adjustments, see below)
+//! #tilebag-end REASON [NICK]                     (how a finished game ended)
+//! #game-type ...
 //! #rack1 ... / #rack2 ...
 //! #incomplete
 //! ```
@@ -31,6 +34,10 @@
 //! - An empty rack is written as no rack; an empty `#rack1`/`#rack2` is left out (their values
 //!   are pragma values, kept whole like the title).
 //! - A player index other than 0 or 1 is written as player 2.
+//! - `#tilebag-adjust` and `#tilebag-end` are tilebag's own pragmas, which other readers skip:
+//!   the result adjustments GCG has no line for (a resignation's margin, an overtime forfeit) and
+//!   the reason a finished game ended, so that `tilebag gcg verify` can check a resigned or
+//!   forfeited game as finished, with its real final score.
 //! - `(time)` is written in lower case and end racks as given, so an end rack `time` (in any case
 //!   but capitals) reads back as a time penalty.
 
@@ -90,6 +97,26 @@ pub fn write_gcg(record: &GcgRecord) -> String {
         }
     }
 
+    for adjustment in &record.adjustments {
+        let value = format!(
+            "{} {:+} {} {}",
+            nicks[adjustment.player.min(1)],
+            adjustment.score,
+            adjustment.cumulative,
+            one_line(&adjustment.why)
+        );
+        pragma(&mut out, "tilebag-adjust", value.trim_end());
+    }
+    if let Some(ending) = &record.ending {
+        let value = match ending.player {
+            Some(p) => format!("{} {}", token(&ending.reason), nicks[p.min(1)]),
+            None => token(&ending.reason),
+        };
+        pragma(&mut out, "tilebag-end", &value);
+    }
+    if let Some((_, game_type)) = &record.game_type {
+        pragma(&mut out, "game-type", &one_line(game_type));
+    }
     for (index, rack) in record.last_racks.iter().enumerate() {
         if let Some(rack) = rack {
             let rack = one_line(rack);
@@ -225,6 +252,16 @@ mod tests {
         for event in &mut record.events {
             event.line = 0;
         }
+        record.last_rack_lines = [0, 0];
+        if let Some((line, _)) = &mut record.game_type {
+            *line = 0;
+        }
+        for a in &mut record.adjustments {
+            a.line = 0;
+        }
+        if let Some(e) = &mut record.ending {
+            e.line = 0;
+        }
         record
     }
 
@@ -275,6 +312,10 @@ mod tests {
             character_encoding: None,
             incomplete: true,
             last_racks: [Some("AEEIILZ".into()), None],
+            last_rack_lines: [0, 0],
+            game_type: None,
+            adjustments: Vec::new(),
+            ending: None,
             notes: vec!["header note".into()],
             events: vec![
                 first,

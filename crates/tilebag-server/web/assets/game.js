@@ -935,6 +935,8 @@ function renderTrackingPanel() {
     tiles = unseenFromBoard(v.board);
     where = `In the bag: ${v.bag_count} · on the racks: ${v.players[0].rack_count + v.players[1].rack_count}`;
   }
+  // The organiser's choices, where the game's rules differ from the preset as published.
+  if (v.rules && v.rules.length) where += ` · rules: ${v.preset} with ${v.rules.join(', ')}`;
   $('tracking-where').textContent = where;
   renderTracking($('tracking'), tiles, 'Unseen tiles');
 }
@@ -946,6 +948,7 @@ function reasonText(reason, names) {
     case 'overtime-limit': return `${names[reason.seat]} went past the overtime limit.`;
     case 'game-clock-expired': return 'The game clock ran out.';
     case 'resigned': return `${names[reason.seat]} resigned.`;
+    case 'left': return `${names[reason.seat]} left the game.`;
     case 'director-ended': return 'The director ended the game.';
     default: return reason.type;
   }

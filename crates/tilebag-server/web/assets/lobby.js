@@ -94,6 +94,12 @@ async function create(ev) {
     preset: $('preset').value || undefined,
     lexicon: $('lexicon').value || undefined,
   };
+  const rules = {};
+  for (const id of ['rule-end-rack', 'rule-challenge', 'rule-resignation']) {
+    const sel = $(id);
+    if (sel.value !== '') rules[sel.name] = sel.value;
+  }
+  if (Object.keys(rules).length) body.rules = rules;
   const m = $('minutes');
   if (!m.disabled && m.value !== '') body.initial_minutes = Number(m.value);
   const seed = $('seed').value.trim();
