@@ -115,8 +115,14 @@ async fn serve_survives_kill_9_mid_game_and_finishes_it() {
     let ws_path = |seat: usize| created["seats"][seat]["ws"].as_str().unwrap().to_string();
     let mut a = WsClient::connect(server.addr, &ws_path(0)).await.unwrap();
     let mut b = WsClient::connect(server.addr, &ws_path(1)).await.unwrap();
-    let va = state(&mut a).await;
+    // No rack is shown before both seats are there (NASPA III.F): Ann's rack comes with the
+    // state sent when Bob's arrival starts the game.
+    state(&mut a).await;
     state(&mut b).await;
+    let mut va = state(&mut a).await;
+    while rack(&va).is_empty() {
+        va = state(&mut a).await;
+    }
     // Ann opens with two tiles through the centre (a phony is a legal play; nobody challenges).
     let r: Vec<char> = rack(&va).chars().collect();
     let letter = |c: char| if c == '?' { 'e' } else { c };
