@@ -9,7 +9,6 @@
 //!   against sampled opponent racks; the best mean wins. Runs on every core within a time budget.
 
 use crate::engine::{apply, Engine, Situation};
-use crate::grid::N;
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
 use std::time::{Duration, Instant};
@@ -265,6 +264,3 @@ pub fn ends_after_zeros(engine: &Engine<'_>, s: &Situation, planned: &Move) -> b
     let theirs = s.scores[1] - s.unseen.value(values) * held / n;
     mine > theirs
 }
-
-/// Squares on a side (re-exported for callers that lay out boards).
-pub const SIZE: usize = N;

@@ -7,11 +7,11 @@
 //! ([`Engine::endgame_best`]).
 
 use crate::cgp::CgpPosition;
-use crate::grid::{Grid, Tables, TablesError, BLANK_BIT, CODE_MASK, N};
+use crate::grid::{Grid, Tables, TablesError, N};
 use crate::leaves::Leaves;
 use crate::movegen::{generate, GenOptions, Graphs, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
-use crate::rack::{tile_code, Rack};
+use crate::rack::Rack;
 use tilebag_core::{Game, Ruleset};
 use tilebag_lexicon::Lexicon;
 
@@ -276,18 +276,4 @@ pub fn sub_racks(rack: &Rack) -> Vec<Rack> {
     (1..index.size)
         .map(|u| index.used_rack(rack, u as u16))
         .collect()
-}
-
-/// The tile code a board square holds as a rack tile (a blank's square gives the blank).
-pub fn square_tile(v: u8) -> u8 {
-    if v & BLANK_BIT != 0 {
-        0
-    } else {
-        v & CODE_MASK
-    }
-}
-
-/// Re-export for callers converting core tiles.
-pub fn code(t: tilebag_core::Tile) -> u8 {
-    tile_code(t)
 }

@@ -2,7 +2,7 @@
 
 use crate::grid::{decode, encode, letter_char, Grid, BLANK_BIT, CODE_MASK, N};
 use crate::movegen::Candidate;
-use crate::rack::{code_tile, tile_code, Rack};
+use crate::rack::Rack;
 use tilebag_core::{Direction, Placement, Square, Tile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +120,19 @@ impl Move {
         Placement {
             tiles,
             direction: Some(self.direction),
+        }
+    }
+
+    /// The move as the core's action for the seat that makes it.
+    pub fn action(&self) -> tilebag_core::Action {
+        match self.kind {
+            MoveKind::Place => tilebag_core::Action::Play {
+                placement: self.placement(),
+            },
+            MoveKind::Exchange => tilebag_core::Action::Exchange {
+                tiles: self.exchanged(),
+            },
+            MoveKind::Pass => tilebag_core::Action::Pass,
         }
     }
 
@@ -264,14 +277,4 @@ impl Move {
             _ => false,
         }
     }
-}
-
-/// The rack tiles of a move's new tiles, as the core's tiles (for a rack check).
-pub fn tiles_of(rack: &Rack) -> Vec<Tile> {
-    rack.codes().into_iter().map(code_tile).collect()
-}
-
-/// The code of a core tile (re-exported for callers converting racks).
-pub fn code_of(t: Tile) -> u8 {
-    tile_code(t)
 }

@@ -3,7 +3,6 @@
 
 use crate::bot::{choose, ends_after_zeros, should_challenge, Level, SimConfig};
 use crate::engine::{Engine, Situation};
-use crate::moves::MoveKind;
 use tilebag_core::bag::Rng;
 use tilebag_core::game::TurnKind;
 use tilebag_core::ruleset::SixZeroEnding;
@@ -65,15 +64,7 @@ pub fn play_game(
                 if may_end && ends_after_zeros(engine, &s, &m) {
                     Action::EndAfterSixZeros
                 } else {
-                    match m.kind {
-                        MoveKind::Place => Action::Play {
-                            placement: m.placement(),
-                        },
-                        MoveKind::Exchange => Action::Exchange {
-                            tiles: m.exchanged(),
-                        },
-                        MoveKind::Pass => Action::Pass,
-                    }
+                    m.action()
                 }
             }
         };

@@ -67,15 +67,7 @@ fn samples_of_game(engine: &Engine<'_>, ruleset: &Ruleset, seed: u64) -> Vec<(Ra
                 if s.bag_len > 0 && m.kind != MoveKind::Pass {
                     waiting[seat] = Some(s.rack.minus(&m.used()));
                 }
-                match m.kind {
-                    MoveKind::Place => Action::Play {
-                        placement: m.placement(),
-                    },
-                    MoveKind::Exchange => Action::Exchange {
-                        tiles: m.exchanged(),
-                    },
-                    MoveKind::Pass => Action::Pass,
-                }
+                m.action()
             }
         };
         let ev = Event {

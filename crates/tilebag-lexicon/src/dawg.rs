@@ -473,6 +473,57 @@ impl Register {
     }
 }
 
+/// Lays the registered nodes out as edges: the sentinel, then nodes by decreasing id (parents
+/// before children, so arcs point forward). An edge for which `raw_arc(letter)` holds keeps its
+/// builder child value as the arc itself (the GADDAG's separators, which point into the DAWG).
+pub(crate) fn lay_out(
+    reg: &Register,
+    root: u32,
+    raw_arc: impl Fn(u32) -> bool,
+) -> Result<Vec<u32>, LexiconError> {
+    let total = 1 + reg.edge_total;
+    if total > MAX_EDGES {
+        return Err(LexiconError::TooLarge {
+            edges: total,
+            max: MAX_EDGES,
+        });
+    }
+    let n = reg.map.len();
+    let mut nodes: Vec<&[u64]> = vec![&[]; n];
+    for (k, &id) in &reg.map {
+        nodes[id as usize] = k;
+    }
+    let mut pos = vec![0u32; n];
+    let mut next = 1u32;
+    for id in (0..n).rev() {
+        pos[id] = next;
+        next += nodes[id].len() as u32;
+    }
+    let mut edges = Vec::with_capacity(total);
+    edges.push(LAST | if root == NONE { 0 } else { pos[root as usize] });
+    for id in (0..n).rev() {
+        let node = nodes[id];
+        for (k, &pe) in node.iter().enumerate() {
+            let c = (pe >> 33) as u32;
+            let child = pe as u32;
+            let mut e = c << LETTER_SHIFT;
+            if (pe >> 32) & 1 == 1 {
+                e |= ACCEPTS;
+            }
+            if k + 1 == node.len() {
+                e |= LAST;
+            }
+            if raw_arc(c) {
+                e |= child & ARC_MASK;
+            } else if child != NONE {
+                e |= pos[child as usize];
+            }
+            edges.push(e);
+        }
+    }
+    Ok(edges)
+}
+
 /// Builds the minimal DAWG of `words`, which must be sorted, without duplicates, uppercase A-Z,
 /// and at most [`MAX_WORD_LEN`] letters (the caller, [`crate::Lexicon`], guarantees it).
 pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
@@ -517,46 +568,7 @@ pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
         finish(&mut reg, &mut pending, d);
     }
     let root = reg.intern(&pending[0]);
-
-    let total = 1 + reg.edge_total;
-    if total > MAX_EDGES {
-        return Err(LexiconError::TooLarge {
-            edges: total,
-            max: MAX_EDGES,
-        });
-    }
-    // Lay nodes out by decreasing id: parents (larger ids) before children, so arcs point forward.
-    let n = reg.map.len();
-    let mut nodes: Vec<&[u64]> = vec![&[]; n];
-    for (k, &id) in &reg.map {
-        nodes[id as usize] = k;
-    }
-    let mut pos = vec![0u32; n];
-    let mut next = 1u32;
-    for id in (0..n).rev() {
-        pos[id] = next;
-        next += nodes[id].len() as u32;
-    }
-    let mut edges = Vec::with_capacity(total);
-    edges.push(LAST | if root == NONE { 0 } else { pos[root as usize] });
-    for id in (0..n).rev() {
-        let node = nodes[id];
-        for (k, &pe) in node.iter().enumerate() {
-            let c = (pe >> 33) as u32;
-            let child = pe as u32;
-            let mut e = c << LETTER_SHIFT;
-            if (pe >> 32) & 1 == 1 {
-                e |= ACCEPTS;
-            }
-            if k + 1 == node.len() {
-                e |= LAST;
-            }
-            if child != NONE {
-                e |= pos[child as usize];
-            }
-            edges.push(e);
-        }
-    }
+    let edges = lay_out(&reg, root, |_| false)?;
     Ok(Dawg::with_edges(edges))
 }
 

@@ -18,7 +18,7 @@
 //! REQUIRED flag, so readers that do not know it still load the file as a judge.
 
 use crate::dawg::{
-    pending_edge, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES, MAX_WORD_LEN, NONE,
+    lay_out, pending_edge, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES, MAX_WORD_LEN,
 };
 use crate::error::LexiconError;
 use std::collections::HashMap;
@@ -192,46 +192,7 @@ impl Gaddag {
             finish(&mut reg, &mut pending, d);
         }
         let root = reg.intern(&pending[0]);
-        let total = 1 + reg.edge_total;
-        if total > MAX_EDGES {
-            return Err(LexiconError::TooLarge {
-                edges: total,
-                max: MAX_EDGES,
-            });
-        }
-        let n = reg.map.len();
-        let mut nodes: Vec<&[u64]> = vec![&[]; n];
-        for (k, &id) in &reg.map {
-            nodes[id as usize] = k;
-        }
-        let mut pos = vec![0u32; n];
-        let mut next = 1u32;
-        for id in (0..n).rev() {
-            pos[id] = next;
-            next += nodes[id].len() as u32;
-        }
-        let mut edges = Vec::with_capacity(total);
-        edges.push(LAST | if root == NONE { 0 } else { pos[root as usize] });
-        for id in (0..n).rev() {
-            let node = nodes[id];
-            for (k, &pe) in node.iter().enumerate() {
-                let c = (pe >> 33) as u32;
-                let child = pe as u32;
-                let mut e = c << LETTER_SHIFT;
-                if (pe >> 32) & 1 == 1 {
-                    e |= ACCEPTS;
-                }
-                if k + 1 == node.len() {
-                    e |= LAST;
-                }
-                if c == u32::from(SEPARATOR) {
-                    e |= child & ARC_MASK;
-                } else if child != NONE {
-                    e |= pos[child as usize];
-                }
-                edges.push(e);
-            }
-        }
+        let edges = lay_out(&reg, root, |c| c == u32::from(SEPARATOR))?;
         Ok(Gaddag { edges })
     }
 
