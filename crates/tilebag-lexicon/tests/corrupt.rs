@@ -167,3 +167,29 @@ fn random_garbage_after_the_magic() {
         }
     }
 }
+
+/// Issue 11: a built file cut to 5 bytes or fewer (or emptied) was read as a word list. Opened
+/// the way the server and the CLI open a `--lexicon` file, every such cut is refused as a damaged
+/// built lexicon, whatever its name; an empty `.tblex` file too.
+#[test]
+fn a_built_file_cut_to_its_first_bytes_is_refused_not_read_as_words() {
+    let dir = std::env::temp_dir().join(format!("tilebag-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = small_file();
+    for n in 0..=6 {
+        for name in ["cut.tblex", "cut.dat"] {
+            if n == 0 && name == "cut.dat" {
+                continue; // an empty file not named .tblex is an empty word list (refused as such)
+            }
+            let path = dir.join(name);
+            std::fs::write(&path, &bytes[..n]).unwrap();
+            let err = match tilebag_lexicon::open_lexicon(&path) {
+                Ok(_) => panic!("{name} cut to {n} bytes opened"),
+                Err(e) => e.to_string(),
+            };
+            assert!(err.contains("truncated"), "{name} cut to {n}: {err}");
+            assert!(err.contains(name), "the error names the file: {err}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

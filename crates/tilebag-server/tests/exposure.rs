@@ -380,7 +380,40 @@ async fn a_client_chosen_seed_is_refused_unless_allowed_and_then_marked_everywhe
     );
     // Other readers take the note as a note: the record still parses and replays.
     let record = tilebag_core::gcg::parse_gcg(gcg.as_bytes()).unwrap();
-    tilebag_core::replay::verify_record(&record).unwrap();
+    let report = tilebag_core::replay::verify_record(&record).unwrap();
+    // Issue 11: a resigned game's record verifies as finished, with how it ended and the
+    // server's own final score (NASPA V.K.2: the resigner loses by at least 50).
+    assert_eq!(
+        report.completion,
+        tilebag_core::replay::Completion::Complete,
+        "{gcg}"
+    );
+    assert!(
+        report
+            .ending
+            .as_deref()
+            .is_some_and(|e| e.starts_with("resigned")),
+        "{:?}",
+        report.ending
+    );
+    let ended = t.get().await;
+    assert_eq!(ended["status"], "ended", "{ended}");
+    let server_scores: Vec<i64> = ended["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        report.scores.map(i64::from).to_vec(),
+        server_scores,
+        "{ended}"
+    );
+    assert!(
+        report.scores[0] - report.scores[1] >= 50,
+        "{:?}",
+        report.scores
+    );
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
