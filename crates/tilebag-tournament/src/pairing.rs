@@ -70,8 +70,12 @@ impl<'a> Ctx<'a> {
                         met[g.first as usize - 1].push(g.second);
                         met[g.second as usize - 1].push(g.first);
                     }
-                    Pairing::Bye { player, .. } => byes[*player as usize - 1] += 1,
-                    Pairing::Absent { .. } => {}
+                    Pairing::Bye {
+                        player,
+                        forfeit: false,
+                        ..
+                    } => byes[*player as usize - 1] += 1,
+                    Pairing::Bye { .. } | Pairing::Absent { .. } => {}
                 }
             }
         }
@@ -397,6 +401,8 @@ fn seat_and_number(ctx: &mut Ctx, pairs: Vec<Pair>) -> Result<Vec<Pairing>> {
                 player: a,
                 spread: div.config.bye_spread,
                 counts_as: None,
+                forfeit: false,
+                pending: false,
             }),
         }
     }

@@ -724,37 +724,60 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             name,
             date,
         } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("cannot read {}", file.display()))?;
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            // UTF-8 (a byte-order mark dropped) or Latin-1, as older tsh files are.
+            let text = tsh::decode_text(&bytes).with_context(|| file.display().to_string())?;
             let stem = file
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "A".into());
-            let files = if text.lines().any(|l| l.trim().starts_with("#begin_file")) {
-                tsh::read_tsh_archive(&text)?
+            let archive = file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("tsh"))
+                || text.lines().any(|l| l.trim().starts_with("#begin_file"));
+            let files = if archive {
+                tsh::read_tsh_archive(&text).with_context(|| file.display().to_string())?
             } else {
                 vec![(division.clone().unwrap_or_else(|| stem.clone()), text)]
             };
             if let Some(d) = &date {
                 check_date(d)?;
             }
-            let mut store = EventFile::create(&event)?;
-            let t = store.append(|t| {
-                let mut out = Vec::new();
-                if t.name.is_empty() {
-                    out.push(Action::CreateTournament {
-                        name: name.clone().unwrap_or_else(|| stem.clone()),
-                        date: date.clone(),
-                    });
+            // Every file is read before the event is touched, and a refused import leaves no
+            // event file behind (an existing one is left as it was: the append is one
+            // transaction).
+            let mut actions = Vec::new();
+            for (div, body) in &files {
+                actions.push(
+                    tsh::division_actions(body, div, &rules, &schedule, seed)
+                        .with_context(|| format!("{} (division {div})", file.display()))?,
+                );
+            }
+            let existed = event.exists();
+            let imported = (|| -> Result<tilebag_tournament::Tournament> {
+                let mut store = EventFile::create(&event)?;
+                store.append(|t| {
+                    let mut out = Vec::new();
+                    if t.name.is_empty() {
+                        out.push(Action::CreateTournament {
+                            name: name.clone().unwrap_or_else(|| stem.clone()),
+                            date: date.clone(),
+                        });
+                    }
+                    out.extend(actions.into_iter().flatten());
+                    Ok(out)
+                })
+            })();
+            let t = match imported {
+                Ok(t) => t,
+                Err(e) => {
+                    if !existed {
+                        remove_event_file(&event);
+                    }
+                    return Err(e);
                 }
-                for (div, body) in &files {
-                    out.extend(
-                        tsh::division_actions(body, div, &rules, &schedule, seed)
-                            .with_context(|| format!("{} (division {div})", file.display()))?,
-                    );
-                }
-                Ok(out)
-            })?;
+            };
             for (div, _) in &files {
                 let d = t.division(div)?;
                 println!(
@@ -990,6 +1013,16 @@ fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
 
 // ---------------------------------------------------------------------------------------------
 // Settings.
+
+/// Removes an event file this command created (and SQLite's side files).
+fn remove_event_file(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    for side in ["-journal", "-wal", "-shm"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(side);
+        let _ = std::fs::remove_file(std::path::PathBuf::from(p));
+    }
+}
 
 fn check_date(d: &str) -> Result<()> {
     let ok = d.len() == 10

@@ -784,20 +784,24 @@ fn tou_export_has_crlf_lines_and_one_block_per_round() {
     );
     assert_eq!(lines[0], "*M04.05.2024 Test Open");
     assert_eq!(lines[1], "*A");
-    assert_eq!(lines[2], "0");
+    assert_eq!(lines[2], format!("{:>25}", 0));
     assert_eq!(lines[27], "*** END OF FILE ***");
-    // Player 1 won all 10 games 400–300: 10 blocks of 8 characters, each "2400", then the
-    // opponent (with + when player 1 went first).
+    // Player 1 won all 10 games 400–300: 10 blocks of 9 characters, each " 2400", then the
+    // opponent (with + when player 1 went first). Names are "Given Surname".
     let p1 = lines[3];
-    assert_eq!(&p1[..20], "Seed01, Player      ");
+    assert_eq!(&p1[..20], "Player Seed01       ");
     let blocks: Vec<&str> = (0..10)
-        .map(|i| &p1[20 + 8 * i..(20 + 8 * (i + 1)).min(p1.len())])
+        .map(|i| &p1[20 + 9 * i..(20 + 9 * (i + 1)).min(p1.len())])
         .collect();
-    assert!(blocks.iter().all(|b| b.starts_with("2400")), "{p1}");
+    assert!(blocks.iter().all(|b| b.starts_with(" 2400")), "{p1}");
+    // Split on white space, every line has two tokens a round.
+    for l in &lines[3..27] {
+        assert_eq!(l[20..].split_whitespace().count(), 20, "{l}");
+    }
     // 24's last two rounds are automatic forfeit losses, written as games against oneself.
-    assert!(lines[26].ends_with("0000  240000  24"), "{}", lines[26]);
+    assert!(lines[26].ends_with(" 0000  24 0000  24"), "{}", lines[26]);
     // 23's round-2 forfeit loss is unrated: a game against oneself too.
-    assert_eq!(&lines[25][28..36], "0000  23");
+    assert_eq!(&lines[25][29..38], " 0000  23");
 }
 
 #[test]
@@ -977,5 +981,123 @@ fn wespa_5_1_4_and_naspa_vi_b_3_a_divisions_rules_are_the_organisers_choices() {
     td(
         &dir,
         &["division", "set", db, "N", "rules", "resignation-option=on"],
+    );
+}
+
+/// Issue 11/13: a damaged archive or a bad `.t` file imports nothing, fails with a message naming
+/// the problem and the line, and leaves no event file behind; an existing event is left as it was.
+#[test]
+fn failed_imports_fail_cleanly_and_leave_nothing() {
+    let work = temp_dir("bad-import");
+    let args = |db: &'static str, file: &'static str| -> Vec<&'static str> {
+        vec![
+            "import",
+            db,
+            file,
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:2",
+        ]
+    };
+    // An archive whose `division` lines are gone: it used to import nothing and exit 0.
+    std::fs::write(
+        work.join("damaged.tsh"),
+        "#begin_file name=a.t\nAnn 1800 2; 400\nBob 1700 1; 300\n#end_file name=a.t\n",
+    )
+    .unwrap();
+    let err = td_refused(&work, &args("one.db", "damaged.tsh"));
+    assert!(err.contains("a.t") && err.contains("division"), "{err}");
+    assert!(
+        !work.join("one.db").exists(),
+        "an event file was left behind"
+    );
+    // An archive that ends inside a file.
+    std::fs::write(
+        work.join("cut.tsh"),
+        "division A a.t\n#begin_file name=a.t\nAnn 1800 2; 400\n",
+    )
+    .unwrap();
+    let err = td_refused(&work, &args("two.db", "cut.tsh"));
+    assert!(err.contains("never closed"), "{err}");
+    assert!(!work.join("two.db").exists());
+    // A `.t` file with a non-integer rating on line 2.
+    std::fs::write(work.join("bad.t"), "Ann 1800 2; 400\nBob 17.5 1; 300\n").unwrap();
+    let err = td_refused(&work, &args("three.db", "bad.t"));
+    assert!(
+        err.contains("line 2") && err.contains("rating \"17.5\""),
+        "{err}"
+    );
+    assert!(!work.join("three.db").exists());
+    // An archive with no divisions at all.
+    std::fs::write(work.join("empty.tsh"), "# nothing here\n").unwrap();
+    let err = td_refused(&work, &args("four.db", "empty.tsh"));
+    assert!(err.contains("no division"), "{err}");
+    assert!(!work.join("four.db").exists());
+    // Into an existing event: the refused import leaves it exactly as it was.
+    td(&work, &["new", "kept.db", "--name", "Kept"]);
+    let before = std::fs::read(work.join("kept.db")).unwrap();
+    td_refused(&work, &args("kept.db", "bad.t"));
+    assert_eq!(std::fs::read(work.join("kept.db")).unwrap(), before);
+}
+
+/// Issue 13: a Latin-1 `.t` file from an older event imports, and a byte-order mark is not part
+/// of the first name; unknown fields survive import and export.
+#[test]
+fn import_reads_latin1_and_bom_and_keeps_unknown_fields() {
+    let work = temp_dir("latin1");
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    bytes.extend_from_slice(
+        b"Ann 1800 2; 400; p12 1; class A; board 3\nBob 1700 1; 300; p12 2; class B; board 3\n",
+    );
+    std::fs::write(work.join("bom.t"), bytes).unwrap();
+    td(
+        &work,
+        &[
+            "import",
+            "bom.db",
+            "bom.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:1",
+        ],
+    );
+    let players = td(&work, &["show", "bom.db", "A", "players", "--csv"]);
+    let names: Vec<String> = records(&players)
+        .into_iter()
+        .map(|r| r["name"].clone())
+        .collect();
+    assert_eq!(names, ["Ann", "Bob"]);
+    let out = td(&work, &["export", "bom.db", "A", "--tsh"]);
+    assert_eq!(
+        out,
+        "Ann 1800 2; 400; p12 1; class A; board 3\nBob 1700 1; 300; p12 2; class B; board 3\n"
+    );
+    std::fs::write(
+        work.join("old.t"),
+        b"M\xFCller, J\xF6rg 1800 2; 400\nAndr\xE9, Zo\xE9 1700 1; 300\n",
+    )
+    .unwrap();
+    td(
+        &work,
+        &[
+            "import",
+            "old.db",
+            "old.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:1",
+        ],
+    );
+    let players = td(&work, &["show", "old.db", "A", "players", "--csv"]);
+    assert!(
+        players.contains("Müller, Jörg") && players.contains("André, Zoé"),
+        "{players}"
     );
 }
