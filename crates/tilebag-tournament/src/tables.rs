@@ -256,6 +256,7 @@ pub fn ratings_table(d: &Division, through: u32) -> Table {
                 c.games.to_string(),
                 format!("{:.2}", c.expected),
                 format!("{}", c.actual),
+                rating_note(d, p, c.old),
             ]
         })
         .collect();
@@ -269,9 +270,23 @@ pub fn ratings_table(d: &Division, through: u32) -> Table {
             ("Games", "games", true),
             ("Expected", "expected", true),
             ("Won", "actual", true),
+            ("Note", "note", false),
         ],
         rows,
     }
+}
+
+/// What a rating estimate assumed about a player (tsh treats a missing career-games figure as
+/// 0, which gives the higher multipliers).
+fn rating_note(d: &Division, p: PlayerId, old: f64) -> String {
+    let mut notes = Vec::new();
+    if old <= 0.0 {
+        notes.push("unrated: rated from results");
+    }
+    if d.player(p).is_some_and(|x| x.career_games.is_none()) && old > 0.0 {
+        notes.push("career games unknown: 0 assumed");
+    }
+    notes.join("; ")
 }
 
 pub fn players_table(d: &Division) -> Table {

@@ -526,6 +526,13 @@ fn full_event_ratings_view() {
     // 11 won round 2 by forfeit: unrated, so one game fewer (and one fewer per bye).
     let b11 = standing(dir, db, 10, 11).byes;
     assert_eq!(p(11)["games"], (9 - b11).to_string());
+    // No career-games figures were entered: tsh counts them as 0, and the table says so.
+    assert_eq!(
+        p(1)["note"],
+        "career games unknown: 0 assumed",
+        "{:?}",
+        p(1)
+    );
 }
 
 #[test]
