@@ -92,7 +92,9 @@ pub enum TdCommand {
         round: u32,
         player: PlayerId,
     },
-    /// Enter or correct a game's final scores, from PLAYER's side.
+    /// Enter a game's final scores, from PLAYER's side (tsh Addscore). Refused when the game
+    /// already has a result (use `correct`); a score under 100 or over 800, or a spread over 500,
+    /// needs --yes.
     #[command(allow_negative_numbers = true)]
     Result {
         #[command(flatten)]
@@ -101,9 +103,33 @@ pub enum TdCommand {
         player: PlayerId,
         score: i32,
         opponent_score: i32,
-        /// Why (kept with the correction when a result is replaced).
         #[arg(long, default_value = "")]
         note: String,
+        /// The scores are unusual but right (under 100, over 800, or a spread over 500).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Correct a game's result that is already in (tsh EditScore); the old one is kept in the
+    /// game's corrections.
+    #[command(allow_negative_numbers = true)]
+    Correct {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        score: i32,
+        opponent_score: i32,
+        /// Why (kept with the correction).
+        #[arg(long, default_value = "")]
+        note: String,
+        #[arg(long)]
+        yes: bool,
+    },
+    /// List the games of a round whose results are not in yet.
+    Missing {
+        #[command(flatten)]
+        at: At,
+        round: u32,
     },
     /// PLAYER forfeits (no-show, lateness): by the division's forfeit spread unless --spread.
     Forfeit {
@@ -520,16 +546,61 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             score,
             opponent_score,
             note,
-        } => set_result(
+            yes,
+        } => enter_scores(
             &at,
             round,
             player,
-            ResultEntry::Scores {
-                score,
-                opponent_score,
-            },
+            (score, opponent_score),
             note,
+            yes,
+            false,
         )?,
+        TdCommand::Correct {
+            at,
+            round,
+            player,
+            score,
+            opponent_score,
+            note,
+            yes,
+        } => enter_scores(&at, round, player, (score, opponent_score), note, yes, true)?,
+        TdCommand::Missing { at, round } => {
+            let t = EventFile::open_read(&at.event)?.load()?;
+            let d = t.division(&at.division)?;
+            let r = d
+                .round(round)
+                .with_context(|| format!("round {round} is not paired"))?;
+            let mut lines = Vec::new();
+            for p in &r.pairings {
+                match p {
+                    Pairing::Game(g) if g.result.is_none() => lines.push(format!(
+                        "board {}: {} v {}",
+                        g.board,
+                        d.who(g.first),
+                        d.who(g.second)
+                    )),
+                    Pairing::Bye {
+                        player,
+                        pending: true,
+                        ..
+                    } => lines.push(format!("bye: {} (no score yet)", d.who(*player))),
+                    _ => {}
+                }
+            }
+            if lines.is_empty() {
+                println!("round {round}: no games missing");
+            } else {
+                let n = lines.len();
+                println!(
+                    "round {round}: {n} game{} missing",
+                    if n == 1 { "" } else { "s" }
+                );
+                for l in lines {
+                    println!("  {l}");
+                }
+            }
+        }
         TdCommand::Forfeit {
             at,
             round,
@@ -969,6 +1040,70 @@ fn player(command: PlayerCommand) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `td result` (a new result) and `td correct` (over an existing one), with tsh's checks: a new
+/// result over an existing one is refused with the correction command to use, and unusual scores
+/// (under 100, over 800, a spread over 500) need `--yes`.
+fn enter_scores(
+    at: &At,
+    round: u32,
+    player: PlayerId,
+    (score, opponent_score): (i32, i32),
+    note: String,
+    yes: bool,
+    correct: bool,
+) -> Result<()> {
+    let t = EventFile::open_read(&at.event)?.load()?;
+    let d = t.division(&at.division)?;
+    if let Some(Pairing::Game(g)) = d.player_round(round, player).map(|pr| pr.pairing) {
+        let event = at.event.display();
+        let div = &at.division;
+        match (&g.result, correct) {
+            (Some(res), false) => bail!(
+                "round {round}: {} v {} already has a result ({}); to change it, run `tilebag td correct {event} {div} {round} {player} {score} {opponent_score} --note WHY`",
+                d.who(g.first),
+                d.who(g.second),
+                result_text(d, Some(res), false)
+            ),
+            (None, true) => bail!(
+                "round {round}: {} v {} has no result to correct; enter it with `tilebag td result {event} {div} {round} {player} {score} {opponent_score}`",
+                d.who(g.first),
+                d.who(g.second)
+            ),
+            _ => {}
+        }
+    }
+    if !yes {
+        let mut odd = Vec::new();
+        for s in [score, opponent_score] {
+            if s < 100 {
+                odd.push(format!("a score of {s} is under 100"));
+            } else if s > 800 {
+                odd.push(format!("a score of {s} is over 800"));
+            }
+        }
+        let spread = (score - opponent_score).abs();
+        if spread > 500 {
+            odd.push(format!("a spread of {spread} is over 500"));
+        }
+        if !odd.is_empty() {
+            bail!(
+                "round {round}: {}; check the scores and repeat the command with --yes if they are right",
+                odd.join(", ")
+            );
+        }
+    }
+    set_result(
+        at,
+        round,
+        player,
+        ResultEntry::Scores {
+            score,
+            opponent_score,
+        },
+        note,
+    )
 }
 
 fn set_result(

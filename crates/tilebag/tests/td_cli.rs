@@ -596,10 +596,11 @@ fn undo_drops_the_last_action_and_dry_run_writes_nothing() {
     let out = td(&dir, &["result", db, "A", "1", &a, "350", "420"]);
     assert!(out.contains("round 1, board 1"), "{out}");
     assert_eq!(pairings(&dir, db, 1)[0].result, "350-420");
-    // Correct it, then undo the correction: back to the first entry.
+    // Correct it (`td result` over an existing result is refused: that is `td correct`), then
+    // undo the correction: back to the first entry.
     td(
         &dir,
-        &["result", db, "A", "1", &b, "421", "350", "--note", "typo"],
+        &["correct", db, "A", "1", &b, "421", "350", "--note", "typo"],
     );
     assert_eq!(pairings(&dir, db, 1)[0].result, "350-421");
     let out = td(&dir, &["undo", db]);
@@ -1107,4 +1108,107 @@ fn import_reads_latin1_and_bom_and_keeps_unknown_fields() {
         players.contains("Müller, Jörg") && players.contains("André, Zoé"),
         "{players}"
     );
+}
+
+/// Issue 13: score entry that guards the director (tsh's Addscore vs EditScore): entering over
+/// an existing result is refused with a pointer to `td correct`; a score under 100 or over 800,
+/// or a spread over 500, needs `--yes`; `td missing` lists the games still to come in.
+#[test]
+fn score_entry_guards_the_director() {
+    let dir = temp_dir("guard");
+    let db = "guard.db";
+    setup(&dir, db, 4);
+    td(&dir, &["pair", db, "A", "1"]);
+    let games = pairings(&dir, db, 1);
+    let (a, b) = (games[0].first, games[0].second.unwrap());
+    let (c, d) = (games[1].first, games[1].second.unwrap());
+    // Both games missing.
+    let missing = td(&dir, &["missing", db, "A", "1"]);
+    assert!(
+        missing.contains(&format!("#{a} ")) && missing.contains(&format!("#{c} ")),
+        "{missing}"
+    );
+    assert!(missing.contains("2 games"), "{missing}");
+    td(
+        &dir,
+        &["result", db, "A", "1", &a.to_string(), "400", "350"],
+    );
+    // Entering over it is refused, naming the existing result and the correction command.
+    let err = td_refused(
+        &dir,
+        &["result", db, "A", "1", &b.to_string(), "360", "410"],
+    );
+    assert!(
+        err.contains("already has a result") && err.contains("400-350"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("tilebag td correct {db} A 1 {b} 360 410")),
+        "{err}"
+    );
+    assert_eq!(pairings(&dir, db, 1)[0].result, "400-350");
+    // The correction command replaces it (and refuses when there is nothing to correct).
+    td(
+        &dir,
+        &[
+            "correct",
+            db,
+            "A",
+            "1",
+            &b.to_string(),
+            "360",
+            "410",
+            "--note",
+            "slip",
+        ],
+    );
+    assert_eq!(pairings(&dir, db, 1)[0].result, "410-360");
+    let err = td_refused(
+        &dir,
+        &["correct", db, "A", "1", &c.to_string(), "400", "300"],
+    );
+    assert!(
+        err.contains("no result to correct") && err.contains("tilebag td result"),
+        "{err}"
+    );
+    // Only the second game is missing now.
+    let missing = td(&dir, &["missing", db, "A", "1"]);
+    assert!(
+        !missing.contains(&format!("#{a} ")) && missing.contains(&format!("#{c} ")),
+        "{missing}"
+    );
+    assert!(missing.contains("1 game"), "{missing}");
+    // Unusual scores ask for confirmation: under 100, over 800, a spread over 500.
+    for (s1, s2, why) in [
+        ("95", "400", "under 100"),
+        ("801", "300", "over 800"),
+        ("700", "150", "spread of 550"),
+    ] {
+        let err = td_refused(&dir, &["result", db, "A", "1", &c.to_string(), s1, s2]);
+        assert!(err.contains(why) && err.contains("--yes"), "{err}");
+        assert_eq!(pairings(&dir, db, 1)[1].result, "", "nothing written");
+    }
+    td(
+        &dir,
+        &[
+            "result",
+            db,
+            "A",
+            "1",
+            &d.to_string(),
+            "150",
+            "700",
+            "--yes",
+        ],
+    );
+    assert_eq!(
+        pairings(&dir, db, 1)[1].result.replace(' ', ""),
+        if pairings(&dir, db, 1)[1].first == d {
+            "150-700"
+        } else {
+            "700-150"
+        }
+    );
+    let missing = td(&dir, &["missing", db, "A", "1"]);
+    assert!(missing.contains("no games missing"), "{missing}");
 }
