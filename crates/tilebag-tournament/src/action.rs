@@ -191,6 +191,8 @@ pub enum Setting {
     /// division's games; each must be one its book leaves open (WESPA 5.1.4, 3.10.15(b),
     /// NASPA VI.B.3, I.B).
     Rules(Vec<String>),
+    /// The most times two players may be paired again (None: the method's own rule).
+    MaxRepeats(Option<u32>),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -578,6 +580,7 @@ impl Division {
                         c.rules = rules.clone();
                     }
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
+                    Setting::MaxRepeats(x) => c.max_repeats = *x,
                 }
                 Ok(())
             }

@@ -124,6 +124,10 @@ pub struct DivisionConfig {
     /// the book when set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
+    /// The most times two players may be paired again (tsh's maximum repeats argument): 0 never
+    /// twice. Unset, the Swiss avoids every repeat it can and King of the Hill ignores them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_repeats: Option<u32>,
 }
 
 impl DivisionConfig {
@@ -171,6 +175,7 @@ impl DivisionConfig {
             },
             winner_submits: matches!(r.name.as_str(), "wespa-2010" | "sanspa-1999"),
             rules: r.overrides.clone(),
+            max_repeats: None,
         }
     }
 }

@@ -1212,3 +1212,38 @@ fn score_entry_guards_the_director() {
     let missing = td(&dir, &["missing", db, "A", "1"]);
     assert!(missing.contains("no games missing"), "{missing}");
 }
+
+/// Issue 13: the repeat limit from the command line (`division set … max-repeats N`).
+#[test]
+fn koth_repeat_limit_from_the_command_line() {
+    let dir = temp_dir("repeats");
+    let db = "repeats.db";
+    setup(&dir, db, 4);
+    td(&dir, &["pair", db, "A", "1", "--method", "KOTH"]);
+    assert_eq!(pairs(&dir, db, 1), vec![(1, 2), (3, 4)]);
+    better_seed_wins(&dir, db, 1);
+    // Based on round 0 (the seeds), King of the Hill would pair 1v2 and 3v4 again.
+    let dry = td(
+        &dir,
+        &[
+            "pair",
+            db,
+            "A",
+            "2",
+            "--method",
+            "KOTH",
+            "--based-on",
+            "0",
+            "--dry-run",
+        ],
+    );
+    assert!(dry.contains("2 repeat pairing(s)"), "{dry}");
+    td(&dir, &["division", "set", db, "A", "max-repeats", "0"]);
+    td(
+        &dir,
+        &["pair", db, "A", "2", "--method", "KOTH", "--based-on", "0"],
+    );
+    assert_eq!(pairs(&dir, db, 2), vec![(1, 3), (2, 4)]);
+    let err = td_refused(&dir, &["division", "set", db, "A", "max-repeats", "many"]);
+    assert!(err.contains("max-repeats needs a whole number"), "{err}");
+}
