@@ -125,6 +125,16 @@ pub enum TdCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Enter or change the spread of PLAYER's bye (a positive spread is a win, a negative one a
+    /// forfeit loss, 0 neither), e.g. a bye imported from a `.t` file without a score.
+    #[command(allow_negative_numbers = true)]
+    ByeScore {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        spread: i32,
+    },
     /// List the games of a round whose results are not in yet.
     Missing {
         #[command(flatten)]
@@ -565,6 +575,18 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             note,
             yes,
         } => enter_scores(&at, round, player, (score, opponent_score), note, yes, true)?,
+        TdCommand::ByeScore {
+            at,
+            round,
+            player,
+            spread,
+        } => set_result(
+            &at,
+            round,
+            player,
+            ResultEntry::Bye { spread },
+            String::new(),
+        )?,
         TdCommand::Missing { at, round } => {
             let t = EventFile::open_read(&at.event)?.load()?;
             let d = t.division(&at.division)?;
@@ -1139,6 +1161,14 @@ fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
             d.who(g.second),
             result_text(d, g.result.as_ref(), g.slip.is_some())
         ),
+        Pairing::Bye { pending: true, .. } => {
+            format!("round {round}: {} bye, no score yet", d.who(player))
+        }
+        Pairing::Bye {
+            spread,
+            forfeit: true,
+            ..
+        } => format!("round {round}: {} forfeit loss {spread:+}", d.who(player)),
         Pairing::Bye { spread, .. } => format!("round {round}: {} bye {spread:+}", d.who(player)),
         Pairing::Absent { spread, .. } => {
             format!("round {round}: {} withdrawn {spread:+}", d.who(player))

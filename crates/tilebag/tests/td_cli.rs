@@ -1247,3 +1247,41 @@ fn koth_repeat_limit_from_the_command_line() {
     let err = td_refused(&dir, &["division", "set", db, "A", "max-repeats", "many"]);
     assert!(err.contains("max-repeats needs a whole number"), "{err}");
 }
+
+/// Issue 13: an imported bye row without a score is an unplayed bye: listed as missing, entered
+/// with `td bye-score`; an opponent-0 row with a negative score is a forfeit loss.
+#[test]
+fn imported_unscored_bye_is_missing_until_entered() {
+    let work = temp_dir("pending-bye");
+    std::fs::write(
+        work.join("a.t"),
+        "Ann 1800 2 0; 400\nBob 1700 1 3; 300 350\nCy 1600 0 2; -50 330\n",
+    )
+    .unwrap();
+    td(
+        &work,
+        &[
+            "import",
+            "b.db",
+            "a.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:2",
+        ],
+    );
+    let missing = td(&work, &["missing", "b.db", "A", "2"]);
+    assert!(
+        missing.contains("bye: #1 (Ann) (no score yet)"),
+        "{missing}"
+    );
+    // Cy's round-1 row (opponent 0, -50) is a forfeit loss, not a bye.
+    let s = standing(&work, "b.db", 1, 3);
+    assert_eq!((s.losses2, s.byes, s.spread), (2, 0, -50));
+    let out = td(&work, &["bye-score", "b.db", "A", "2", "1", "50"]);
+    assert!(out.contains("round 2: #1 (Ann) bye +50"), "{out}");
+    assert!(td(&work, &["missing", "b.db", "A", "2"]).contains("no games missing"));
+    assert_eq!(standing(&work, "b.db", 2, 1).wins2, 4);
+}
