@@ -71,6 +71,15 @@ pub enum Action {
     },
     /// The player may be paired again.
     Reinstate { division: String, player: PlayerId },
+    /// What an imported `.t` line carries that tilebag does not read, kept for export: unknown
+    /// `; key …` fields verbatim and the `p12` codes as read.
+    KeepTshFields {
+        division: String,
+        player: PlayerId,
+        fields: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        p12: Vec<u8>,
+    },
     /// WESPA 6.2.4(a): the player is ejected for cheating or abusive behaviour, from round
     /// `from_round` on (their unplayed games become forfeits and they leave the pairings, as for a
     /// withdrawal). Their earlier games: in a round robin all are void (6.2.4(a)(i)); otherwise
@@ -182,6 +191,8 @@ pub enum Setting {
     /// division's games; each must be one its book leaves open (WESPA 5.1.4, 3.10.15(b),
     /// NASPA VI.B.3, I.B).
     Rules(Vec<String>),
+    /// The most times two players may be paired again (None: the method's own rule).
+    MaxRepeats(Option<u32>),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -225,6 +236,7 @@ impl Action {
             | Action::EditPlayer { division, .. }
             | Action::Withdraw { division, .. }
             | Action::Reinstate { division, .. }
+            | Action::KeepTshFields { division, .. }
             | Action::Eject { division, .. }
             | Action::Pair { division, .. }
             | Action::ManualPair { division, .. }
@@ -568,6 +580,7 @@ impl Division {
                         c.rules = rules.clone();
                     }
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
+                    Setting::MaxRepeats(x) => c.max_repeats = *x,
                 }
                 Ok(())
             }
@@ -593,6 +606,8 @@ impl Division {
                     members: members.clone(),
                     withdrawn_from: None,
                     ejected: false,
+                    tsh_fields: Vec::new(),
+                    tsh_p12: Vec::new(),
                 });
                 Ok(())
             }
@@ -646,6 +661,18 @@ impl Division {
                         None => r.pairings.push(absent.clone()),
                     }
                 }
+                Ok(())
+            }
+            Action::KeepTshFields {
+                player,
+                fields,
+                p12,
+                ..
+            } => {
+                self.check_player(*player)?;
+                let p = &mut self.players[*player as usize - 1];
+                p.tsh_fields = fields.clone();
+                p.tsh_p12 = p12.clone();
                 Ok(())
             }
             Action::Reinstate { player, .. } => {
@@ -829,6 +856,8 @@ impl Division {
                         player: *first,
                         spread: bye_spread,
                         counts_as: None,
+                        forfeit: false,
+                        pending: false,
                     },
                 };
                 r.pairings.push(entry);
@@ -1081,7 +1110,12 @@ impl Division {
         }
         if let ResultEntry::Bye { spread } = entry {
             let r = &mut self.rounds[round as usize - 1];
-            let Some(Pairing::Bye { spread: s, .. }) = r
+            let Some(Pairing::Bye {
+                spread: s,
+                forfeit,
+                pending,
+                ..
+            }) = r
                 .pairings
                 .iter_mut()
                 .find(|x| matches!(x, Pairing::Bye { player, .. } if *player == p))
@@ -1093,6 +1127,9 @@ impl Division {
                 });
             };
             *s = *spread;
+            // A negative one-player result is a forfeit loss, not a bye (tsh ForfeitLOSS).
+            *forfeit = *spread < 0;
+            *pending = false;
             return Ok(());
         }
         let i = self.game_index(round, p)?;

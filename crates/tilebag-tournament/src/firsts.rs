@@ -91,6 +91,9 @@ fn charge_round(
                         }
                     }
                 }
+                // NASPA III.D counts only known firsts: a game read from a file that does not
+                // say who started charges neither player.
+                _ if matches!(g.first_by, FirstReason::Unknown { .. }) => {}
                 // A played game, or one not yet played: seat order as posted.
                 _ => {
                     out.push((g.first, Seat::First));

@@ -124,6 +124,10 @@ pub struct DivisionConfig {
     /// the book when set.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
+    /// The most times two players may be paired again (tsh's maximum repeats argument): 0 never
+    /// twice. Unset, the Swiss avoids every repeat it can and King of the Hill ignores them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_repeats: Option<u32>,
 }
 
 impl DivisionConfig {
@@ -171,6 +175,7 @@ impl DivisionConfig {
             },
             winner_submits: matches!(r.name.as_str(), "wespa-2010" | "sanspa-1999"),
             rules: r.overrides.clone(),
+            max_repeats: None,
         }
     }
 }
@@ -224,6 +229,14 @@ pub struct Player {
     /// ranked below everyone else.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ejected: bool,
+    /// `; key …` fields of an imported `.t` line that tilebag does not read (`board`, `class`,
+    /// `rtime`, `time`, `excwins`, `newr`, …), verbatim, written back on export.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tsh_fields: Vec<String>,
+    /// The `p12` codes of an imported `.t` line, as read: a withdrawn player's codes for absent
+    /// rounds are written back unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tsh_p12: Vec<u8>,
 }
 
 impl Player {
@@ -265,6 +278,14 @@ pub enum Pairing {
         /// otherwise the division's policy decides.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         counts_as: Option<Seat>,
+        /// Not a bye but a forfeit loss with no opponent (tsh's ForfeitLOSS row: opponent 0, a
+        /// negative score; NASPA V.K.1): a loss by `-spread`, not counted as a bye.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        forfeit: bool,
+        /// Paired but its result is not in yet (a tsh bye row with no score): no win, no
+        /// spread, and the round is not complete until it is entered.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pending: bool,
     },
     /// A withdrawn player's automatic result (tsh `off`).
     Absent {
@@ -315,6 +336,11 @@ pub enum FirstReason {
     Director,
     /// Read from a file.
     Imported,
+    /// Read from a file that does not say who went first (tsh `p12` 3 "must draw", 4 "unknown",
+    /// 0, or no `p12` at all; `code` keeps the value read). The seat order is then only the
+    /// order of the players, and neither player is charged a first or a second (NASPA III.D
+    /// counts only known firsts).
+    Unknown { code: u8 },
 }
 
 /// A game between two players.
@@ -558,7 +584,15 @@ impl Division {
                 seat: g.seat_of(p),
                 outcome: g.result.as_ref().map(|res| res.outcome_for(g, p)),
             },
-            Pairing::Bye { spread, .. } | Pairing::Absent { spread, .. } => PlayerRound {
+            Pairing::Bye {
+                spread, pending, ..
+            } => PlayerRound {
+                pairing,
+                opponent: None,
+                seat: None,
+                outcome: (!pending).then(|| solo_outcome(*spread)),
+            },
+            Pairing::Absent { spread, .. } => PlayerRound {
                 pairing,
                 opponent: None,
                 seat: None,
@@ -572,7 +606,8 @@ impl Division {
         self.round(round).is_some_and(|r| {
             r.pairings.iter().all(|p| match p {
                 Pairing::Game(g) => g.result.is_some(),
-                _ => true,
+                Pairing::Bye { pending, .. } => !pending,
+                Pairing::Absent { .. } => true,
             })
         })
     }

@@ -70,8 +70,12 @@ impl<'a> Ctx<'a> {
                         met[g.first as usize - 1].push(g.second);
                         met[g.second as usize - 1].push(g.first);
                     }
-                    Pairing::Bye { player, .. } => byes[*player as usize - 1] += 1,
-                    Pairing::Absent { .. } => {}
+                    Pairing::Bye {
+                        player,
+                        forfeit: false,
+                        ..
+                    } => byes[*player as usize - 1] += 1,
+                    Pairing::Bye { .. } | Pairing::Absent { .. } => {}
                 }
             }
         }
@@ -397,6 +401,8 @@ fn seat_and_number(ctx: &mut Ctx, pairs: Vec<Pair>) -> Result<Vec<Pairing>> {
                 player: a,
                 spread: div.config.bye_spread,
                 counts_as: None,
+                forfeit: false,
+                pending: false,
             }),
         }
     }
@@ -436,7 +442,13 @@ fn standings_method(ctx: &mut Ctx, method: Method, active: &[PlayerId]) -> Resul
         out.push((b, None));
     }
     let pairs: Vec<Pair> = match method {
-        Method::KingOfTheHill => rest.chunks_exact(2).map(|c| (c[0], Some(c[1]))).collect(),
+        Method::KingOfTheHill => match ctx.div.config.max_repeats {
+            None => rest.chunks_exact(2).map(|c| (c[0], Some(c[1]))).collect(),
+            Some(limit) => koth_limited(ctx, &rest, limit)
+                .into_iter()
+                .map(|(a, b)| (a, Some(b)))
+                .collect(),
+        },
         Method::Swiss => swiss(ctx, &rest)
             .into_iter()
             .map(|(a, b)| (a, Some(b)))
@@ -549,6 +561,54 @@ fn gibsonize(
     (out, rest, bye)
 }
 
+/// King of the Hill under a repeat limit (tsh KOTH's repeats argument): from the top, each player
+/// meets the nearest-ranked player below whom they have met no more than `limit` times before,
+/// such that everyone below can still be paired that way (depth-first, the first such draw in
+/// rank order). When no draw keeps the limit, plain rank-adjacent pairs, with a note.
+fn koth_limited(ctx: &mut Ctx, order: &[PlayerId], limit: u32) -> Vec<(PlayerId, PlayerId)> {
+    fn go(
+        ctx: &Ctx,
+        left: &mut Vec<PlayerId>,
+        limit: u32,
+        out: &mut Vec<(PlayerId, PlayerId)>,
+        budget: &mut u32,
+    ) -> bool {
+        if left.is_empty() {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let top = left.remove(0);
+        for i in 0..left.len() {
+            let q = left[i];
+            if ctx.met(top, q) > limit {
+                continue;
+            }
+            left.remove(i);
+            out.push((top, q));
+            if go(ctx, left, limit, out, budget) {
+                return true;
+            }
+            out.pop();
+            left.insert(i, q);
+        }
+        left.insert(0, top);
+        false
+    }
+    let mut left = order.to_vec();
+    let mut out = Vec::new();
+    let mut budget = 100_000;
+    if go(ctx, &mut left, limit, &mut out, &mut budget) {
+        return out;
+    }
+    ctx.notes.push(format!(
+        "no King of the Hill draw keeps every pair within {limit} repeat(s): paired by rank"
+    ));
+    order.chunks_exact(2).map(|c| (c[0], c[1])).collect()
+}
+
 /// Swiss by minimum-cost perfect matching over the players (standings order, even count).
 ///
 /// Cost of pairing the players ranked `i < j`:
@@ -574,6 +634,7 @@ fn swiss(ctx: &Ctx, order: &[PlayerId]) -> Vec<(PlayerId, PlayerId)> {
     let h: Vec<i64> = w2.iter().map(|w| group_size[w] / 2).collect();
     let dmax = w2.iter().max().unwrap_or(&0) - w2.iter().min().unwrap_or(&0);
     let mi = m as i64;
+    let limit = ctx.div.config.max_repeats;
     let g = mi * mi / 2 + 1;
     let r = (mi / 2 + 1) * (g * dmax * dmax + mi) + 1;
     let cost = |a: usize, b: usize| -> i64 {
@@ -581,8 +642,18 @@ fn swiss(ctx: &Ctx, order: &[PlayerId]) -> Vec<(PlayerId, PlayerId)> {
         let rep = ctx.met(order[i], order[j]) as i64;
         let d = (w2[i] - w2[j]).abs();
         let span = (j - i) as i64;
-        let minor = if d == 0 { (span - h[i]).abs() } else { span };
-        r.saturating_mul(rep * rep)
+        let mut minor = if d == 0 { (span - h[i]).abs() } else { span };
+        // Under a repeat limit (tsh NewSwiss's repeats argument), repeats within it cost only a
+        // preference below the win groups; beyond it they are avoided whenever possible.
+        let forbidden = match limit {
+            Some(l) if rep <= l as i64 => {
+                minor = minor.saturating_add(mi * rep);
+                0
+            }
+            Some(_) => rep,
+            None => rep,
+        };
+        r.saturating_mul(forbidden * forbidden)
             .saturating_add(g * d * d)
             .saturating_add(minor)
     };

@@ -1,19 +1,23 @@
-//! Rating estimates: NASPA's Elo-style system (as tsh implements it) and WESPA's (tsh's `wespa`).
+//! Rating estimates: NASPA's Elo-style system as tsh implements it, and WESPA's (tsh's `wespa`).
+//! The algorithm step by step is in research/ratings.md; tests/ratings_tsh.rs works each case.
 //!
 //! NASPA (scrabbleplayers.org "Rating system overview"; tsh `Ratings::Elo`):
 //! - expected wins against each opponent: 1 / (1 + e^(0.0031879 · (opponent − you)));
 //! - change = multiplier × (actual wins − expected wins), the multiplier by career games and
 //!   rating band: fewer than 50 games 30 / 24 / 15, otherwise 20 / 16 / 10, for ratings below
-//!   1800 / 1800–1999 / 2000 and over; a change that crosses 1800 or 2000 is prorated: the part
-//!   beyond the boundary is converted at the next band's multiplier;
+//!   1800 / 1800–1999 / 2000 and over; a player with no career-games figure has 0 (tsh); a
+//!   change that would land in another band moves to its edge first (1800 or 2000 going up, 1999
+//!   or 1799 going down) and converts the rest at the new band's multiplier;
 //! - acceleration bonus: a gain of more than 5 points per game earns the excess again, and each
-//!   opponent (per game played against the player) gets 1/20 of the bonus as feedback;
-//! - events are rated in segments: up to 16 rounds one, 17–35 two, more than 35 three; ratings
-//!   and career games carry from one segment to the next;
-//! - local club tournaments count one third (the multiplier is divided by 3).
-//! - unrated players get a performance rating: the rating at which their expected wins equal their
-//!   actual wins (clipped to 5%–95% of games), at least 500, at most the best opponent + 400 ×
-//!   wins/games; opponents are rated against that figure.
+//!   rated opponent (per game played against the player) gets 1/20 of the bonus as feedback;
+//! - events are rated in segments by their scheduled length n (not the rounds played so far):
+//!   n − 1 < 16 one, n − 1 < 35 two halves, otherwise thirds; ratings are rounded to whole points
+//!   between segments, and career games carry over;
+//! - local club tournaments (LCT): the multiplier is divided by 3, no acceleration, no feedback,
+//!   and the change is capped at ±50;
+//! - unrated players are rated from their results, all together (so a field of newcomers spreads
+//!   out): the rating at which their expected wins equal their actual wins (clipped to 5%–95% of
+//!   games), at least 500, at most the best rated opponent + 400 × wins/games.
 //!
 //! WESPA as tsh's `wespa` system: expectation 1 / (1 + e^((opponent − you) / 172)), the same
 //! multiplier table without proration (the band of the starting rating applies), the acceleration
@@ -108,11 +112,12 @@ pub fn multiplier(rating: f64, career_games: u32) -> f64 {
     }
 }
 
-/// Applies a surplus of wins (actual − expected) to a rating, prorating across 1800 and 2000:
-/// the surplus is spent at each band's multiplier until the band's edge, then at the next
-/// band's (tsh `ConvertExcessToPoints`).
+/// Applies a surplus of wins (actual − expected) to a rating band by band (tsh
+/// `ConvertExcessToPoints`): when the whole surplus at the current band's multiplier would land
+/// in another band, the rating first moves to that band's edge (1800 or 2000 going up, 1999 or
+/// 1799 going down), using up the matching part of the surplus, and the rest is converted at the
+/// new band's multiplier.
 pub fn prorated_change(rating: f64, surplus: f64, career_games: u32, divisor: f64) -> f64 {
-    const EDGES: [f64; 2] = [1800.0, 2000.0];
     let mut r = rating;
     let mut left = surplus;
     // At most one step per band.
@@ -121,21 +126,24 @@ pub fn prorated_change(rating: f64, surplus: f64, career_games: u32, divisor: f6
             break;
         }
         let up = left > 0.0;
-        // Going down from exactly 1800 is already in the band below it.
-        let band_rating = if up { r } else { r - 1e-6 };
-        let m = multiplier(band_rating, career_games) / divisor;
+        let m = multiplier(r, career_games) / divisor;
         let points = left * m;
+        // The edge of the next band in this direction, if the whole change would pass it.
         let edge = if up {
-            EDGES.iter().copied().find(|&e| e > r)
+            [1800.0, 2000.0]
+                .into_iter()
+                .find(|&e| r < e && r + points > e)
         } else {
-            EDGES.iter().rev().copied().find(|&e| e < r)
+            [1999.0, 1799.0]
+                .into_iter()
+                .find(|&e| r > e + 1.0 - 1e-9 && r + points < e)
         };
         match edge {
-            Some(e) if (up && r + points > e) || (!up && r + points < e) => {
+            Some(e) => {
                 left -= (e - r) / m;
                 r = e;
             }
-            _ => {
+            None => {
                 r += points;
                 left = 0.0;
             }
@@ -144,15 +152,44 @@ pub fn prorated_change(rating: f64, surplus: f64, career_games: u32, divisor: f6
     r - rating
 }
 
-struct Seg<'a> {
-    games: Vec<&'a RatedGame>,
+/// The last round of each rating segment of an event of `rounds` rounds (tsh `MakeSplits`):
+/// with n − 1 < 16 one segment; n − 1 < 35 two, the first ending at 0-based round
+/// (n − 1) div 2; otherwise three, ending at 0-based rounds (n − 1) div 3 and
+/// (2(n − 1) + 1) div 3. WESPA (tsh's `wespa`) does not split.
+pub fn segment_ends(system: RatingSystem, rounds: u32) -> Vec<u32> {
+    let n = rounds.max(1);
+    let m = n - 1;
+    match system {
+        RatingSystem::Naspa { .. } if m >= 35 => vec![m / 3 + 1, (2 * m + 1) / 3 + 1, n],
+        RatingSystem::Naspa { .. } if m >= 16 => vec![m / 2 + 1, n],
+        _ => vec![n],
+    }
 }
 
-/// Rates an event.
+/// Rates an event whose length is the last round played (see [`rate_event`]).
 pub fn rate(
     system: RatingSystem,
     players: &[RatingPlayer],
     games: &[RatedGame],
+) -> Vec<RatingChange> {
+    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
+    rate_event(system, players, games, rounds)
+}
+
+/// Rates an event of `event_rounds` scheduled rounds from the games played so far: the event is
+/// cut into segments by its full length ([`segment_ends`]), each segment starting from the
+/// previous one's ratings rounded to whole points.
+///
+/// In a segment: unrated players get a performance rating ([`newcomer_ratings`]); each rated
+/// player's surplus of wins is converted band by band ([`prorated_change`]); NASPA adds the
+/// acceleration bonus (gain − 5 × games, when positive) and each rated opponent gets 1/20 of it
+/// per game as feedback; WESPA the same with the bonus × 2/3 and no proration. NASPA club (LCT)
+/// events divide the multiplier by 3, have no bonus and no feedback, and cap the change at ±50.
+pub fn rate_event(
+    system: RatingSystem,
+    players: &[RatingPlayer],
+    games: &[RatedGame],
+    event_rounds: u32,
 ) -> Vec<RatingChange> {
     let mut out: Vec<RatingChange> = players
         .iter()
@@ -169,38 +206,35 @@ pub fn rate(
     if matches!(system, RatingSystem::None) {
         return out;
     }
-    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
-    let segments = match system {
-        RatingSystem::Naspa { .. } => {
-            if rounds <= 16 {
-                1
-            } else if rounds <= 35 {
-                2
-            } else {
-                3
-            }
-        }
-        _ => 1,
-    };
-    let size = rounds.div_ceil(segments).max(1);
-    let segs: Vec<Seg> = (0..segments)
-        .map(|s| Seg {
-            games: games
+    let played = games.iter().map(|g| g.round).max().unwrap_or(0);
+    let ends = segment_ends(system, event_rounds.max(played));
+    let mut from = 0;
+    let segs: Vec<Vec<&RatedGame>> = ends
+        .iter()
+        .map(|&end| {
+            let seg = games
                 .iter()
-                .filter(|g| g.round > s * size && g.round <= (s + 1) * size)
-                .collect(),
+                .filter(|g| g.round > from && g.round <= end)
+                .collect();
+            from = end;
+            seg
         })
         .collect();
+    let last_with_games = segs.iter().rposition(|s| !s.is_empty()).unwrap_or(0);
+    let club = matches!(system, RatingSystem::Naspa { club: true });
     let mut rating: Vec<f64> = players.iter().map(|p| p.rating).collect();
     let mut career: Vec<u32> = players.iter().map(|p| p.career_games).collect();
-    for seg in segs {
-        let n = players.len();
+    let n = players.len();
+    for (si, seg) in segs.iter().enumerate() {
+        if seg.is_empty() {
+            continue;
+        }
         let mut expected = vec![0.0; n];
         let mut actual = vec![0.0; n];
         let mut count = vec![0u32; n];
         // Opponent lists per player, one entry per game.
         let mut opps: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for g in &seg.games {
+        for g in seg {
             if g.a >= n || g.b >= n || g.a == g.b {
                 continue;
             }
@@ -211,13 +245,8 @@ pub fn rate(
             count[g.a] += 1;
             count[g.b] += 1;
         }
-        // Unrated players first get a performance rating (against rated opponents' ratings).
-        let mut start = rating.clone();
-        for i in 0..n {
-            if rating[i] <= 0.0 && count[i] > 0 {
-                start[i] = performance_rating(system, &rating, &opps[i], actual[i]);
-            }
-        }
+        // Unrated players first get a performance rating from their results.
+        let start = newcomer_ratings(system, &rating, &opps, &actual);
         let mut new = start.clone();
         let mut bonus = vec![0.0; n];
         for i in 0..n {
@@ -233,7 +262,7 @@ pub fn rate(
                 // A newcomer's rating is their performance rating.
                 continue;
             }
-            let change = match system {
+            let mut change = match system {
                 RatingSystem::Naspa { club } => prorated_change(
                     start[i],
                     actual[i] - e,
@@ -242,9 +271,12 @@ pub fn rate(
                 ),
                 _ => multiplier(start[i], career[i]) * (actual[i] - e),
             };
+            if club {
+                change = change.clamp(-50.0, 50.0);
+            }
             new[i] = start[i] + change;
             let excess = change - 5.0 * count[i] as f64;
-            if excess > 0.0 {
+            if excess > 0.0 && !club {
                 bonus[i] = match system {
                     RatingSystem::Wespa => excess * 2.0 / 3.0,
                     _ => excess,
@@ -272,7 +304,12 @@ pub fn rate(
             out[i].bonus += bonus[i];
             out[i].feedback += feedback[i];
             if count[i] > 0 {
-                rating[i] = new[i];
+                // tsh rounds to whole points between segments.
+                rating[i] = if si < last_with_games {
+                    new[i].round()
+                } else {
+                    new[i]
+                };
                 career[i] += count[i];
             }
         }
@@ -290,32 +327,91 @@ fn expectation(system: RatingSystem, you: f64, opp: f64) -> f64 {
     }
 }
 
-/// The rating at which expected wins against `opps` equal `wins` (clipped to 5%–95%), at least
-/// 500, at most the best opponent + 400 × wins/games.
-fn performance_rating(system: RatingSystem, ratings: &[f64], opps: &[usize], wins: f64) -> f64 {
-    let rated: Vec<f64> = opps
-        .iter()
-        .map(|&o| ratings[o])
-        .filter(|&r| r > 0.0)
+/// Where newcomers start, before their results move them.
+pub const NEWCOMER_START: f64 = 1500.0;
+
+/// Everyone's rating for a segment: rated players keep theirs (`rating > 0`); each unrated
+/// player who played gets the rating their results imply, found together for all of them (so
+/// a field of newcomers spreads out): starting from [`NEWCOMER_START`], every pass moves each
+/// newcomer halfway to their performance rating against everyone's current figures, until
+/// nothing moves. A performance rating is the rating at which the expected wins equal the
+/// actual (clipped to 5%–95% of games), at least 500, and, against rated opponents, at most the
+/// best of them + 400 × wins/games.
+pub fn newcomer_ratings(
+    system: RatingSystem,
+    rating: &[f64],
+    opps: &[Vec<usize>],
+    wins: &[f64],
+) -> Vec<f64> {
+    let n = rating.len();
+    let newcomer: Vec<bool> = (0..n)
+        .map(|i| rating[i] <= 0.0 && !opps[i].is_empty())
         .collect();
-    if rated.is_empty() {
-        return 1500.0;
+    let mut est: Vec<f64> = (0..n)
+        .map(|i| {
+            if newcomer[i] {
+                NEWCOMER_START
+            } else {
+                rating[i]
+            }
+        })
+        .collect();
+    if !newcomer.contains(&true) {
+        return est;
     }
+    for _ in 0..2000 {
+        let mut moved = 0.0f64;
+        let next: Vec<f64> = (0..n)
+            .map(|i| {
+                if !newcomer[i] {
+                    return est[i];
+                }
+                let perf = performance_rating(system, rating, &est, &opps[i], wins[i]);
+                let x = (est[i] + perf) / 2.0;
+                moved = moved.max((x - est[i]).abs());
+                x
+            })
+            .collect();
+        est = next;
+        if moved < 1e-9 {
+            break;
+        }
+    }
+    est
+}
+
+/// The rating at which expected wins against `opps` (at their figures in `est`) equal `wins`
+/// clipped to 5%–95% of games; at least 500; at most the best rated opponent (by `rating`) +
+/// 400 × wins/games.
+fn performance_rating(
+    system: RatingSystem,
+    rating: &[f64],
+    est: &[f64],
+    opps: &[usize],
+    wins: f64,
+) -> f64 {
     let g = opps.len() as f64;
-    let target = wins.clamp(0.05 * g, 0.95 * g) * rated.len() as f64 / g;
-    let (mut lo, mut hi) = (0.0f64, 4000.0f64);
-    for _ in 0..60 {
+    let target = wins.clamp(0.05 * g, 0.95 * g);
+    let (mut lo, mut hi) = (-10000.0f64, 10000.0f64);
+    for _ in 0..100 {
         let mid = (lo + hi) / 2.0;
-        let e: f64 = rated.iter().map(|&r| expectation(system, mid, r)).sum();
+        let e: f64 = opps.iter().map(|&o| expectation(system, mid, est[o])).sum();
         if e < target {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    let best = rated.iter().copied().fold(0.0, f64::max);
-    let cap = best + 400.0 * wins / g;
-    ((lo + hi) / 2.0).min(cap).max(500.0)
+    let mut x = (lo + hi) / 2.0;
+    let best_rated = opps
+        .iter()
+        .map(|&o| rating[o])
+        .filter(|&r| r > 0.0)
+        .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
+    if let Some(best) = best_rated {
+        x = x.min(best + 400.0 * wins / g);
+    }
+    x.max(500.0)
 }
 
 impl Division {
@@ -356,10 +452,16 @@ impl Division {
             .iter()
             .map(|p| RatingPlayer {
                 rating: p.rating as f64,
-                career_games: p.career_games.unwrap_or(100),
+                // tsh: no career-games figure means 0 career games (the tables say so).
+                career_games: p.career_games.unwrap_or(0),
             })
             .collect();
-        let changes = rate(self.config.ratings, &players, &self.rated_games(through));
+        let changes = rate_event(
+            self.config.ratings,
+            &players,
+            &self.rated_games(through),
+            self.total_rounds(),
+        );
         self.players.iter().map(|p| p.id).zip(changes).collect()
     }
 }

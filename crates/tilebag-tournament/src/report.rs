@@ -144,13 +144,20 @@ pub fn pairings_html(t: &Tournament, div: &Division, round: u32) -> String {
                         esc(&res)
                     );
                 }
-                Pairing::Bye { player, spread, .. } => {
+                Pairing::Bye {
+                    player,
+                    spread,
+                    forfeit,
+                    pending,
+                    ..
+                } => {
                     let _ = writeln!(
                         body,
-                        "<tr><td></td><td>{} (#{})</td><td><em>bye</em></td><td></td><td>{:+}</td></tr>",
+                        "<tr><td></td><td>{} (#{})</td><td><em>{}</em></td><td></td><td>{}</td></tr>",
                         esc(&name(div, *player)),
                         player,
-                        spread
+                        if *forfeit { "forfeit loss" } else { "bye" },
+                        if *pending { String::new() } else { format!("{spread:+}") }
                     );
                 }
                 Pairing::Absent { player, spread } => {
@@ -217,6 +224,7 @@ pub fn scorecards_html(t: &Tournament, div: &Division) -> String {
             };
             let opp = match (pr.pairing, pr.opponent) {
                 (_, Some(o)) => format!("{} (#{o})", esc(&name(div, o))),
+                (Pairing::Bye { forfeit: true, .. }, _) => "<em>forfeit loss</em>".into(),
                 (Pairing::Bye { .. }, _) => "<em>bye</em>".into(),
                 _ => "<em>withdrawn</em>".into(),
             };

@@ -10,7 +10,7 @@ use crate::model::{
 use crate::ratings::RatingSystem;
 
 /// The keys [`Setting::parse`] knows, in the order a settings page lists them.
-pub const KEYS: [&str; 14] = [
+pub const KEYS: [&str; 15] = [
     "schedule",
     "bye-spread",
     "forfeit-spread",
@@ -25,6 +25,7 @@ pub const KEYS: [&str; 14] = [
     "format",
     "winner-submits",
     "rules",
+    "max-repeats",
 ];
 
 impl Setting {
@@ -101,6 +102,13 @@ impl Setting {
                 "yes" | "on" | "true" => true,
                 "no" | "off" | "false" => false,
                 _ => return Err("winner-submits takes yes or no".to_string()),
+            }),
+            "max-repeats" => Setting::MaxRepeats(if v == "none" || v == "off" {
+                None
+            } else {
+                Some(v.parse::<u32>().map_err(|_| {
+                    format!("max-repeats needs a whole number of repeats (0: none) or none, not {value:?}")
+                })?)
             }),
             // The organiser's choices: KEY=VALUE[,KEY=VALUE...], or none.
             "rules" => Setting::Rules(if v == "none" || v.is_empty() {
@@ -196,6 +204,7 @@ pub fn current(d: &Division) -> Vec<(&'static str, String)> {
                 Format::Literacy2018Teams => "literacy-2018".into(),
             },
             "winner-submits" => if c.winner_submits { "yes" } else { "no" }.into(),
+            "max-repeats" => c.max_repeats.map_or("none".into(), |x| x.to_string()),
             "rules" => {
                 if c.rules.is_empty() {
                     "none".into()

@@ -108,6 +108,7 @@ impl Division {
                             }
                         }
                     }
+                    Pairing::Bye { pending: true, .. } => {}
                     Pairing::Bye { player, spread, .. } | Pairing::Absent { player, spread } => {
                         if let Some(row) = rows.get_mut(*player as usize - 1) {
                             let o = crate::model::solo_outcome(*spread);
@@ -116,7 +117,7 @@ impl Division {
                             row.spread += o.spread;
                             row.capped_spread += capped(o.spread);
                             row.results += 1;
-                            if matches!(pairing, Pairing::Bye { .. }) {
+                            if matches!(pairing, Pairing::Bye { forfeit: false, .. }) {
                                 row.byes += 1;
                             }
                         }

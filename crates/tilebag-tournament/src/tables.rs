@@ -108,14 +108,24 @@ pub fn pairings_table(d: &Division, round: u32) -> Table {
                     why_first(&g.first_by),
                     result_text(d, g.result.as_ref(), g.slip.is_some()),
                 ],
-                Pairing::Bye { player, spread, .. } => vec![
+                Pairing::Bye {
+                    player,
+                    spread,
+                    forfeit,
+                    pending,
+                    ..
+                } => vec![
                     String::new(),
                     player.to_string(),
                     name_of(d, *player),
                     String::new(),
-                    "bye".into(),
+                    if *forfeit { "forfeit loss" } else { "bye" }.into(),
                     String::new(),
-                    format!("{spread:+}"),
+                    if *pending {
+                        String::new()
+                    } else {
+                        format!("{spread:+}")
+                    },
                 ],
                 Pairing::Absent { player, spread } => vec![
                     String::new(),
@@ -194,10 +204,18 @@ pub fn firsts_table(d: &Division, through: u32) -> Table {
             let (f, s) = tally.get(p.id);
             let marks: String = seats
                 .iter()
+                .zip(1..)
                 .take(through as usize)
-                .map(|row| match row.get(p.id as usize - 1).copied().flatten() {
+                .map(|(row, round)| match row.get(p.id as usize - 1).copied().flatten() {
                     Some(Seat::First) => '1',
                     Some(Seat::Second) => '2',
+                    // A game whose starter a file did not record.
+                    None if d.player_round(round, p.id).is_some_and(|pr| {
+                        matches!(pr.pairing, Pairing::Game(g) if matches!(g.first_by, FirstReason::Unknown { .. }))
+                    }) =>
+                    {
+                        '?'
+                    }
                     None => '-',
                 })
                 .collect();
@@ -238,6 +256,7 @@ pub fn ratings_table(d: &Division, through: u32) -> Table {
                 c.games.to_string(),
                 format!("{:.2}", c.expected),
                 format!("{}", c.actual),
+                rating_note(d, p, c.old),
             ]
         })
         .collect();
@@ -251,9 +270,23 @@ pub fn ratings_table(d: &Division, through: u32) -> Table {
             ("Games", "games", true),
             ("Expected", "expected", true),
             ("Won", "actual", true),
+            ("Note", "note", false),
         ],
         rows,
     }
+}
+
+/// What a rating estimate assumed about a player (tsh treats a missing career-games figure as
+/// 0, which gives the higher multipliers).
+fn rating_note(d: &Division, p: PlayerId, old: f64) -> String {
+    let mut notes = Vec::new();
+    if old <= 0.0 {
+        notes.push("unrated: rated from results");
+    }
+    if d.player(p).is_some_and(|x| x.career_games.is_none()) && old > 0.0 {
+        notes.push("career games unknown: 0 assumed");
+    }
+    notes.join("; ")
 }
 
 pub fn players_table(d: &Division) -> Table {
@@ -327,5 +360,6 @@ pub fn why_first(r: &FirstReason) -> String {
         ),
         FirstReason::Director => "director".into(),
         FirstReason::Imported => "imported".into(),
+        FirstReason::Unknown { .. } => "unknown (not in the file)".into(),
     }
 }

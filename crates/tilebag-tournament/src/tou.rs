@@ -10,11 +10,15 @@
 //! *** END OF FILE ***
 //! ```
 //!
-//! Lines end in CRLF. A block is the result digit (`2` win, `1` draw, space for a loss), the
-//! player's score as `%03d`, then the opponent's number right-aligned with a `+` before it if the
-//! player started: 8 characters a block, 9 when the division has more than 99 players. The result
-//! digit sits where a score's thousands would, so a score must be 0–999: any other is refused
-//! rather than written into the neighbouring field.
+//! Lines end in CRLF. Every round is a fixed field with a leading space: the result digit (`2`
+//! win, `1` draw, space for a loss) and the player's score as `%03d`, then the opponent's number
+//! right-aligned in 4 with a `+` before it if the player started: 9 characters a round (10 when
+//! the division has more than 99 players, so `+101` still has a space before it). A program that
+//! splits the line on white space therefore always reads two tokens a round. The result digit
+//! sits where a score's thousands would, so a score must be 0–999: any other is refused rather
+//! than written into the neighbouring field. Names are written "Given Surname" (a tsh name
+//! `Surname, Given[, Suffix]` turned round), and the high-word line right-aligns the score in the
+//! column of the first round's score.
 //!
 //! The file is read by an MS-DOS program, so every field is fixed-width in bytes: names (and the
 //! event and division names) are written in ASCII, accented Latin letters folded to their base
@@ -76,6 +80,27 @@ pub fn ascii_fold(s: &str) -> String {
     out
 }
 
+/// A tsh-style `Surname, Given[, Suffix]` as "Given Surname[ Suffix]"; a name without a comma
+/// as it is.
+pub fn given_surname(name: &str) -> String {
+    let mut parts = name.split(',').map(str::trim).filter(|x| !x.is_empty());
+    let Some(surname) = parts.next() else {
+        return name.trim().to_string();
+    };
+    let rest: Vec<&str> = parts.collect();
+    match rest.split_first() {
+        None => surname.to_string(),
+        Some((given, suffix)) => {
+            let mut out = format!("{given} {surname}");
+            for x in suffix {
+                out.push(' ');
+                out.push_str(x);
+            }
+            out
+        }
+    }
+}
+
 /// Writes one division as a `.TOU` file.
 pub fn write_tou(t: &Tournament, division: &str) -> Result<String> {
     let div = t.division(division)?;
@@ -94,13 +119,24 @@ pub fn write_tou(t: &Tournament, division: &str) -> Result<String> {
     };
     line(&format!("*M{} {}", date, ascii_fold(&t.name)));
     line(&format!("*{}", ascii_fold(&div.name)));
-    line("0");
+    // The high word score sits in the column of the first round's score: 20 for the name, 1
+    // space, the result digit and 3 digits. None is recorded: 0.
+    line(&format!("{:>25}", 0));
+    if div.players.len() > 999 {
+        return Err(TournamentError::BadSetting {
+            division: division.into(),
+            reason: format!(
+                "{} players: a .TOU opponent field holds at most 999",
+                div.players.len()
+            ),
+        });
+    }
     let width = if div.players.len() > 99 { 5 } else { 4 };
     let complete = (1..=div.rounds.len() as u32)
         .take_while(|&r| div.round_complete(r))
         .count();
     for p in &div.players {
-        let mut s = format!("{:<20.20}", ascii_fold(&p.name));
+        let mut s = format!("{:<20.20}", ascii_fold(&given_surname(&p.name)));
         for r in div.rounds.iter().take(complete) {
             s.push_str(&block(div, r.number, p.id, width)?);
         }
@@ -117,7 +153,7 @@ fn block(div: &Division, round: u32, p: u32, width: usize) -> Result<String> {
             0 => ("1000", ""),
             _ => ("0000", ""),
         };
-        format!("{code}{:>width$}", format!("{plus}{p}"))
+        format!(" {code}{:>width$}", format!("{plus}{p}"))
     };
     let Some(pr) = div.player_round(round, p) else {
         return Ok(selfgame(0));
@@ -147,7 +183,7 @@ fn block(div: &Division, round: u32, p: u32, width: usize) -> Result<String> {
                     ""
                 };
                 let opp = pr.opponent.unwrap_or(p);
-                format!("{digit}{own:03}{:>width$}", format!("{plus}{opp}"))
+                format!(" {digit}{own:03}{:>width$}", format!("{plus}{opp}"))
             }
             // Forfeits, double forfeits and void games (WESPA 6.2.4(a)(i)) are unrated: games
             // against oneself, as byes are.
@@ -171,6 +207,14 @@ mod tests {
         assert_eq!(ascii_fold("Ægir Straße Œuvre ÿ"), "AEgir Strasse OEuvre y");
         assert_eq!(ascii_fold("Ÿ ž ő ñ Ø"), "Y z o n O");
         assert_eq!(ascii_fold("Tab\there 名"), "Tab here ?");
+    }
+
+    #[test]
+    fn names_are_given_then_surname() {
+        assert_eq!(given_surname("Chew, John, III"), "John Chew III");
+        assert_eq!(given_surname("Smith, Ann"), "Ann Smith");
+        assert_eq!(given_surname("Winter"), "Winter");
+        assert_eq!(given_surname("Van Dyke, Dick"), "Dick Van Dyke");
     }
 
     #[test]

@@ -52,6 +52,12 @@ pub enum TshError {
     Line { line: usize, reason: String },
     #[error("{what}: {reason}")]
     Archive { what: String, reason: String },
+    #[error("division {division:?}: a .t file lists each player's scores in round order, so a missing result cannot be skipped; enter these first: {}", games.join("; "))]
+    Missing {
+        division: String,
+        /// One line per game (or bye) without a result that has later results after it.
+        games: Vec<String>,
+    },
     #[error("division {division:?}: player #{player} ({name}): {reason}, so it cannot be written to a .t file unambiguously")]
     AmbiguousName {
         division: String,
@@ -80,6 +86,41 @@ impl ForfeitMark {
 
 fn is_int(tok: &str) -> bool {
     tok.parse::<i64>().is_ok()
+}
+
+/// A token that is meant as a number (a digit, or a sign and a digit, first): the rating and
+/// opponents after a name.
+fn numeric_ish(tok: &str) -> bool {
+    let t = tok.strip_prefix(['-', '+']).unwrap_or(tok);
+    t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// The text of a `.t` file or `.tsh` archive from its bytes: a UTF-8 byte-order mark is dropped,
+/// UTF-8 is read as such, anything else as Latin-1 (tsh files from older events). Bytes that are
+/// text in neither (NUL, the C1 controls 0x80–0x9F of a Latin-1 reading) are refused with their
+/// line number.
+pub fn decode_text(bytes: &[u8]) -> Result<String, TshError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let line_of = |i: usize| bytes[..i].iter().filter(|&&b| b == b'\n').count() + 1;
+    if let Some(i) = bytes.iter().position(|&b| b == 0) {
+        return Err(TshError::Line {
+            line: line_of(i),
+            reason: "the line contains a NUL byte: this is not a text file".into(),
+        });
+    }
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Ok(s.to_string());
+    }
+    if let Some(i) = bytes.iter().position(|b| (0x80..0xA0).contains(b)) {
+        return Err(TshError::Line {
+            line: line_of(i),
+            reason: format!(
+                "byte 0x{:02X} is neither UTF-8 nor a Latin-1 letter; save the file as UTF-8",
+                bytes[i]
+            ),
+        });
+    }
+    Ok(bytes.iter().map(|&b| b as char).collect())
 }
 
 /// Why a name or member id cannot be written to a `.t` line so that it reads back the same.
@@ -174,9 +215,15 @@ fn push_field(line: &mut String, key: &str, vals: &[String]) {
 }
 
 /// Writes a division as a `.t` file.
+///
+/// A `.t` line lists a player's scores in round order with no way to skip one, so a game with no
+/// result followed by a later result cannot be written: the export is refused, naming every such
+/// game, rather than dropping the later results. Unentered games at the end of a line are fine
+/// (the scores list stops there).
 pub fn write_t(div: &Division) -> Result<String, TshError> {
     let seats = div.firsts_by_round();
     let mut out = String::new();
+    let mut missing: Vec<String> = Vec::new();
     for p in &div.players {
         if let Some(reason) = unwritable(&p.name, p.member_id.as_deref()) {
             return Err(TshError::AmbiguousName {
@@ -188,8 +235,8 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
         }
         let withdrawn = |round: u32| p.withdrawn_from.is_some_and(|w| round >= w);
         let mut opps = Vec::new();
-        let mut scores = Vec::new();
-        let mut scores_open = true;
+        let mut scores: Vec<Option<i32>> = Vec::new();
+        let mut unscored: Vec<String> = Vec::new();
         let mut p12 = Vec::new();
         let mut forfeits = Vec::new();
         let mut left = Vec::new();
@@ -198,18 +245,46 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
             let mut forfeit: i64 = 0;
             let mut left_here = false;
             let mut absent_here = false;
+            // The p12 code as read from a file, where tilebag has no seat of its own.
+            let kept = p.tsh_p12.get(ri).copied();
+            let mut code: Option<u8> = None;
             let entry = r.pairings.iter().find(|x| x.involves(p.id));
             let (opp, score): (PlayerId, Option<i32>) = match entry {
                 None => (0, Some(0)),
-                Some(Pairing::Bye { spread, .. }) => (0, Some(*spread)),
+                Some(Pairing::Bye {
+                    spread, pending, ..
+                }) => {
+                    if *pending {
+                        unscored.push(format!(
+                            "round {}: {}'s bye has no score",
+                            r.number,
+                            div.who(p.id)
+                        ));
+                        (0, None)
+                    } else {
+                        (0, Some(*spread))
+                    }
+                }
                 Some(Pairing::Absent { spread, .. }) => {
                     absent_here = !withdrawn(r.number);
+                    code = kept;
                     (0, Some(*spread))
                 }
                 Some(Pairing::Game(g)) => {
                     let opp = g.opponent_of(p.id).unwrap_or(0);
+                    if let FirstReason::Unknown { code: c } = g.first_by {
+                        code = Some(kept.unwrap_or(c));
+                    }
                     match &g.result {
-                        None => (opp, None),
+                        None => {
+                            unscored.push(format!(
+                                "round {}: {} v {} has no result",
+                                r.number,
+                                div.who(g.first),
+                                div.who(g.second)
+                            ));
+                            (opp, None)
+                        }
                         Some(GameResult::Void) => {
                             return Err(TshError::Archive {
                                 what: format!("division {:?}, round {}", div.name, r.number),
@@ -235,17 +310,21 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
                 }
             };
             opps.push(opp.to_string());
-            match score {
-                Some(s) if scores_open => scores.push(s.to_string()),
-                _ => scores_open = false,
-            }
-            p12.push(
-                match seats[ri].get(p.id as usize - 1).copied().flatten() {
-                    Some(Seat::First) => "1",
-                    Some(Seat::Second) => "2",
-                    None => "0",
+            if score.is_some() {
+                // Every unscored entry before a scored one is a gap a .t file cannot hold.
+                for u in unscored.drain(..) {
+                    if !missing.contains(&u) {
+                        missing.push(u);
+                    }
                 }
-                .to_string(),
+            }
+            scores.push(score);
+            p12.push(
+                code.unwrap_or(match seats[ri].get(p.id as usize - 1).copied().flatten() {
+                    Some(Seat::First) => 1,
+                    Some(Seat::Second) => 2,
+                    None => 0,
+                }),
             );
             forfeits.push(forfeit);
             left.push(left_here);
@@ -263,9 +342,17 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
             line.push_str(o);
         }
         line.push_str("; ");
-        line.push_str(&scores.join(" "));
-        if !p12.is_empty() {
-            push_field(&mut line, "p12", &p12);
+        let written: Vec<String> = scores
+            .iter()
+            .map_while(|s| s.map(|s| s.to_string()))
+            .collect();
+        line.push_str(&written.join(" "));
+        // A line that came without p12 and says nothing known goes out without it too.
+        if !p12.is_empty()
+            && (!p.tsh_p12.is_empty() || p12.iter().any(|&c| c == 1 || c == 2 || c == 3))
+        {
+            let vals: Vec<String> = p12.iter().map(|c| c.to_string()).collect();
+            push_field(&mut line, "p12", &vals);
         }
         if p.withdrawn_from.is_some() {
             let off = match div.config.withdrawn_result {
@@ -317,8 +404,18 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
         if !adjust.is_empty() {
             push_field(&mut line, "tbadjust", &adjust);
         }
+        for f in &p.tsh_fields {
+            line.push_str("; ");
+            line.push_str(f);
+        }
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+    if !missing.is_empty() {
+        return Err(TshError::Missing {
+            division: div.name.clone(),
+            games: missing,
+        });
     }
     Ok(out)
 }
@@ -345,6 +442,10 @@ pub struct TshPlayer {
     pub absent: Vec<bool>,
     /// `tbadjust`, with `player` set to this line's player number.
     pub adjustments: Vec<SpreadAdjustment>,
+    /// Whether the line has a `p12` field.
+    pub has_p12: bool,
+    /// Fields tilebag does not read (`board 1 3 2`, `class A`, …), verbatim.
+    pub extra: Vec<String>,
 }
 
 impl TshPlayer {
@@ -370,14 +471,50 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         let mut parts = t.split(';');
         let head = parts.next().unwrap_or("");
         let toks: Vec<&str> = head.split_whitespace().collect();
-        let n_int = toks.iter().rev().take_while(|x| is_int(x)).count();
-        if n_int == 0 {
-            return Err(err(line, format!("no rating after the name in {head:?}")));
-        }
-        if n_int == toks.len() {
+        if toks.is_empty() {
             return Err(err(line, "the line has no player name".into()));
         }
-        let name_part = toks[..toks.len() - n_int].join(" ");
+        // The name ends at its last token that is not meant as a number; everything after it is
+        // the rating, then one opponent per round. A name whose last word is a number is not
+        // written by us (it would read as the rating).
+        let mut k = toks
+            .iter()
+            .rposition(|t| !numeric_ish(t))
+            .map_or(0, |i| i + 1);
+        if k == toks.len() {
+            // Something after the numbers is not one ("Ann 1800 x"): start at the run of numbers
+            // before it, so the bad token is named as the field it stands in.
+            if let Some(j) = toks[..toks.len() - 1].iter().rposition(|t| is_int(t)) {
+                let mut s = j;
+                while s > 0 && numeric_ish(toks[s - 1]) {
+                    s -= 1;
+                }
+                if s > 0 {
+                    k = s;
+                }
+            }
+        }
+        if k == toks.len() {
+            return Err(err(line, format!("no rating after the name in {head:?}")));
+        }
+        if k == 0 {
+            return Err(err(line, "the line has no player name".into()));
+        }
+        let mut nums: Vec<i64> = Vec::new();
+        for (f, tok) in toks[k..].iter().enumerate() {
+            let n = tok.parse::<i64>().map_err(|_| {
+                err(
+                    line,
+                    if f == 0 {
+                        format!("rating {tok:?} is not a whole number")
+                    } else {
+                        format!("round {f}: opponent {tok:?} is not a player number")
+                    },
+                )
+            })?;
+            nums.push(n);
+        }
+        let name_part = toks[..k].join(" ");
         let (name, member_id) = match name_part.rsplit_once(':') {
             Some((n, id)) if !id.trim().is_empty() => {
                 (n.trim().to_string(), Some(id.trim().to_string()))
@@ -387,10 +524,6 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         if name.is_empty() {
             return Err(err(line, "the line has no player name".into()));
         }
-        let nums: Vec<i64> = toks[toks.len() - n_int..]
-            .iter()
-            .map(|x| x.parse().expect("checked"))
-            .collect();
         let rating = i32::try_from(nums[0])
             .map_err(|_| err(line, format!("rating {} is out of range", nums[0])))?;
         let mut opponents = Vec::new();
@@ -406,10 +539,13 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         let rounds = opponents.len();
         let mut scores = Vec::new();
         if let Some(sc) = parts.next() {
-            for tok in sc.split_whitespace() {
-                let s: i32 = tok
-                    .parse()
-                    .map_err(|_| err(line, format!("score {tok:?} is not a number")))?;
+            for (r, tok) in sc.split_whitespace().enumerate() {
+                let s: i32 = tok.parse().map_err(|_| {
+                    err(
+                        line,
+                        format!("round {}: score {tok:?} is not a number", r + 1),
+                    )
+                })?;
                 scores.push(s);
             }
         }
@@ -421,8 +557,10 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         let mut left = Vec::new();
         let mut absent = Vec::new();
         let mut adjustments = Vec::new();
-        for extra in parts {
-            let mut kv = extra.split_whitespace();
+        let mut extra = Vec::new();
+        let mut has_p12 = false;
+        for extra_text in parts {
+            let mut kv = extra_text.split_whitespace();
             let Some(key) = kv.next() else { continue };
             let vals: Vec<&str> = kv.collect();
             let num = |v: &str| -> Result<i64, TshError> {
@@ -450,8 +588,17 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
             };
             match key {
                 "p12" => {
+                    per_round("values")?;
+                    has_p12 = true;
                     for v in &vals {
-                        p12.push(num(v)?.clamp(0, 4) as u8);
+                        let x = num(v)?;
+                        if !(0..=4).contains(&x) {
+                            return Err(err(
+                                line,
+                                format!("p12: {x} is not 0 (no game), 1 (first), 2 (second), 3 (must draw) or 4 (unknown)"),
+                            ));
+                        }
+                        p12.push(x as u8);
                     }
                 }
                 "off" => off = Some(vals.first().map(|v| num(v)).transpose()?.unwrap_or(0) as i32),
@@ -534,7 +681,9 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                         });
                     }
                 }
-                _ => {}
+                // Anything else (board, class, rtime, time, excwins, newr, rrank, …) is kept
+                // verbatim for export.
+                _ => extra.push(extra_text.trim().to_string()),
             }
         }
         if let Some(s) = scores
@@ -590,6 +739,8 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
             left,
             absent,
             adjustments,
+            has_p12,
+            extra,
         });
     }
     let n = players.len() as PlayerId;
@@ -756,18 +907,24 @@ pub fn division_actions(
     seed: u64,
 ) -> Result<Vec<Action>, TshError> {
     let players = parse_t(text)?;
+    if players.is_empty() {
+        return Err(TshError::Archive {
+            what: format!("division {division}"),
+            reason: "the file has no player lines".into(),
+        });
+    }
     // The margin the division will apply to a left game; an unknown preset is refused when the
     // division is added.
-    let margin = Ruleset::preset(preset)
-        .map(|r| DivisionConfig::from_ruleset(&r).resignation_margin)
-        .unwrap_or(50);
+    let config = Ruleset::preset(preset).map(|r| DivisionConfig::from_ruleset(&r));
+    let margin = config.as_ref().map_or(50, |c| c.resignation_margin);
+    let bye_spread = config.as_ref().map_or(50, |c| c.bye_spread);
     let mut out = vec![Action::AddDivision {
         division: division.into(),
         preset: preset.into(),
         schedule: schedule.into(),
         seed,
     }];
-    for p in &players {
+    for (i, p) in players.iter().enumerate() {
         out.push(Action::AddPlayer {
             division: division.into(),
             name: p.name.clone(),
@@ -776,6 +933,14 @@ pub fn division_actions(
             career_games: p.lifeg,
             members: Vec::new(),
         });
+        if !p.extra.is_empty() || p.has_p12 {
+            out.push(Action::KeepTshFields {
+                division: division.into(),
+                player: i as PlayerId + 1,
+                fields: p.extra.clone(),
+                p12: p.p12.clone(),
+            });
+        }
     }
     // The first round a withdrawn player misses: `tbwithdrawn`, or (a file from tsh) the trailing
     // rows with no opponent and the `off` spread.
@@ -820,14 +985,18 @@ pub fn division_actions(
                         spread: score.unwrap_or(0),
                     });
                 } else {
+                    // A row with no opponent: a bye (a positive or zero score), a forfeit loss
+                    // (a negative one: tsh's ForfeitLOSS), or a bye not scored yet.
                     pairings.push(Pairing::Bye {
                         player: me,
-                        spread: score.unwrap_or(50),
+                        spread: score.unwrap_or(bye_spread),
                         counts_as: match p12(p, r) {
                             1 => Some(Seat::First),
                             2 => Some(Seat::Second),
                             _ => None,
                         },
+                        forfeit: score.is_some_and(|s| s < 0),
+                        pending: score.is_none(),
                     });
                 }
                 continue;
@@ -838,17 +1007,24 @@ pub fn division_actions(
                 continue;
             }
             let o = &players[opp as usize - 1];
-            let me_first = match (p12(p, r), p12(o, r)) {
-                (1, _) | (_, 2) => true,
-                (2, _) | (_, 1) => false,
-                _ => true,
+            // Who started, when either line says; otherwise unknown (never invented: NASPA
+            // III.D counts only known firsts), in player order.
+            let (me_first, first_by) = match (p12(p, r), p12(o, r)) {
+                (1, _) | (_, 2) => (true, FirstReason::Imported),
+                (2, _) | (_, 1) => (false, FirstReason::Imported),
+                (code, _) => (
+                    true,
+                    FirstReason::Unknown {
+                        code: if p.has_p12 { code } else { 4 },
+                    },
+                ),
             };
             let (first, second) = if me_first { (me, opp) } else { (opp, me) };
             pairings.push(Pairing::Game(Game {
                 board: 0,
                 first,
                 second,
-                first_by: FirstReason::Imported,
+                first_by,
                 result: None,
                 slip: None,
                 corrections: Vec::new(),
@@ -1006,6 +1182,26 @@ pub fn read_tsh_archive(text: &str) -> Result<Vec<(String, String)>, TshError> {
         return Err(TshError::Line {
             line,
             reason: format!("#begin_file for {n:?} is never closed"),
+        });
+    }
+    if divisions.is_empty() {
+        return Err(TshError::Archive {
+            what: "the archive".into(),
+            reason: match files.first() {
+                Some((f, _)) => format!(
+                    "names no division (no `division NAME FILE` line), so file {f} belongs to none"
+                ),
+                None => "names no division (no `division NAME FILE` line)".into(),
+            },
+        });
+    }
+    if let Some((f, _)) = files
+        .iter()
+        .find(|(f, _)| !divisions.iter().any(|(_, df)| df == f))
+    {
+        return Err(TshError::Archive {
+            what: format!("file {f}"),
+            reason: "no `division NAME FILE` line names it".into(),
         });
     }
     divisions

@@ -162,15 +162,16 @@ fn a_void_game_cannot_be_written_to_a_t_file_and_the_tou_file_leaves_it_unrated(
     let t = Tournament::replay(&e.log).unwrap();
     let tou = tou::write_tou(&t, "A").unwrap();
     // The void game (#3 v #2) is written as a game against oneself for each side, as byes are,
-    // which the ratings program does not rate; the played game (#4 v #1) stays a game.
+    // which the ratings program does not rate; the played game (#4 v #1) stays a game. Names
+    // are "Given Surname".
     let line = |name: &str| {
         tou.lines()
             .find(|l| l.starts_with(name))
             .unwrap()
             .to_string()
     };
-    assert!(line("Seed02").ends_with(" 2"), "{tou}");
-    assert!(line("Seed03").ends_with(" 3"), "{tou}");
-    assert!(line("Seed01").ends_with(" 4"), "{tou}");
-    assert!(line("Seed04").ends_with("+1"), "{tou}");
+    assert!(line("Player Seed02").ends_with(" 2"), "{tou}");
+    assert!(line("Player Seed03").ends_with(" 3"), "{tou}");
+    assert!(line("Player Seed01").ends_with(" 4"), "{tou}");
+    assert!(line("Player Seed04").ends_with("+1"), "{tou}");
 }

@@ -389,3 +389,70 @@ fn pairing_is_deterministic_given_the_seed() {
     assert_eq!(make(5), make(5));
     assert_ne!(make(5), make(6));
 }
+
+/// Issue 13: tsh's repeat limit (the maximum repeats argument of its pairing commands) for
+/// King of the Hill, which otherwise ignores repeats.
+#[test]
+fn koth_respects_a_repeat_limit() {
+    let build = |limit: Option<&str>| {
+        let mut e = Event::new("naspa-2013", "KOTH:3", 1);
+        e.add_seeded(4);
+        if let Some(l) = limit {
+            let s = Setting::parse(e.d(), "max-repeats", l).unwrap();
+            e.set(s);
+        }
+        // Round 1 by seed: 1v2, 3v4.
+        e.pair(1);
+        assert_eq!(e.pairs(1), vec![(1, 2), (3, 4)]);
+        e.better_seed_wins(1);
+        // Round 2 based on round 0 (the seeds again): King of the Hill pairs 1v2, 3v4 again.
+        e.pair_with(2, Some(Method::KingOfTheHill), Some(0));
+        e
+    };
+    assert_eq!(build(None).pairs(2), vec![(1, 2), (3, 4)]);
+    // With no repeats allowed, the top player takes the nearest player they have not met (3),
+    // and 2 plays 4.
+    let e = build(Some("0"));
+    assert_eq!(e.pairs(2), vec![(1, 3), (2, 4)]);
+    // One repeat allowed: rank-adjacent again.
+    assert_eq!(build(Some("1")).pairs(2), vec![(1, 2), (3, 4)]);
+    // The setting reads back as typed.
+    let e = build(Some("2"));
+    assert!(settings::current(e.d()).contains(&("max-repeats", "2".to_string())));
+    assert!(Setting::parse(e.d(), "max-repeats", "lots").is_err());
+}
+
+/// Issue 13: a repeat limit for the Swiss, which otherwise avoids every repeat it can, even at
+/// the price of pairing across win groups.
+#[test]
+fn swiss_allows_repeats_up_to_the_limit_to_keep_win_groups() {
+    let build = |limit: Option<&str>| {
+        let mut e = Event::new("naspa-2013", "KOTH:2 SW:1", 1);
+        e.add_seeded(4);
+        if let Some(l) = limit {
+            let s = Setting::parse(e.d(), "max-repeats", l).unwrap();
+            e.set(s);
+        }
+        // Round 1: 1v2, 3v4; 1 and 3 win. Round 2 (KOTH): 1v3, 2v4; 1 and 2 win.
+        e.pair(1);
+        e.better_seed_wins(1);
+        e.pair(2);
+        assert_eq!(e.pairs(2), vec![(1, 3), (2, 4)]);
+        e.better_seed_wins(2);
+        // After round 2: 1 is 2–0, 2 and 3 are 1–1, 4 is 0–2. 1 has met 2 and 3; 4 has too.
+        e.pair(3);
+        e
+    };
+    // Without a limit (and with limit 0) the Swiss avoids repeats: 1v4 and 2v3, though 1 and 4
+    // are two wins apart.
+    assert_eq!(build(None).pairs(3), vec![(1, 4), (2, 3)]);
+    assert_eq!(build(Some("0")).pairs(3), vec![(1, 4), (2, 3)]);
+    // One repeat allowed: keeping win groups wins: 1 plays a 1–1 player (a repeat), and 4 the
+    // other (a repeat): cost 2 × one win apart instead of 1 × two wins apart.
+    let e = build(Some("1"));
+    let p = e.pairs(3);
+    assert!(
+        p == vec![(1, 2), (3, 4)] || p == vec![(1, 3), (2, 4)],
+        "{p:?}"
+    );
+}

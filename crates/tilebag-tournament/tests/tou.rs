@@ -58,24 +58,80 @@ fn tou_export_follows_the_format_rules() {
     let want = [
         "*M04.05.2024 Test Open",
         "*A",
-        "0",
-        "Ann                 2420  +21390  +3",
-        "Bob                  380   12001  +2",
-        "Cy                  2400  +41390   1",
-        "Dee                  350   32001  +4",
-        "Eve                 2001  +50000   5",
+        // The high word score, right-aligned to the first round's score column (20 + 5).
+        "                        0",
+        "Ann                  2420  +2 1390  +3",
+        "Bob                   380   1 2001  +2",
+        "Cy                   2400  +4 1390   1",
+        "Dee                   350   3 2001  +4",
+        "Eve                  2001  +5 0000   5",
         "*** END OF FILE ***",
         "",
     ];
     assert_eq!(lines, want);
-    // Every player line: a 20-character name field, then 8-character blocks.
+    // Every player line: a 20-character name field, then 9-character blocks, each with a
+    // leading space.
     for l in &lines[3..8] {
-        assert_eq!(l.len(), 20 + 2 * 8);
+        assert_eq!(l.len(), 20 + 2 * 9);
     }
+    // Read back the way a rating program that splits on white space does.
+    let read = read_back(&tou);
+    assert_eq!(
+        read[0],
+        (
+            "Ann".to_string(),
+            vec![(Some(2), 420, 2, true), (Some(1), 390, 3, true)]
+        )
+    );
+    assert_eq!(
+        read[1],
+        (
+            "Bob".to_string(),
+            vec![(None, 380, 1, false), (Some(2), 1, 2, true)]
+        )
+    );
+    // A forfeit loss is the self-game `0000 5`: digit 0, score 000.
+    assert_eq!(read[4].1[1], (Some(0), 0, 5, false));
+}
+
+/// A `.TOU` file read as some rating programs read it: the name is the first 20 bytes, the rest
+/// splits on white space into two tokens a round: result digit and score (a loss has no digit),
+/// then the opponent, `+` when the player started. Returns (name, [(digit, score, opponent,
+/// started)]) per player.
+#[allow(clippy::type_complexity)]
+fn read_back(tou: &str) -> Vec<(String, Vec<(Option<u32>, u32, u32, bool)>)> {
+    let lines: Vec<&str> = tou.split("\r\n").collect();
+    assert!(lines[0].starts_with("*M"));
+    assert!(lines[1].starts_with('*'));
+    assert!(lines[2].trim().parse::<u32>().is_ok(), "{:?}", lines[2]);
+    let mut out = Vec::new();
+    for l in &lines[3..] {
+        if l.starts_with("***") {
+            break;
+        }
+        let name = l[..20].trim().to_string();
+        let toks: Vec<&str> = l[20..].split_whitespace().collect();
+        assert_eq!(toks.len() % 2, 0, "{l:?}: {toks:?}");
+        let rounds = toks
+            .chunks(2)
+            .map(|c| {
+                let (digit, score) = match c[0].len() {
+                    4 => (Some(c[0][..1].parse().unwrap()), c[0][1..].parse().unwrap()),
+                    3 => (None, c[0].parse().unwrap()),
+                    _ => panic!("{l:?}: score token {:?}", c[0]),
+                };
+                let started = c[1].starts_with('+');
+                let opp = c[1].trim_start_matches('+').parse().unwrap();
+                (digit, score, opp, started)
+            })
+            .collect();
+        out.push((name, rounds));
+    }
+    out
 }
 
 #[test]
-fn tou_blocks_are_nine_characters_past_99_players() {
+fn tou_blocks_are_ten_characters_past_99_players() {
     let mut e = Event::new("wespa-2010", "KOTH:1", 1);
     for i in 1..=101 {
         e.add(&format!("Player{i:03} With A Long Name"), 2000 - i);
@@ -89,15 +145,33 @@ fn tou_blocks_are_nine_characters_past_99_players() {
     let plus = |p: u32| if g.first == p { "+" } else { "" };
     assert_eq!(
         lines[3],
-        format!("Player001 With A Lon2400{:>5}", format!("{}2", plus(1)))
+        format!("Player001 With A Lon 2400{:>5}", format!("{}2", plus(1)))
     );
     assert_eq!(
         lines[4],
-        format!("Player002 With A Lon 300{:>5}", format!("{}1", plus(2)))
+        format!("Player002 With A Lon  300{:>5}", format!("{}1", plus(2)))
     );
-    assert_eq!(lines[103], "Player101 With A Lon2001 +101");
+    // "+101" needs 4 characters, so past 99 players the opponent part is 5 wide and a block 10:
+    // a space always separates the score from the opponent.
+    assert_eq!(lines[103], "Player101 With A Lon 2001 +101");
     for l in &lines[3..104] {
-        assert_eq!(l.len(), 20 + 9, "{l:?}");
+        assert_eq!(l.len(), 20 + 10, "{l:?}");
+    }
+    let read = read_back(&tou);
+    assert_eq!(read.len(), 101);
+    assert_eq!(read[100].1, vec![(Some(2), 1, 101, true)]);
+    for (i, (_, rounds)) in read.iter().enumerate().take(100) {
+        let (digit, score, opp, _) = rounds[0];
+        let me = i as u32 + 1;
+        assert_eq!(opp, if me % 2 == 1 { me + 1 } else { me - 1 });
+        assert_eq!(
+            (digit, score),
+            if me % 2 == 1 {
+                (Some(2), 400)
+            } else {
+                (None, 300)
+            }
+        );
     }
 }
 
@@ -110,10 +184,10 @@ fn tou_needs_a_date_and_writes_only_complete_rounds() {
     e.better_seed_wins(1);
     e.pair(2);
     let tou = write_tou(&e.t, "A").unwrap();
-    assert!(tou.contains("Ann                 2400"));
+    assert!(tou.contains("Ann                  2400"));
     assert_eq!(
         tou.split("\r\n").nth(3).unwrap().len(),
-        28,
+        29,
         "round 2 has no result yet"
     );
     let mut log = e.log.clone();
@@ -135,8 +209,8 @@ fn tou_bytes_of_a_hand_built_event() {
     let mut e = Event::new("wespa-2010", "MAN:4", 1);
     for (n, r) in [
         ("Ann", 1900),
-        ("Łukasz Jóźwiak", 1800),
-        ("Bartholomew Fitzwilliam-Smythe", 1700),
+        ("Jóźwiak, Łukasz", 1800),
+        ("Fitzwilliam-Smythe, Bartholomew", 1700),
         ("Dee", 1600),
         ("Eve", 1500),
     ] {
@@ -193,32 +267,44 @@ fn tou_bytes_of_a_hand_built_event() {
     // Round 4 is paired but has no result: it is not written.
     manual(&mut e, 4, 1, Some(2));
 
-    // Each block is 8 bytes: [result digit][score %03d][opponent, right-aligned in 4, '+' if
-    // the player started]. The digit is 2 for a win, 1 for a draw, a space for a loss. A
-    // self-game (opponent = the player's own number) is a bye or unrated result: 2001 +X won,
-    // 0000 X lost.
+    // Each block is 9 bytes: a space, [result digit][score %03d], then [opponent, right-aligned
+    // in 4, '+' if the player started]. The digit is 2 for a win, 1 for a draw, a space for a
+    // loss. A self-game (opponent = the player's own number) is a bye or unrated result: 2001 +X
+    // won, 0000 X lost. Names are "Given Surname" (tsh's "Surname, Given" turned round).
     let want = concat!(
         // `*M`, the start date as dd.mm.yyyy, a space, the event name.
         "*M04.05.2024 Test Open\r\n",
         // `*` and the division name.
         "*A\r\n",
-        // The high word score: none recorded.
-        "0\r\n",
+        // The high word score (none recorded), right-aligned in the first score's column.
+        "                        0\r\n",
         // Ann: W 420 v #2 started | D 390 v #3 started | W 300 v #4 replied.
-        "Ann                 2420  +21390  +32300   4\r\n",
+        "Ann                  2420  +2 1390  +3 2300   4\r\n",
         // Name folded to ASCII: L 380 v #1 replied | forfeit win: self-game won | double
         // forfeit: self-game lost.
-        "Lukasz Jozwiak       380   12001  +20000   2\r\n",
+        "Lukasz Jozwiak        380   1 2001  +2 0000   2\r\n",
         // Name cut to 20 bytes: W 400 v #4 started | D 390 v #1 replied | double forfeit.
-        "Bartholomew Fitzwill2400  +41390   10000   3\r\n",
+        "Bartholomew Fitzwill 2400  +4 1390   1 0000   3\r\n",
         // Dee: L 085 (zero-padded) v #3 replied | bye | L 150 v #1 started (left in progress:
         // a played game with its adjusted score).
-        "Dee                  085   32001  +4 150  +1\r\n",
+        "Dee                   085   3 2001  +4  150  +1\r\n",
         // Eve: bye | forfeit loss | automatic forfeit loss after withdrawing.
-        "Eve                 2001  +50000   50000   5\r\n",
+        "Eve                  2001  +5 0000   5 0000   5\r\n",
         "*** END OF FILE ***\r\n",
     );
-    assert_eq!(write_tou(&e.t, "A").unwrap(), want);
+    let tou = write_tou(&e.t, "A").unwrap();
+    assert_eq!(tou, want);
+    // A whitespace-splitting reader gets two tokens a round on every line.
+    let read = read_back(&tou);
+    assert_eq!(read[1].0, "Lukasz Jozwiak");
+    assert_eq!(
+        read[3].1,
+        vec![
+            (None, 85, 3, false),
+            (Some(2), 1, 4, true),
+            (None, 150, 1, true)
+        ]
+    );
 }
 
 #[test]

@@ -92,7 +92,9 @@ pub enum TdCommand {
         round: u32,
         player: PlayerId,
     },
-    /// Enter or correct a game's final scores, from PLAYER's side.
+    /// Enter a game's final scores, from PLAYER's side (tsh Addscore). Refused when the game
+    /// already has a result (use `correct`); a score under 100 or over 800, or a spread over 500,
+    /// needs --yes.
     #[command(allow_negative_numbers = true)]
     Result {
         #[command(flatten)]
@@ -101,9 +103,43 @@ pub enum TdCommand {
         player: PlayerId,
         score: i32,
         opponent_score: i32,
-        /// Why (kept with the correction when a result is replaced).
         #[arg(long, default_value = "")]
         note: String,
+        /// The scores are unusual but right (under 100, over 800, or a spread over 500).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Correct a game's result that is already in (tsh EditScore); the old one is kept in the
+    /// game's corrections.
+    #[command(allow_negative_numbers = true)]
+    Correct {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        score: i32,
+        opponent_score: i32,
+        /// Why (kept with the correction).
+        #[arg(long, default_value = "")]
+        note: String,
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Enter or change the spread of PLAYER's bye (a positive spread is a win, a negative one a
+    /// forfeit loss, 0 neither), e.g. a bye imported from a `.t` file without a score.
+    #[command(allow_negative_numbers = true)]
+    ByeScore {
+        #[command(flatten)]
+        at: At,
+        round: u32,
+        player: PlayerId,
+        spread: i32,
+    },
+    /// List the games of a round whose results are not in yet.
+    Missing {
+        #[command(flatten)]
+        at: At,
+        round: u32,
     },
     /// PLAYER forfeits (no-show, lateness): by the division's forfeit spread unless --spread.
     Forfeit {
@@ -520,16 +556,73 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             score,
             opponent_score,
             note,
+            yes,
+        } => enter_scores(
+            &at,
+            round,
+            player,
+            (score, opponent_score),
+            note,
+            yes,
+            false,
+        )?,
+        TdCommand::Correct {
+            at,
+            round,
+            player,
+            score,
+            opponent_score,
+            note,
+            yes,
+        } => enter_scores(&at, round, player, (score, opponent_score), note, yes, true)?,
+        TdCommand::ByeScore {
+            at,
+            round,
+            player,
+            spread,
         } => set_result(
             &at,
             round,
             player,
-            ResultEntry::Scores {
-                score,
-                opponent_score,
-            },
-            note,
+            ResultEntry::Bye { spread },
+            String::new(),
         )?,
+        TdCommand::Missing { at, round } => {
+            let t = EventFile::open_read(&at.event)?.load()?;
+            let d = t.division(&at.division)?;
+            let r = d
+                .round(round)
+                .with_context(|| format!("round {round} is not paired"))?;
+            let mut lines = Vec::new();
+            for p in &r.pairings {
+                match p {
+                    Pairing::Game(g) if g.result.is_none() => lines.push(format!(
+                        "board {}: {} v {}",
+                        g.board,
+                        d.who(g.first),
+                        d.who(g.second)
+                    )),
+                    Pairing::Bye {
+                        player,
+                        pending: true,
+                        ..
+                    } => lines.push(format!("bye: {} (no score yet)", d.who(*player))),
+                    _ => {}
+                }
+            }
+            if lines.is_empty() {
+                println!("round {round}: no games missing");
+            } else {
+                let n = lines.len();
+                println!(
+                    "round {round}: {n} game{} missing",
+                    if n == 1 { "" } else { "s" }
+                );
+                for l in lines {
+                    println!("  {l}");
+                }
+            }
+        }
         TdCommand::Forfeit {
             at,
             round,
@@ -724,37 +817,60 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
             name,
             date,
         } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("cannot read {}", file.display()))?;
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            // UTF-8 (a byte-order mark dropped) or Latin-1, as older tsh files are.
+            let text = tsh::decode_text(&bytes).with_context(|| file.display().to_string())?;
             let stem = file
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "A".into());
-            let files = if text.lines().any(|l| l.trim().starts_with("#begin_file")) {
-                tsh::read_tsh_archive(&text)?
+            let archive = file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("tsh"))
+                || text.lines().any(|l| l.trim().starts_with("#begin_file"));
+            let files = if archive {
+                tsh::read_tsh_archive(&text).with_context(|| file.display().to_string())?
             } else {
                 vec![(division.clone().unwrap_or_else(|| stem.clone()), text)]
             };
             if let Some(d) = &date {
                 check_date(d)?;
             }
-            let mut store = EventFile::create(&event)?;
-            let t = store.append(|t| {
-                let mut out = Vec::new();
-                if t.name.is_empty() {
-                    out.push(Action::CreateTournament {
-                        name: name.clone().unwrap_or_else(|| stem.clone()),
-                        date: date.clone(),
-                    });
+            // Every file is read before the event is touched, and a refused import leaves no
+            // event file behind (an existing one is left as it was: the append is one
+            // transaction).
+            let mut actions = Vec::new();
+            for (div, body) in &files {
+                actions.push(
+                    tsh::division_actions(body, div, &rules, &schedule, seed)
+                        .with_context(|| format!("{} (division {div})", file.display()))?,
+                );
+            }
+            let existed = event.exists();
+            let imported = (|| -> Result<tilebag_tournament::Tournament> {
+                let mut store = EventFile::create(&event)?;
+                store.append(|t| {
+                    let mut out = Vec::new();
+                    if t.name.is_empty() {
+                        out.push(Action::CreateTournament {
+                            name: name.clone().unwrap_or_else(|| stem.clone()),
+                            date: date.clone(),
+                        });
+                    }
+                    out.extend(actions.into_iter().flatten());
+                    Ok(out)
+                })
+            })();
+            let t = match imported {
+                Ok(t) => t,
+                Err(e) => {
+                    if !existed {
+                        remove_event_file(&event);
+                    }
+                    return Err(e);
                 }
-                for (div, body) in &files {
-                    out.extend(
-                        tsh::division_actions(body, div, &rules, &schedule, seed)
-                            .with_context(|| format!("{} (division {div})", file.display()))?,
-                    );
-                }
-                Ok(out)
-            })?;
+            };
             for (div, _) in &files {
                 let d = t.division(div)?;
                 println!(
@@ -948,6 +1064,70 @@ fn player(command: PlayerCommand) -> Result<()> {
     Ok(())
 }
 
+/// `td result` (a new result) and `td correct` (over an existing one), with tsh's checks: a new
+/// result over an existing one is refused with the correction command to use, and unusual scores
+/// (under 100, over 800, a spread over 500) need `--yes`.
+fn enter_scores(
+    at: &At,
+    round: u32,
+    player: PlayerId,
+    (score, opponent_score): (i32, i32),
+    note: String,
+    yes: bool,
+    correct: bool,
+) -> Result<()> {
+    let t = EventFile::open_read(&at.event)?.load()?;
+    let d = t.division(&at.division)?;
+    if let Some(Pairing::Game(g)) = d.player_round(round, player).map(|pr| pr.pairing) {
+        let event = at.event.display();
+        let div = &at.division;
+        match (&g.result, correct) {
+            (Some(res), false) => bail!(
+                "round {round}: {} v {} already has a result ({}); to change it, run `tilebag td correct {event} {div} {round} {player} {score} {opponent_score} --note WHY`",
+                d.who(g.first),
+                d.who(g.second),
+                result_text(d, Some(res), false)
+            ),
+            (None, true) => bail!(
+                "round {round}: {} v {} has no result to correct; enter it with `tilebag td result {event} {div} {round} {player} {score} {opponent_score}`",
+                d.who(g.first),
+                d.who(g.second)
+            ),
+            _ => {}
+        }
+    }
+    if !yes {
+        let mut odd = Vec::new();
+        for s in [score, opponent_score] {
+            if s < 100 {
+                odd.push(format!("a score of {s} is under 100"));
+            } else if s > 800 {
+                odd.push(format!("a score of {s} is over 800"));
+            }
+        }
+        let spread = (score - opponent_score).abs();
+        if spread > 500 {
+            odd.push(format!("a spread of {spread} is over 500"));
+        }
+        if !odd.is_empty() {
+            bail!(
+                "round {round}: {}; check the scores and repeat the command with --yes if they are right",
+                odd.join(", ")
+            );
+        }
+    }
+    set_result(
+        at,
+        round,
+        player,
+        ResultEntry::Scores {
+            score,
+            opponent_score,
+        },
+        note,
+    )
+}
+
 fn set_result(
     at: &At,
     round: u32,
@@ -981,6 +1161,14 @@ fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
             d.who(g.second),
             result_text(d, g.result.as_ref(), g.slip.is_some())
         ),
+        Pairing::Bye { pending: true, .. } => {
+            format!("round {round}: {} bye, no score yet", d.who(player))
+        }
+        Pairing::Bye {
+            spread,
+            forfeit: true,
+            ..
+        } => format!("round {round}: {} forfeit loss {spread:+}", d.who(player)),
         Pairing::Bye { spread, .. } => format!("round {round}: {} bye {spread:+}", d.who(player)),
         Pairing::Absent { spread, .. } => {
             format!("round {round}: {} withdrawn {spread:+}", d.who(player))
@@ -990,6 +1178,16 @@ fn game_line(d: &Division, round: u32, player: PlayerId) -> String {
 
 // ---------------------------------------------------------------------------------------------
 // Settings.
+
+/// Removes an event file this command created (and SQLite's side files).
+fn remove_event_file(path: &std::path::Path) {
+    let _ = std::fs::remove_file(path);
+    for side in ["-journal", "-wal", "-shm"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(side);
+        let _ = std::fs::remove_file(std::path::PathBuf::from(p));
+    }
+}
 
 fn check_date(d: &str) -> Result<()> {
     let ok = d.len() == 10

@@ -526,6 +526,13 @@ fn full_event_ratings_view() {
     // 11 won round 2 by forfeit: unrated, so one game fewer (and one fewer per bye).
     let b11 = standing(dir, db, 10, 11).byes;
     assert_eq!(p(11)["games"], (9 - b11).to_string());
+    // No career-games figures were entered: tsh counts them as 0, and the table says so.
+    assert_eq!(
+        p(1)["note"],
+        "career games unknown: 0 assumed",
+        "{:?}",
+        p(1)
+    );
 }
 
 #[test]
@@ -589,10 +596,11 @@ fn undo_drops_the_last_action_and_dry_run_writes_nothing() {
     let out = td(&dir, &["result", db, "A", "1", &a, "350", "420"]);
     assert!(out.contains("round 1, board 1"), "{out}");
     assert_eq!(pairings(&dir, db, 1)[0].result, "350-420");
-    // Correct it, then undo the correction: back to the first entry.
+    // Correct it (`td result` over an existing result is refused: that is `td correct`), then
+    // undo the correction: back to the first entry.
     td(
         &dir,
-        &["result", db, "A", "1", &b, "421", "350", "--note", "typo"],
+        &["correct", db, "A", "1", &b, "421", "350", "--note", "typo"],
     );
     assert_eq!(pairings(&dir, db, 1)[0].result, "350-421");
     let out = td(&dir, &["undo", db]);
@@ -784,20 +792,24 @@ fn tou_export_has_crlf_lines_and_one_block_per_round() {
     );
     assert_eq!(lines[0], "*M04.05.2024 Test Open");
     assert_eq!(lines[1], "*A");
-    assert_eq!(lines[2], "0");
+    assert_eq!(lines[2], format!("{:>25}", 0));
     assert_eq!(lines[27], "*** END OF FILE ***");
-    // Player 1 won all 10 games 400–300: 10 blocks of 8 characters, each "2400", then the
-    // opponent (with + when player 1 went first).
+    // Player 1 won all 10 games 400–300: 10 blocks of 9 characters, each " 2400", then the
+    // opponent (with + when player 1 went first). Names are "Given Surname".
     let p1 = lines[3];
-    assert_eq!(&p1[..20], "Seed01, Player      ");
+    assert_eq!(&p1[..20], "Player Seed01       ");
     let blocks: Vec<&str> = (0..10)
-        .map(|i| &p1[20 + 8 * i..(20 + 8 * (i + 1)).min(p1.len())])
+        .map(|i| &p1[20 + 9 * i..(20 + 9 * (i + 1)).min(p1.len())])
         .collect();
-    assert!(blocks.iter().all(|b| b.starts_with("2400")), "{p1}");
+    assert!(blocks.iter().all(|b| b.starts_with(" 2400")), "{p1}");
+    // Split on white space, every line has two tokens a round.
+    for l in &lines[3..27] {
+        assert_eq!(l[20..].split_whitespace().count(), 20, "{l}");
+    }
     // 24's last two rounds are automatic forfeit losses, written as games against oneself.
-    assert!(lines[26].ends_with("0000  240000  24"), "{}", lines[26]);
+    assert!(lines[26].ends_with(" 0000  24 0000  24"), "{}", lines[26]);
     // 23's round-2 forfeit loss is unrated: a game against oneself too.
-    assert_eq!(&lines[25][28..36], "0000  23");
+    assert_eq!(&lines[25][29..38], " 0000  23");
 }
 
 #[test]
@@ -978,4 +990,298 @@ fn wespa_5_1_4_and_naspa_vi_b_3_a_divisions_rules_are_the_organisers_choices() {
         &dir,
         &["division", "set", db, "N", "rules", "resignation-option=on"],
     );
+}
+
+/// Issue 11/13: a damaged archive or a bad `.t` file imports nothing, fails with a message naming
+/// the problem and the line, and leaves no event file behind; an existing event is left as it was.
+#[test]
+fn failed_imports_fail_cleanly_and_leave_nothing() {
+    let work = temp_dir("bad-import");
+    let args = |db: &'static str, file: &'static str| -> Vec<&'static str> {
+        vec![
+            "import",
+            db,
+            file,
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:2",
+        ]
+    };
+    // An archive whose `division` lines are gone: it used to import nothing and exit 0.
+    std::fs::write(
+        work.join("damaged.tsh"),
+        "#begin_file name=a.t\nAnn 1800 2; 400\nBob 1700 1; 300\n#end_file name=a.t\n",
+    )
+    .unwrap();
+    let err = td_refused(&work, &args("one.db", "damaged.tsh"));
+    assert!(err.contains("a.t") && err.contains("division"), "{err}");
+    assert!(
+        !work.join("one.db").exists(),
+        "an event file was left behind"
+    );
+    // An archive that ends inside a file.
+    std::fs::write(
+        work.join("cut.tsh"),
+        "division A a.t\n#begin_file name=a.t\nAnn 1800 2; 400\n",
+    )
+    .unwrap();
+    let err = td_refused(&work, &args("two.db", "cut.tsh"));
+    assert!(err.contains("never closed"), "{err}");
+    assert!(!work.join("two.db").exists());
+    // A `.t` file with a non-integer rating on line 2.
+    std::fs::write(work.join("bad.t"), "Ann 1800 2; 400\nBob 17.5 1; 300\n").unwrap();
+    let err = td_refused(&work, &args("three.db", "bad.t"));
+    assert!(
+        err.contains("line 2") && err.contains("rating \"17.5\""),
+        "{err}"
+    );
+    assert!(!work.join("three.db").exists());
+    // An archive with no divisions at all.
+    std::fs::write(work.join("empty.tsh"), "# nothing here\n").unwrap();
+    let err = td_refused(&work, &args("four.db", "empty.tsh"));
+    assert!(err.contains("no division"), "{err}");
+    assert!(!work.join("four.db").exists());
+    // Into an existing event: the refused import leaves it exactly as it was.
+    td(&work, &["new", "kept.db", "--name", "Kept"]);
+    let before = std::fs::read(work.join("kept.db")).unwrap();
+    td_refused(&work, &args("kept.db", "bad.t"));
+    assert_eq!(std::fs::read(work.join("kept.db")).unwrap(), before);
+}
+
+/// Issue 13: a Latin-1 `.t` file from an older event imports, and a byte-order mark is not part
+/// of the first name; unknown fields survive import and export.
+#[test]
+fn import_reads_latin1_and_bom_and_keeps_unknown_fields() {
+    let work = temp_dir("latin1");
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    bytes.extend_from_slice(
+        b"Ann 1800 2; 400; p12 1; class A; board 3\nBob 1700 1; 300; p12 2; class B; board 3\n",
+    );
+    std::fs::write(work.join("bom.t"), bytes).unwrap();
+    td(
+        &work,
+        &[
+            "import",
+            "bom.db",
+            "bom.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:1",
+        ],
+    );
+    let players = td(&work, &["show", "bom.db", "A", "players", "--csv"]);
+    let names: Vec<String> = records(&players)
+        .into_iter()
+        .map(|r| r["name"].clone())
+        .collect();
+    assert_eq!(names, ["Ann", "Bob"]);
+    let out = td(&work, &["export", "bom.db", "A", "--tsh"]);
+    assert_eq!(
+        out,
+        "Ann 1800 2; 400; p12 1; class A; board 3\nBob 1700 1; 300; p12 2; class B; board 3\n"
+    );
+    std::fs::write(
+        work.join("old.t"),
+        b"M\xFCller, J\xF6rg 1800 2; 400\nAndr\xE9, Zo\xE9 1700 1; 300\n",
+    )
+    .unwrap();
+    td(
+        &work,
+        &[
+            "import",
+            "old.db",
+            "old.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:1",
+        ],
+    );
+    let players = td(&work, &["show", "old.db", "A", "players", "--csv"]);
+    assert!(
+        players.contains("Müller, Jörg") && players.contains("André, Zoé"),
+        "{players}"
+    );
+}
+
+/// Issue 13: score entry that guards the director (tsh's Addscore vs EditScore): entering over
+/// an existing result is refused with a pointer to `td correct`; a score under 100 or over 800,
+/// or a spread over 500, needs `--yes`; `td missing` lists the games still to come in.
+#[test]
+fn score_entry_guards_the_director() {
+    let dir = temp_dir("guard");
+    let db = "guard.db";
+    setup(&dir, db, 4);
+    td(&dir, &["pair", db, "A", "1"]);
+    let games = pairings(&dir, db, 1);
+    let (a, b) = (games[0].first, games[0].second.unwrap());
+    let (c, d) = (games[1].first, games[1].second.unwrap());
+    // Both games missing.
+    let missing = td(&dir, &["missing", db, "A", "1"]);
+    assert!(
+        missing.contains(&format!("#{a} ")) && missing.contains(&format!("#{c} ")),
+        "{missing}"
+    );
+    assert!(missing.contains("2 games"), "{missing}");
+    td(
+        &dir,
+        &["result", db, "A", "1", &a.to_string(), "400", "350"],
+    );
+    // Entering over it is refused, naming the existing result and the correction command.
+    let err = td_refused(
+        &dir,
+        &["result", db, "A", "1", &b.to_string(), "360", "410"],
+    );
+    assert!(
+        err.contains("already has a result") && err.contains("400-350"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("tilebag td correct {db} A 1 {b} 360 410")),
+        "{err}"
+    );
+    assert_eq!(pairings(&dir, db, 1)[0].result, "400-350");
+    // The correction command replaces it (and refuses when there is nothing to correct).
+    td(
+        &dir,
+        &[
+            "correct",
+            db,
+            "A",
+            "1",
+            &b.to_string(),
+            "360",
+            "410",
+            "--note",
+            "slip",
+        ],
+    );
+    assert_eq!(pairings(&dir, db, 1)[0].result, "410-360");
+    let err = td_refused(
+        &dir,
+        &["correct", db, "A", "1", &c.to_string(), "400", "300"],
+    );
+    assert!(
+        err.contains("no result to correct") && err.contains("tilebag td result"),
+        "{err}"
+    );
+    // Only the second game is missing now.
+    let missing = td(&dir, &["missing", db, "A", "1"]);
+    assert!(
+        !missing.contains(&format!("#{a} ")) && missing.contains(&format!("#{c} ")),
+        "{missing}"
+    );
+    assert!(missing.contains("1 game"), "{missing}");
+    // Unusual scores ask for confirmation: under 100, over 800, a spread over 500.
+    for (s1, s2, why) in [
+        ("95", "400", "under 100"),
+        ("801", "300", "over 800"),
+        ("700", "150", "spread of 550"),
+    ] {
+        let err = td_refused(&dir, &["result", db, "A", "1", &c.to_string(), s1, s2]);
+        assert!(err.contains(why) && err.contains("--yes"), "{err}");
+        assert_eq!(pairings(&dir, db, 1)[1].result, "", "nothing written");
+    }
+    td(
+        &dir,
+        &[
+            "result",
+            db,
+            "A",
+            "1",
+            &d.to_string(),
+            "150",
+            "700",
+            "--yes",
+        ],
+    );
+    assert_eq!(
+        pairings(&dir, db, 1)[1].result.replace(' ', ""),
+        if pairings(&dir, db, 1)[1].first == d {
+            "150-700"
+        } else {
+            "700-150"
+        }
+    );
+    let missing = td(&dir, &["missing", db, "A", "1"]);
+    assert!(missing.contains("no games missing"), "{missing}");
+}
+
+/// Issue 13: the repeat limit from the command line (`division set … max-repeats N`).
+#[test]
+fn koth_repeat_limit_from_the_command_line() {
+    let dir = temp_dir("repeats");
+    let db = "repeats.db";
+    setup(&dir, db, 4);
+    td(&dir, &["pair", db, "A", "1", "--method", "KOTH"]);
+    assert_eq!(pairs(&dir, db, 1), vec![(1, 2), (3, 4)]);
+    better_seed_wins(&dir, db, 1);
+    // Based on round 0 (the seeds), King of the Hill would pair 1v2 and 3v4 again.
+    let dry = td(
+        &dir,
+        &[
+            "pair",
+            db,
+            "A",
+            "2",
+            "--method",
+            "KOTH",
+            "--based-on",
+            "0",
+            "--dry-run",
+        ],
+    );
+    assert!(dry.contains("2 repeat pairing(s)"), "{dry}");
+    td(&dir, &["division", "set", db, "A", "max-repeats", "0"]);
+    td(
+        &dir,
+        &["pair", db, "A", "2", "--method", "KOTH", "--based-on", "0"],
+    );
+    assert_eq!(pairs(&dir, db, 2), vec![(1, 3), (2, 4)]);
+    let err = td_refused(&dir, &["division", "set", db, "A", "max-repeats", "many"]);
+    assert!(err.contains("max-repeats needs a whole number"), "{err}");
+}
+
+/// Issue 13: an imported bye row without a score is an unplayed bye: listed as missing, entered
+/// with `td bye-score`; an opponent-0 row with a negative score is a forfeit loss.
+#[test]
+fn imported_unscored_bye_is_missing_until_entered() {
+    let work = temp_dir("pending-bye");
+    std::fs::write(
+        work.join("a.t"),
+        "Ann 1800 2 0; 400\nBob 1700 1 3; 300 350\nCy 1600 0 2; -50 330\n",
+    )
+    .unwrap();
+    td(
+        &work,
+        &[
+            "import",
+            "b.db",
+            "a.t",
+            "--division",
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "MAN:2",
+        ],
+    );
+    let missing = td(&work, &["missing", "b.db", "A", "2"]);
+    assert!(
+        missing.contains("bye: #1 (Ann) (no score yet)"),
+        "{missing}"
+    );
+    // Cy's round-1 row (opponent 0, -50) is a forfeit loss, not a bye.
+    let s = standing(&work, "b.db", 1, 3);
+    assert_eq!((s.losses2, s.byes, s.spread), (2, 0, -50));
+    let out = td(&work, &["bye-score", "b.db", "A", "2", "1", "50"]);
+    assert!(out.contains("round 2: #1 (Ann) bye +50"), "{out}");
+    assert!(td(&work, &["missing", "b.db", "A", "2"]).contains("no games missing"));
+    assert_eq!(standing(&work, "b.db", 2, 1).wins2, 4);
 }
