@@ -660,3 +660,246 @@ fn game_page_fits_a_phone_screen() {
     assert!(alice.text_of("#cursor-help").contains("Shift+letter"));
     alice.assert_accessible("the game page on a phone");
 }
+
+/// The tournament clock (issue 14): an alarm (sound and flash) when a player's time reaches
+/// zero; the chosen rulebook's overtime limit marked when reached (SANSPA 18.5: 15 minutes)
+/// with the preset shown; delay and increment modes; while neutralised, which side resumes;
+/// no key hints on a phone.
+#[test]
+fn clock_alarms_marks_the_overtime_limit_and_has_delay_and_increment() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("g14-clock");
+    let s = browser.session();
+    s.goto(&server.url("/clock"));
+    s.wait_js(
+        "the clock",
+        "return !!window.tilebagClock && !!window.tilebagClock.state",
+    );
+    let set = |preset: &str, minutes: &str, mode: &str, seconds: &str| {
+        s.js(
+            "document.querySelector('#set-preset').value = arguments[0]; \
+             document.querySelector('#set-mode').value = arguments[2]; return true",
+            json!([preset, minutes, mode]),
+        );
+        s.fill("#set-minutes", minutes);
+        s.fill("#set-seconds", seconds);
+        s.click_css("#reset");
+        if s.text_of("#reset").starts_with("Press again") {
+            s.click_css("#reset");
+        }
+    };
+    // SANSPA, 2 seconds each: Right presses, Left's clock runs out and the alarm sounds.
+    set("sanspa", "0.0334", "none", "0");
+    assert!(
+        s.text_of("[data-testid=preset-line]")
+            .contains("SANSPA 1999, overtime limit 15 minutes (18.5)"),
+        "{}",
+        s.text_of("[data-testid=preset-line]")
+    );
+    s.click_css("#side-1");
+    s.wait_js(
+        "the alarm",
+        "return window.tilebagClock.alarms.length === 1 && window.tilebagClock.alarms[0] === 0 \
+         && document.querySelector('#side-0').classList.contains('flag')",
+    );
+    assert!(s.text_of("#status").contains("time has run out"));
+    // The alarm sounds once, not on every tick.
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(
+        s.js("return window.tilebagClock.alarms.length", json!([])),
+        1
+    );
+    s.screenshot("g14-clock-flag");
+    // Neutralised: the face says whose clock resumes.
+    s.click_css("#pause");
+    assert_eq!(s.text_of("[data-testid=mark-0]"), "resumes");
+    assert!(s.text_of("#status").contains("Left's clock resumes"));
+    // 15 minutes into overtime (the clock recalls its times through a reload): marked.
+    s.js(
+        "const c = JSON.parse(localStorage.getItem('tilebag.clock.v1')); \
+         c.remaining[0] = -15 * 60000; localStorage.setItem('tilebag.clock.v1', JSON.stringify(c)); return true",
+        json!([]),
+    );
+    s.refresh();
+    s.wait_js("the reload", "return !!window.tilebagClock.state");
+    let mark = s.text_of("[data-testid=mark-0]");
+    assert!(
+        mark.contains("Overtime limit: 15 minutes (SANSPA 1999 18.5)"),
+        "{mark}"
+    );
+    assert_eq!(s.text_of("[data-testid=mark-1]"), "");
+    s.screenshot("g14-clock-limit");
+    s.assert_accessible("the clock past the overtime limit");
+
+    // Delay: 3 seconds a turn, nothing is taken from the clock during it.
+    set("naspa", "1", "delay", "3");
+    s.click_css("#side-1");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(s.text_of("[data-testid=time-0]"), "1:00");
+    // Increment: 5 seconds added when a player ends the turn.
+    set("naspa", "1", "increment", "5");
+    s.click_css("#side-1"); // starts Left's clock
+    std::thread::sleep(Duration::from_millis(200));
+    s.click_css("#side-0"); // Left ends the turn: +5 s
+    let left = s.js("return window.tilebagClock.state.remaining[0]", json!([]));
+    let left = left.as_i64().unwrap();
+    assert!(
+        (64_000..=65_000).contains(&left),
+        "60 s, less the 0.2 s used, plus 5 s: {left}"
+    );
+    assert!(s
+        .text_of("[data-testid=preset-line]")
+        .contains("5 s added a turn"));
+
+    // A phone: no key hints.
+    s.set_window_size(360, 740);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!visible(&s, ".side-key"));
+    assert_no_overflow(&s);
+    s.screenshot("g14-clock-phone");
+    s.assert_no_console_errors();
+}
+
+/// The word judge kiosk (issue 14): no site navigation and no link off the page (a player
+/// cannot wander off), and the verdict says how many words were judged, never which.
+#[test]
+fn judge_kiosk_has_no_way_off_and_counts_the_words_judged() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("g14-judge");
+    let s = browser.session();
+    s.goto(&server.url("/judge?lexicon=tiny&clear=30"));
+    s.wait_js(
+        "the lexicons",
+        "return document.querySelectorAll('#lexicon option').length >= 1",
+    );
+    assert_eq!(
+        s.js(
+            "return document.querySelectorAll('a[href]').length",
+            json!([])
+        ),
+        0,
+        "no link off the kiosk"
+    );
+    s.fill("#words", "cat zzzq dog");
+    s.type_keys(keys::TAB);
+    s.wait_js(
+        "the verdict",
+        "return !document.querySelector('#verdict').hidden",
+    );
+    assert_eq!(s.text_of("#verdict-text"), "NOT ACCEPTABLE");
+    let sub = s.text_of("#verdict-sub");
+    assert_eq!(sub, "The play is not acceptable (3 words judged).");
+    assert!(!sub.contains("ZZZQ") && !sub.to_lowercase().contains("zzzq"));
+    s.screenshot("g14-judge");
+    s.assert_accessible("the judge kiosk");
+    // The director's own address keeps the navigation.
+    s.goto(&server.url("/judge?nav=1"));
+    s.wait_js(
+        "the navigation",
+        "return !!document.querySelector('header.site nav')",
+    );
+}
+
+/// The over-the-board score sheet (issue 14): the board's score of a move shows before Add, any
+/// earlier line can be corrected in place (not five undos), and the announced and the board's
+/// running totals are both shown.
+#[test]
+fn scoresheet_scores_before_add_edits_any_line_and_shows_both_totals() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("g14-sheet");
+    let s = browser.session();
+    s.goto(&server.url("/scoresheet"));
+    s.find("#entry-move");
+    s.fill("#name-0", "Ann");
+    s.fill("#name-1", "Bob");
+    s.click_css("#entry-move");
+    let add = |mv: &str, score: &str| {
+        s.fill("#entry-move", mv);
+        s.fill("#entry-score", score);
+        let n = s
+            .js("return window.tilebagSheet.sheet.lines.length", json!([]))
+            .as_u64()
+            .unwrap();
+        s.type_keys(keys::ENTER);
+        s.wait("the line to be added", || {
+            (s.js("return window.tilebagSheet.sheet.lines.length", json!([]))
+                .as_u64()
+                .unwrap()
+                == n + 1)
+                .then_some(())
+        });
+    };
+    // Before Add: 8G CAT is C3 A1 T1 = 5, doubled on the centre = 10.
+    s.fill("#entry-move", "8G CAT");
+    s.wait_js(
+        "the computed score",
+        "return document.querySelector('[data-testid=entry-computed]').dataset.score === '10'",
+    );
+    assert!(s
+        .text_of("[data-testid=entry-computed]")
+        .contains("The board gives 8G CAT 10 points"));
+    s.fill("#entry-score", "10");
+    s.type_keys(keys::ENTER);
+    s.wait_js(
+        "line 1",
+        "return window.tilebagSheet.sheet.lines.length === 1",
+    );
+    add("H7 B.D", "7"); // B3 A1 D2, no premium: 6, not 7
+    add("-", "");
+    add("-", "");
+    add("-", "");
+    add("-", "");
+    s.wait_js(
+        "the check",
+        "return document.querySelectorAll('[data-testid=difference]').length === 1",
+    );
+    // Announced 10 / 7; by the board 10 / 6.
+    assert_eq!(s.text_of("#total-1"), "Bob 7");
+    s.wait_js(
+        "the board's totals",
+        "return document.querySelector('#btotal-1').textContent === 'Bob 6'",
+    );
+    // Correct line 2 of 6 in place.
+    s.js(
+        "document.querySelectorAll('[data-testid=edit-line]')[1].click(); return true",
+        json!([]),
+    );
+    assert_eq!(s.text_of("#entry-add"), "Save line 2");
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#entry-move').value",
+            json!([])
+        ),
+        "H7 B.D"
+    );
+    s.fill("#entry-score", "6");
+    s.type_keys(keys::ENTER);
+    s.wait_js(
+        "the corrected sheet",
+        "return window.tilebagSheet.sheet.lines.length === 6 \
+         && window.tilebagSheet.sheet.lines[1].score === 6 \
+         && document.querySelectorAll('[data-testid=difference]').length === 0 \
+         && document.querySelectorAll('tr.agrees').length === 6",
+    );
+    assert_eq!(s.text_of("#total-1"), "Bob 6");
+    assert_eq!(s.text_of("#btotal-1"), "Bob 6");
+    assert_eq!(s.text_of("#entry-add"), "Add");
+    s.screenshot("g14-scoresheet");
+    s.assert_accessible("the score sheet");
+    s.set_window_size(360, 740);
+    std::thread::sleep(Duration::from_millis(300));
+    let wide = s.js(
+        "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && ![...e.children].some(c => c.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))]",
+        json!([]),
+    );
+    eprintln!("wider than the window: {wide}");
+    s.screenshot("g14-scoresheet-phone");
+    assert_no_overflow(&s);
+    s.assert_no_console_errors();
+}
