@@ -191,10 +191,17 @@ fn out_play_offers_only_accept_challenge_and_hold() {
     let server = TestServer::start("g14-out");
     let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 99}));
     let mut d = Driver::open(&server, &g);
-    let out = play_until_out(&server, &mut d);
-    let answerer = 1 - out;
+    // The plays alternate from seat 0 and the 14th goes out: seat 1 goes out, seat 0 answers.
+    // Alice's page is open before, so the out-play window is not spent loading it.
+    let answerer = 0;
     let s = browser.session();
     s.goto(&seat_url(&server, &g, answerer));
+    s.wait_js(
+        "Alice's page",
+        "return document.querySelector('#conn').dataset.state === 'connected'",
+    );
+    let out = play_until_out(&server, &mut d);
+    assert_eq!(out, 1 - answerer);
     s.wait_js(
         "the out play pending",
         "const v = window.tilebag.state.view; return v && v.phase.type === 'play-pending' && v.phase.out",
@@ -902,4 +909,55 @@ fn scoresheet_scores_before_add_edits_any_line_and_shows_both_totals() {
     s.screenshot("g14-scoresheet-phone");
     assert_no_overflow(&s);
     s.assert_no_console_errors();
+}
+
+/// Issue 14 (10): with the alert on (it is off by default, and kept per browser), the page
+/// sounds and notifies when the player's clock enters its last minute.
+#[test]
+fn alert_when_the_clock_enters_its_last_minute() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("g14-minute");
+    // 63 seconds each: Alice's clock enters its last minute 3 seconds after the start.
+    let g = create(
+        &server,
+        json!({"players": ["Alice", "Bob"], "initial_minutes": 1.05}),
+    );
+    let s = browser.session();
+    s.goto(&server.url("/"));
+    s.js(
+        "localStorage.setItem('tilebag.alerts', 'on'); return true",
+        json!([]),
+    );
+    s.goto(&seat_url(&server, &g, 0));
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#alerts').checked",
+            json!([])
+        ),
+        true
+    );
+    // Bob arrives (over the API): the game starts and Alice's clock runs.
+    let _d = Driver::open(&server, &g);
+    wait_ready(&s);
+    assert!(
+        !s.js("return window.tilebag.alerts", json!([]))
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a.as_str().unwrap().contains("last minute")),
+        "not before the last minute"
+    );
+    s.wait_js(
+        "the last-minute alert",
+        "return window.tilebag.alerts.includes('Your clock has entered its last minute.')",
+    );
+    // Once, not on every tick.
+    std::thread::sleep(Duration::from_millis(800));
+    let n = s.js(
+        "return window.tilebag.alerts.filter(a => a.includes('last minute')).length",
+        json!([]),
+    );
+    assert_eq!(n, 1);
 }
