@@ -612,6 +612,7 @@ mod tests {
                 at_ms: 0,
                 started: true,
                 database_down: false,
+                director: false,
             },
             seat,
         );

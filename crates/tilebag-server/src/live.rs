@@ -529,6 +529,7 @@ impl Hub {
             waiting,
             expires_at: expires.map(|d| Instant::now() + d),
             expiry: self.quotas.unjoined_expiry,
+            linked: self.keep_waiting.get().cloned(),
         };
         let ruleset = task.game.ruleset().clone();
         let over = task.game.is_over();
@@ -699,7 +700,12 @@ impl Hub {
         Ok(rows
             .into_iter()
             .map(|r| {
-                let live = games.get(&r.id).map(|h| (h.summary(), h.is_ended()));
+                let live = games
+                    .get(&r.id)
+                    .map(|h| (h.summary(), h.is_ended(), h.clock().is_started()));
+                let started = live.as_ref().map_or(r.checkpoint_ms > NOT_STARTED, |l| l.2);
+                let event = self.keep_waiting.get().is_some_and(|linked| linked(&r.id));
+                let live = live.map(|(s, e, _)| (s, e));
                 let (summary, ended) = match live {
                     Some((s, ended)) => (Some(s), ended),
                     None => (None, r.status == GameStatus::Ended),
@@ -729,6 +735,9 @@ impl Hub {
                     scores: summary.as_ref().map(|s| s.scores),
                     to_move: summary.as_ref().filter(|_| !ended).map(|s| s.to_move),
                     result,
+                    rules: r.ruleset.overrides.clone(),
+                    started,
+                    event,
                     bot: r.bot,
                 }
             })
@@ -825,6 +834,12 @@ pub(crate) struct ListEntry {
     pub scores: Option<[i32; 2]>,
     pub to_move: Option<usize>,
     pub result: Option<ResultView>,
+    /// The organiser's choices applied to the preset (`end-rack=double`, ...).
+    pub rules: Vec<String>,
+    /// Whether the game's clock has started (false: waiting for its players).
+    pub started: bool,
+    /// The game belongs to an event (a tournament's online game).
+    pub event: bool,
     /// The computer's seat and level, in a game against the computer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotSeat>,
@@ -887,6 +902,9 @@ struct GameTask {
     /// When this public game expires unless it has started.
     expires_at: Option<Instant>,
     expiry: Duration,
+    /// Whether a game belongs to an event (asked each time: the director links a game to its
+    /// event just after creating it).
+    linked: Option<Linked>,
 }
 
 impl GameTask {
@@ -1152,7 +1170,43 @@ impl GameTask {
             at_ms: self.clock.now_ms(),
             started: self.clock.is_started(),
             database_down: self.db_down,
+            director: self.has_director(),
         }
+    }
+
+    /// The game is one of an event's: a director can be called to it.
+    fn has_director(&self) -> bool {
+        self.linked.as_ref().is_some_and(|l| l(&self.meta.id))
+    }
+
+    /// Score a tentative play for a `preview`: the words it forms and the score, by the game's
+    /// own rules (`Game::check_play`, the function a real play is scored with). No word is
+    /// judged, and the rack is not consulted: the answer holds only what anyone looking at the
+    /// board could count, so it reveals nothing hidden.
+    fn preview(&mut self, conn: u64, id: Option<Value>, position: String, word: String) {
+        let answer = match self.to_action(ClientMessage::Play { position, word }) {
+            Err((code, msg)) => error_text(id.as_ref(), code, &msg),
+            Ok(Action::Play { placement }) => match self.game.check_play(&placement) {
+                Err(e) => error_text(id.as_ref(), ErrorCode::IllegalPlay, &e.to_string()),
+                Ok(p) => crate::protocol::preview_text(&crate::protocol::PreviewText {
+                    kind: "preview",
+                    id: id.as_ref(),
+                    position: p.position.to_string(),
+                    words: p
+                        .words
+                        .iter()
+                        .map(|w| crate::protocol::PreviewWord {
+                            word: w.word.clone(),
+                            score: w.score,
+                        })
+                        .collect(),
+                    bingo: p.bingo,
+                    score: p.score,
+                }),
+            },
+            Ok(_) => error_text(id.as_ref(), ErrorCode::BadMessage, "not a play"),
+        };
+        self.send_to(conn, answer.into());
     }
 
     /// Apply a `Tick` if a deadline has passed.
@@ -1201,6 +1255,22 @@ impl GameTask {
     }
 
     async fn act(&mut self, conn: u64, seat: usize, id: Option<Value>, message: ClientMessage) {
+        if let ClientMessage::Preview { position, word } = message {
+            // Nothing changes: no clock, no event.
+            self.preview(conn, id, position, word);
+            return;
+        }
+        if message == ClientMessage::CallDirector && !self.has_director() {
+            // A casual game has no director: stopped clocks could never be restarted, so the
+            // call is refused (NASPA II.A presumes a director on hand).
+            let msg = "this game belongs to no event, so there is no director to call: the \
+                       clocks would stay stopped for ever. Settle it between you, or resign";
+            self.send_to(
+                conn,
+                error_text(id.as_ref(), ErrorCode::NotAllowed, msg).into(),
+            );
+            return;
+        }
         // Time acts first: a flag that fell before this action ends the game before it.
         self.fire_due().await;
         let action = match self.to_action(message) {
@@ -1338,6 +1408,9 @@ impl GameTask {
             ClientMessage::CallDirector => Action::Pause,
             ClientMessage::State => {
                 return Err((ErrorCode::BadMessage, "state is not an action".into()))
+            }
+            ClientMessage::Preview { .. } => {
+                return Err((ErrorCode::BadMessage, "preview is not an action".into()))
             }
         })
     }

@@ -1,8 +1,9 @@
 //! The WebSocket messages (JSON, one per text frame). `API.md` has an example of each.
 //!
 //! Client → server: `play`, `exchange`, `pass`, `hold`, `challenge`, `accept`, `resign`,
-//! `honour-resignation`, `play-on`, `leave`, `end-after-six-zeros`, `state` (ask for a fresh view); each may carry an `id` (a string or a
-//! number) that the server echoes in its `ack` or `error`.
+//! `honour-resignation`, `play-on`, `leave`, `end-after-six-zeros`, `call-director`, `preview`
+//! (score a tentative play; nothing changes), `state` (ask for a fresh view); each may carry an
+//! `id` (a string or a number) that the server echoes in its `ack`, `preview` or `error`.
 //!
 //! Server → client: `state` (the full view for this connection's audience; sent on connect and
 //! after every change), `ack` (the action was committed; its effects), `error` (nothing changed).
@@ -43,8 +44,16 @@ pub enum ClientMessage {
     Leave,
     EndAfterSixZeros,
     /// Call the director: the clocks stop until the director restarts them (NASPA II.A,
-    /// WESPA 4.1(e), SANSPA 14).
+    /// WESPA 4.1(e), SANSPA 14). Only in a game an event's director looks after: a casual game
+    /// has nobody to restart the clocks, so there the call is refused (`not-allowed`).
     CallDirector,
+    /// Score a tentative play by the game's rules (the words it forms and their scores), as the
+    /// player places tiles. Nothing changes and no word is judged: the answer says only what
+    /// the board already shows anyone who counts.
+    Preview {
+        position: String,
+        word: String,
+    },
     /// Send me the current view again.
     State,
 }
@@ -193,7 +202,7 @@ pub fn parse_client(text: &str) -> Result<Incoming, ParseError> {
         // A field we do not know is refused, not ignored (a misspelt `words` must not
         // challenge every word).
         let fields: &[&str] = match map.get("type").and_then(Value::as_str) {
-            Some("play") => &["type", "position", "word"],
+            Some("play") | Some("preview") => &["type", "position", "word"],
             Some("exchange") => &["type", "tiles"],
             Some("challenge") => &["type", "words"],
             _ => &["type"],
@@ -235,6 +244,31 @@ pub fn ack_text(id: Option<&Value>, effects: &[Effect], seq: u64) -> String {
     serde_json::to_string(&NoView::Ack { id, effects, seq }).expect("messages serialise")
 }
 
+/// A word of a previewed play, and what it scores.
+#[derive(Debug, Clone, Serialize)]
+pub struct PreviewWord {
+    pub word: String,
+    pub score: i32,
+}
+
+/// The answer to a `preview`: the play's coordinate, the words formed (main word first) and
+/// the play's score (with any bingo bonus).
+#[derive(Debug, Clone, Serialize)]
+pub struct PreviewText<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub id: Option<&'a Value>,
+    pub position: String,
+    pub words: Vec<PreviewWord>,
+    pub bingo: bool,
+    pub score: i32,
+}
+
+/// A serialised `preview` answer.
+pub fn preview_text(p: &PreviewText<'_>) -> String {
+    serde_json::to_string(p).expect("messages serialise")
+}
+
 /// A serialised `state` message.
 pub fn state_text<V: Serialize>(effects: &[Effect], view: &V) -> String {
     serde_json::to_string(&ServerMessage::State { effects, view }).expect("messages serialise")
@@ -266,6 +300,7 @@ mod tests {
             "play-on",
             "leave",
             "end-after-six-zeros",
+            "call-director",
             "state",
         ] {
             parse_client(&format!(r#"{{"type":"{t}"}}"#)).unwrap();

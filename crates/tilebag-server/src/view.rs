@@ -46,6 +46,10 @@ pub struct TableView {
     pub rules: Vec<String>,
     /// A seat that has asked to resign, awaiting the opponent's answer (NASPA I.B).
     pub resignation_offer: Option<usize>,
+    /// The game is one of an event's, so a director looks after it: `call-director` is
+    /// offered. A casual game has nobody who could restart stopped clocks, so it refuses the
+    /// call.
+    pub director: bool,
     /// The game time this view shows (ms since the game began); clocks are as of this time.
     pub at_ms: i64,
     /// Events in the game's log: a client can tell an old view from a new one.
@@ -225,6 +229,8 @@ pub struct Moment {
     pub started: bool,
     /// The database is down: the clocks are held.
     pub database_down: bool,
+    /// The game belongs to an event, whose director can be called (and restarts the clocks).
+    pub director: bool,
 }
 
 /// The view for `audience`: the one entry point the server uses.
@@ -351,6 +357,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         at_ms,
         started,
         database_down,
+        director,
     } = now;
     let set = game.tile_set();
     let scores = game.scores();
@@ -436,6 +443,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         end_rack: game.ruleset().end_rack,
         rules: game.ruleset().overrides.clone(),
         resignation_offer: game.resignation_offer(),
+        director,
         at_ms,
         seq,
         started,

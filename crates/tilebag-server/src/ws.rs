@@ -23,6 +23,10 @@ use tokio::sync::{mpsc, watch};
 /// Messages queued for a connection before it counts as too slow and is dropped.
 const OUTBOX: usize = 64;
 
+/// The budget of `preview` messages per connection (refill per second, and burst).
+const PREVIEWS_PER_SECOND: f64 = 4.0;
+const PREVIEW_BURST: f64 = 8.0;
+
 /// Close codes (RFC 6455).
 const NORMAL: u16 = 1000;
 const GOING_AWAY: u16 = 1001;
@@ -142,6 +146,13 @@ async fn serve(
         }
     };
     let mut bucket = Bucket::new(limits);
+    // Previews (scoring a tentative play as tiles are placed) have their own, smaller budget:
+    // past it a preview is answered `rate-limited` and the connection stays open.
+    let mut previews = Bucket::new(Limits {
+        messages_per_second: PREVIEWS_PER_SECOND,
+        burst: PREVIEW_BURST,
+        ..limits
+    });
     // Silence: a client that sends nothing, not even the pong a browser returns to our ping
     // on its own, is gone (or holding a descriptor on purpose).
     let mut heard = Instant::now();
@@ -237,6 +248,16 @@ async fn serve(
                         continue;
                     }
                     Ok(m) if m.message == ClientMessage::State => Command::Refresh { conn, audience },
+                    Ok(m) if matches!(m.message, ClientMessage::Preview { .. }) && !previews.take() => {
+                        let msg = format!(
+                            "at most {PREVIEWS_PER_SECOND} previews a second (burst {PREVIEW_BURST}): this one was not scored"
+                        );
+                        let e = error_text(m.id.as_ref(), ErrorCode::RateLimited, &msg);
+                        if sink.send(Message::Text(e.into())).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
                     Ok(m) => match audience {
                         Audience::Seat(seat) => Command::Act {
                             conn,

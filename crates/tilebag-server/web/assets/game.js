@@ -37,6 +37,12 @@ const S = {
   connects: 0,
   waiting: false, // the last view said the game has not started
   preview: null, // {board: rows, tiles: Map("r,c" -> letter)}: a move the analysis shows
+  fresh: new Set(), // ids of the tiles drawn since this seat's last move (marked on the rack)
+  freshMoves: 0, // this seat's lines on the sheet when they were drawn
+  scoring: null, // {key, result|error}: the server's score of the tiles placed (a preview)
+  scoringTimer: null,
+  badLink: false, // the seat link's token opens no seat: stop retrying
+  alerted: { turn: null, minute: [false, false] },
 };
 
 let board;
@@ -60,6 +66,7 @@ function setConn(state, text) {
 function connect() {
   clearTimeout(S.retryTimer);
   S.retryTimer = null;
+  if (S.badLink) return;
   if (S.ws && S.ws.readyState <= 1) return;
   let ws;
   try {
@@ -80,13 +87,43 @@ function connect() {
     try { m = JSON.parse(ev.data); } catch { return; }
     onMessage(m);
   };
-  ws.onclose = () => {
+  let opened = false;
+  ws.addEventListener('open', () => { opened = true; });
+  ws.onclose = async () => {
     if (S.ws !== ws) return;
     S.ws = null;
     S.inflight.clear();
+    // A connection refused before it opened may be a link whose token opens no seat: ask the
+    // server (over plain HTTP it says why), and stop retrying if so.
+    if (!opened && token && (await checkLink()) === false) return;
     setConn('offline', 'Connection lost; reconnecting…');
     scheduleReconnect();
   };
+}
+
+/** Whether the seat link's token opens a seat: false (and the page says so) when the server
+ * answers `wrong-token`; true when it does not (or cannot be asked). */
+async function checkLink() {
+  if (!token) return true;
+  let r;
+  try {
+    r = await fetch(`/api/games/${encodeURIComponent(gameId)}/ws?token=${encodeURIComponent(token)}`);
+  } catch {
+    return true;
+  }
+  if (r.status !== 403) return true;
+  let code = '';
+  try { code = (await r.json()).error; } catch { /* not JSON */ }
+  if (code && code !== 'wrong-token') return true;
+  S.badLink = true;
+  clearTimeout(S.retryTimer);
+  S.retryTimer = null;
+  setConn('offline', 'Link not valid');
+  const msg = $('link-error');
+  msg.append(' ', el('a', { href: `/game/${encodeURIComponent(gameId)}` }, 'Watch the game instead'));
+  msg.hidden = false;
+  $('game').hidden = true;
+  return false;
 }
 
 function scheduleReconnect() {
@@ -105,8 +142,8 @@ function send(msg) {
   const id = S.msgId++;
   S.inflight.set(id, msg.type);
   S.ws.send(JSON.stringify({ ...msg, id }));
-  showError('');
-  return true;
+  if (msg.type !== 'preview') showError('');
+  return id;
 }
 
 function onMessage(m) {
@@ -122,6 +159,12 @@ function onMessage(m) {
     if (!S.ruleset) loadRuleset(m.view.preset);
     document.getElementById('seeded').hidden = !m.view.seeded;
     render();
+  } else if (m.type === 'preview') {
+    S.inflight.delete(m.id);
+    if (S.scoring && S.scoring.id === m.id) {
+      S.scoring = { ...S.scoring, result: m };
+      renderScoring();
+    }
   } else if (m.type === 'ack') {
     const kind = S.inflight.get(m.id);
     S.inflight.delete(m.id);
@@ -135,7 +178,15 @@ function onMessage(m) {
       S.exchangeSel.clear();
     }
   } else if (m.type === 'error') {
+    const kind = S.inflight.get(m.id);
     S.inflight.delete(m.id);
+    if (kind === 'preview') {
+      if (S.scoring && S.scoring.id === m.id) {
+        S.scoring = { ...S.scoring, error: m.message || m.code };
+        renderScoring();
+      }
+      return;
+    }
     showError(m.message || m.code);
   }
 }
@@ -154,9 +205,15 @@ async function loadRuleset(preset) {
 // ---------------------------------------------------------------------------------------------
 // Local rack and tentative tiles
 
+function myLines() {
+  const h = (S.view && S.view.history) || [];
+  return h.filter((l) => l.seat === S.seat && l.type !== 'end-rack' && l.type !== 'time-penalty').length;
+}
+
 function reconcileRack(rackStr) {
   const avail = [...(rackStr || '')];
   const kept = [];
+  const hadRack = S.rack.length > 0;
   for (const t of S.rack) {
     const i = avail.indexOf(t.ch);
     if (i >= 0) {
@@ -164,8 +221,24 @@ function reconcileRack(rackStr) {
       kept.push(t);
     }
   }
-  for (const ch of avail) kept.push({ id: S.nextTileId++, ch });
+  // Tiles drawn since this seat's last move are marked until its next move (a page just
+  // opened has nothing to compare with: it marks none).
+  const mine = myLines();
+  if (mine > S.freshMoves && avail.length === 0) S.fresh.clear();
+  const drawn = [];
+  for (const ch of avail) {
+    const t = { id: S.nextTileId++, ch };
+    kept.push(t);
+    drawn.push(t.id);
+  }
+  if (hadRack && drawn.length) {
+    S.fresh = new Set(drawn);
+    S.freshMoves = mine;
+  } else if (mine > S.freshMoves) {
+    S.fresh.clear();
+  }
   S.rack = kept;
+  for (const id of [...S.fresh]) if (!kept.some((t) => t.id === id)) S.fresh.delete(id);
   const ids = new Set(kept.map((t) => t.id));
   for (const [key, p] of [...S.placed]) {
     if (!ids.has(p.tileId) || boardChar(p.r, p.c) !== '.') removePlaced(key);
@@ -364,7 +437,7 @@ function confirmStep(button, label, action) {
     action();
     return;
   }
-  button.dataset.label = button.dataset.label || button.textContent;
+  button.dataset.label = button.textContent;
   button.textContent = label;
   button.classList.add('confirming');
   S.confirmTimers[key] = setTimeout(() => {
@@ -485,14 +558,172 @@ function render() {
   if (!v) return;
   const names = v.players.map((p) => p.name);
   document.title = `${isMyMove() ? '\u25CF ' : ''}${names[0]} vs ${names[1]} · tilebag`;
+  $('game-h').textContent = `${names[0]} vs ${names[1]}`;
+  renderRulesLine();
   renderPlayers();
   renderBoard();
   renderRack();
   renderPending();
+  renderResignation();
+  requestScoring();
+  renderScoring();
+  checkAlerts();
   renderSheet();
   renderGraph();
   renderTrackingPanel();
   renderResult();
+}
+
+/** The rules and the lexicon actually in use (the preset's title may name a word list the
+ * server does not have: the words are judged by the game's lexicon). */
+function renderRulesLine() {
+  const v = S.view;
+  const title = S.ruleset && S.ruleset.title ? S.ruleset.title : v.preset;
+  const rules = v.rules && v.rules.length ? ` with ${v.rules.join(', ')}` : '';
+  $('rules-line').textContent = `Rules: ${title}${rules} · words judged by the lexicon ${v.lexicon}`;
+}
+
+/** A requested resignation (NASPA I.B): the opponent honours it or plays on. */
+function renderResignation() {
+  const v = S.view;
+  const box = $('resign-box');
+  const offer = v.resignation_offer;
+  if (offer === null || offer === undefined || v.phase.type === 'ended') {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.key;
+    return;
+  }
+  const key = `${v.seq}:${offer}:${S.seat}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.hidden = false;
+  const who = v.players[offer].name;
+  if (S.seat !== null && S.seat !== offer) {
+    box.replaceChildren(
+      el('h2', {}, `${who} asks to resign`),
+      el('p', {}, 'Honour it and the game ends at the current score, less any time penalties; ' +
+        'or insist on playing on (NASPA I.B).'),
+      el('div', { class: 'buttons' },
+        el('button', {
+          type: 'button', id: 'btn-honour', class: 'primary',
+          'aria-label': 'Honour the resignation: the game ends at the current score',
+          onclick: () => send({ type: 'honour-resignation' }),
+        }, 'Honour the resignation'),
+        el('button', {
+          type: 'button', id: 'btn-play-on', 'aria-label': 'Insist on playing on',
+          onclick: () => send({ type: 'play-on' }),
+        }, 'Play on')));
+  } else if (S.seat === offer) {
+    box.replaceChildren(el('h2', {}, 'You asked to resign'),
+      el('p', {}, `${v.players[1 - offer].name} may honour it or insist on playing on.`));
+  } else {
+    box.replaceChildren(el('p', {}, `${who} asked to resign; the opponent answers.`));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live score of the tiles placed: asked of the server, which scores it by the game's rules
+// (the same function as a real play). It judges no word and so reveals nothing.
+
+function requestScoring() {
+  if (S.seat === null || S.view.phase.type === 'ended' || S.placed.size === 0 || S.exchange) {
+    S.scoring = null;
+    return;
+  }
+  const p = computePlay();
+  const key = p.error ? `error:${p.error}` : `${S.view.seq}:${p.position}:${p.word}`;
+  if (S.scoring && S.scoring.key === key) return;
+  if (p.error) {
+    S.scoring = { key, error: p.error };
+    return;
+  }
+  S.scoring = { key, pending: true };
+  clearTimeout(S.scoringTimer);
+  // A short pause, so typing a word asks once, not once a letter.
+  S.scoringTimer = setTimeout(() => {
+    if (!S.scoring || S.scoring.key !== key) return;
+    const id = send({ type: 'preview', position: p.position, word: p.word });
+    if (id) S.scoring = { ...S.scoring, id };
+  }, 120);
+}
+
+function renderScoring() {
+  const out = $('play-preview');
+  if (!out) return;
+  const sc = S.scoring;
+  out.replaceChildren();
+  delete out.dataset.score;
+  if (!sc) return;
+  if (sc.error) {
+    out.append(el('span', { class: 'hint' }, sc.error));
+    return;
+  }
+  if (!sc.result) {
+    out.append(el('span', { class: 'hint' }, 'Scoring…'));
+    return;
+  }
+  const r = sc.result;
+  out.dataset.score = String(r.score);
+  const words = r.words.map((w, i) => [i ? ', ' : '', el('strong', {}, w.word), ` ${w.score}`]);
+  out.append(`${r.position} `, ...words.flat(), r.bingo ? ' + bingo' : '',
+    ' = ', el('strong', { 'data-testid': 'preview-score' }, `${r.score} points`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sound and a browser notification when it becomes this seat's turn and when its clock enters
+// its last minute. Off by default; the choice is kept in this browser.
+
+const ALERTS_KEY = 'tilebag.alerts';
+
+function alertsOn() {
+  try { return localStorage.getItem(ALERTS_KEY) === 'on'; } catch { return false; }
+}
+
+function beep() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = beep.ctx || (beep.ctx = new Ctx());
+    const o = ctx.createOscillator();
+    const g = ctx.createGain();
+    o.frequency.value = 880;
+    g.gain.value = 0.08;
+    o.connect(g).connect(ctx.destination);
+    o.start();
+    o.stop(ctx.currentTime + 0.18);
+  } catch {
+    // No sound available.
+  }
+}
+
+function alertPlayer(text) {
+  if (!alertsOn()) return;
+  window.tilebag.alerts.push(text);
+  beep();
+  try {
+    if ('Notification' in window && Notification.permission === 'granted' && document.hidden) {
+      new Notification('tilebag', { body: text, tag: 'tilebag-turn' });
+    }
+  } catch {
+    // Notifications unavailable here.
+  }
+}
+
+function checkAlerts() {
+  const v = S.view;
+  if (S.seat === null || !v || v.phase.type === 'ended' || v.started === false) return;
+  // Only a change of turn rings (not a page just opened on one's own turn).
+  const mine = v.to_move === S.seat && !v.paused;
+  if (mine && S.alerted.turn === false) alertPlayer('Your turn.');
+  S.alerted.turn = mine;
+}
+
+function checkMinute(ms, i) {
+  if (i !== S.seat) return;
+  const last = ms <= 60000 && ms > 0;
+  if (last && !S.alerted.minute[i]) alertPlayer('Your clock has entered its last minute.');
+  S.alerted.minute[i] = last;
 }
 
 function penaltyPerMinute() {
@@ -523,7 +754,7 @@ function renderPlayers() {
         el('div', { class: 'player-head' },
           el('span', { class: 'player-name', id: `name-${i}` }),
           el('span', { class: 'player-tag', id: `tag-${i}` })),
-        el('div', { class: 'player-score', id: `score-${i}`, 'data-testid': `score-${i}`, 'aria-label': 'Score' }),
+        el('div', { class: 'player-score', id: `score-${i}`, 'data-testid': `score-${i}`, role: 'img', 'aria-label': 'Score' }),
         el('div', { class: 'player-clock', id: `clock-${i}`, 'data-testid': `clock-${i}`, role: 'timer', 'aria-label': 'Clock' }),
         el('div', { class: 'player-penalty', id: `penalty-${i}`, 'data-testid': `penalty-${i}` }),
         el('div', { class: 'player-rack-count', id: `rackcount-${i}` })));
@@ -567,6 +798,7 @@ function renderPlayers() {
     $(`tag-${i}`).textContent = tags.join(' · ');
     $(`player-${i}`).classList.toggle('to-move', v.phase.type !== 'ended' && v.to_move === i);
     $(`score-${i}`).textContent = String(p.score);
+    $(`score-${i}`).setAttribute('aria-label', `${p.name}'s score: ${p.score}`);
     $(`rackcount-${i}`).textContent = `${p.rack_count} tile${p.rack_count === 1 ? '' : 's'} on rack`;
   }
   updateClocks();
@@ -586,7 +818,8 @@ function updateClocks() {
       node.classList.toggle('running', c.running === i);
       const p = overtimePenalty(ms, penaltyPerMinute());
       pen.textContent = p ? `overtime: \u2212${p} points` : '';
-      node.setAttribute('aria-label', `${S.view.players[i].name}'s clock${c.running === i ? ' (running)' : ''}`);
+      node.setAttribute('aria-label', `${S.view.players[i].name}'s clock: ${fmtClock(ms)}${c.running === i ? ' (running)' : ''}`);
+      if (c.running === i) checkMinute(ms, i);
     } else {
       node.textContent = '';
       pen.textContent = '';
@@ -637,6 +870,7 @@ function renderRack() {
   if (S.seat === null) {
     area.hidden = true;
     $('cursor-help').hidden = true;
+    $('alerts-row').hidden = true;
     document.body.classList.add('observer');
     return;
   }
@@ -651,11 +885,13 @@ function renderRack() {
   for (const t of S.rack) {
     const onBoard = used.has(t.id);
     const selected = S.exchangeSel.has(t.id);
+    const fresh = S.fresh.has(t.id);
     const label = `${t.ch === '?' ? 'blank' : t.ch}, ${tileValue(t.ch)} point${tileValue(t.ch) === 1 ? '' : 's'}` +
+      (fresh ? ', new' : '') +
       (onBoard ? ', on the board' : '') + (S.exchange ? (selected ? ', chosen for exchange' : ', not chosen') : '');
     const btn = el('button', {
       type: 'button',
-      class: 'rack-tile' + (onBoard ? ' on-board' : '') + (selected ? ' selected' : ''),
+      class: 'rack-tile' + (onBoard ? ' on-board' : '') + (selected ? ' selected' : '') + (fresh ? ' fresh' : ''),
       draggable: onBoard || ended ? null : 'true',
       'data-tile-id': t.id,
       'data-letter': t.ch,
@@ -686,13 +922,31 @@ function renderRack() {
   }
 
   const my = isMyMove();
+  // The opponent went out: the only answers are to accept the play or challenge it (or hold
+  // it while deciding); no move of one's own is possible (NASPA IV.I, V.A).
+  const outPending = v.phase.type === 'play-pending' && v.phase.out && v.phase.player !== S.seat;
+  for (const id of ['btn-play', 'btn-recall', 'btn-shuffle', 'btn-exchange', 'btn-pass']) $(id).hidden = outPending;
   $('btn-play').disabled = !my || S.placed.size === 0 || S.exchange;
   $('btn-recall').disabled = S.placed.size === 0;
   $('btn-shuffle').disabled = ended;
   $('btn-exchange').disabled = !my || ended;
   $('btn-exchange').setAttribute('aria-pressed', String(S.exchange));
   $('btn-pass').disabled = !my || ended;
-  $('btn-resign').disabled = ended || !!v.paused;
+  // Resignation: where the rules carry the option (NASPA I.B), a request made on one's own turn.
+  // (The preset's rules, or the organiser's choice of the option for this game.)
+  const askResign = !!(S.ruleset && S.ruleset.resignation && S.ruleset.resignation.opponent_may_honour) ||
+    (v.rules || []).includes('resignation-option=on');
+  const btnResign = $('btn-resign');
+  if (!btnResign.classList.contains('confirming')) btnResign.textContent = askResign ? 'Ask to resign' : 'Resign';
+  btnResign.setAttribute('aria-label', askResign
+    ? 'Ask to resign: your opponent may honour it at the current score, or play on (NASPA I.B)'
+    : 'Resign the game');
+  btnResign.disabled = ended || !!v.paused || (askResign && (!my || v.resignation_offer !== null && v.resignation_offer !== undefined));
+  $('btn-leave').disabled = ended || !!v.paused;
+  $('btn-leave').hidden = outPending;
+  // Only a game an event's director looks after can call one: in a casual game nobody could
+  // restart the clocks.
+  $('btn-director').hidden = !v.director;
   $('btn-director').disabled = ended || !!v.paused;
   const six = S.ruleset && S.ruleset.six_zero;
   $('btn-six').hidden = !(six && six.ending === 'either-player-may-end' && v.zero_run >= six.turns && !ended);
@@ -702,6 +956,9 @@ function renderRack() {
   $('btn-exchange-go').disabled = n === 0;
   $('move-buttons').hidden = ended;
   $('cursor-help').hidden = ended;
+  // After the game the rack is on the score sheet: no empty rack bar.
+  area.hidden = ended;
+  $('alerts-row').hidden = ended;
 }
 
 function onRackTile(t) {
@@ -798,9 +1055,10 @@ function renderPending() {
   if (box.dataset.key === key) return; // keep the ticks the player has made
   box.dataset.key = key;
   box.replaceChildren();
-  const desc = `${play.position} ${play.word} for ${play.score}${ph.out ? ' (going out)' : ''}`;
+  const desc = () => [play.position, ' ', wordNode(play.position, play.word),
+    ` for ${play.score}${ph.out ? ' (going out)' : ''}`];
   if (S.seat !== null && ph.player !== S.seat) {
-    box.append(el('h2', {}, `${who} played ${desc}`));
+    box.append(el('h2', {}, `${who} played `, desc()));
     if (ph.held) box.append(el('p', { class: 'held', 'data-testid': 'held' }, 'You are holding the play.'));
     if (!voidRule) {
       const fs = el('fieldset', { class: 'challenge-words' },
@@ -838,21 +1096,50 @@ function renderPending() {
       onclick: () => send({ type: 'accept' }),
     }, 'Accept'));
     box.append(buttons,
-      el('p', { class: 'hint' }, 'Making your own move also accepts the play.'));
+      el('p', { class: 'hint', 'data-testid': 'pending-hint' }, ph.out
+        ? `${who} went out: accept the play to end the game, or challenge it.`
+        : 'Making your own move also accepts the play.'));
   } else if (S.seat !== null) {
-    box.append(el('h2', {}, `Your play ${desc} is pending`),
+    box.append(el('h2', {}, 'Your play ', desc(), ' is pending'),
       el('p', { 'data-testid': ph.held ? 'held' : null },
         ph.held ? `${v.players[1 - ph.player].name} is holding it.` : `${v.players[1 - ph.player].name} may hold, challenge or accept it.`));
   } else {
-    box.append(el('h2', {}, `${who} played ${desc}`),
+    box.append(el('h2', {}, `${who} played `, desc()),
       el('p', {}, ph.held ? 'The play is held.' : 'The opponent may challenge it.'));
   }
+}
+
+/** A played word as a person reads it: the whole word, the letters it was played through in a
+ * lighter style, blanks marked (lowercase in GCG). `word` is GCG (`.` for a letter already on
+ * the board); the letters played through are read off the board, where they still stand. */
+function wordNode(position, word) {
+  const squares = playSquares(position, word || '');
+  const chars = [...(word || '')];
+  const node = el('span', { class: 'word', 'data-testid': 'word' });
+  chars.forEach((ch, i) => {
+    if (ch === '.') {
+      const sq = squares[i];
+      const on = sq ? boardChar(sq[0], sq[1]) : '.';
+      const letter = on === '.' ? '?' : on;
+      const blank = letter >= 'a' && letter <= 'z';
+      node.append(el('span', {
+        class: 'through' + (blank ? ' blank-letter' : ''),
+        title: `${letter.toUpperCase()}: already on the board${blank ? ' (a blank)' : ''}`,
+      }, letter.toUpperCase()));
+    } else if (ch >= 'a' && ch <= 'z') {
+      node.append(el('span', { class: 'blank-letter', title: `${ch.toUpperCase()}: a blank` },
+        ch.toUpperCase(), el('span', { class: 'visually-hidden' }, ' (blank)')));
+    } else {
+      node.append(ch);
+    }
+  });
+  return node;
 }
 
 /** A score-sheet line in GCG notation, and a note saying what it was. */
 function moveText(line) {
   switch (line.type) {
-    case 'play': return [`${line.position} ${line.word}`, ''];
+    case 'play': return [[`${line.position} `, wordNode(line.position, line.word)], ''];
     case 'exchange': return [line.tiles ? `-${line.tiles}` : `-${line.count}`, 'exchange'];
     case 'pass': return ['-', 'pass'];
     case 'lost-challenge': return ['-', 'lost challenge'];
@@ -983,7 +1270,6 @@ function renderResult() {
     (r.adjustments || []).length
       ? el('div', {}, el('h3', {}, 'End-of-game adjustments'), adj)
       : el('p', {}, 'No end-of-game adjustments.'),
-    el('p', {}, el('a', { href: `/api/games/${encodeURIComponent(gameId)}/gcg`, download: `tilebag-${gameId}.gcg` }, 'Download the GCG record')),
     el('div', { class: 'buttons' }, el('button', {
       type: 'button', id: 'btn-analyse', class: 'primary', 'data-testid': 'analyse',
       onclick: () => analysis.open(v.players.map((p) => p.name)),
@@ -1014,6 +1300,9 @@ function announceEffects(effects) {
       case 'exchanged': parts.push(`${name(e.seat)} exchanged ${e.count} tile${e.count === 1 ? '' : 's'}.`); break;
       case 'passed': parts.push(`${name(e.seat)} passed.`); break;
       case 'held': parts.push(`${name(e.seat)} is holding the play.`); break;
+      case 'play-final': parts.push(`${name(e.seat)}'s play stands.`); break;
+      case 'resignation-offered': parts.push(`${name(e.seat)} asks to resign.`); break;
+      case 'resignation-declined': parts.push(`${name(e.seat)} insists on playing on.`); break;
       case 'verdict': parts.push(`Challenge: the play is ${e.acceptable ? 'ACCEPTABLE' : 'NOT ACCEPTABLE'}.`); break;
       case 'withdrawn': parts.push(`${name(e.seat)}'s play is withdrawn.`); break;
       case 'challenge-bonus': parts.push(`${name(e.seat)} gets ${e.points} points for the challenge.`); break;
@@ -1025,7 +1314,9 @@ function announceEffects(effects) {
       default: break;
     }
   }
-  if (parts.length) notice(parts.join(' '));
+  // A new change replaces the last notice, so none outlives what it described (a hold that
+  // has since been accepted, ...).
+  notice(parts.join(' '));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1171,6 +1462,16 @@ async function init() {
   $('btn-exchange-cancel').addEventListener('click', () => toggleExchange(false));
   $('btn-pass').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm pass', () => send({ type: 'pass' })));
   $('btn-resign').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm resign', () => send({ type: 'resign' })));
+  $('btn-leave').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm: leave the game', () => send({ type: 'leave' })));
+  const alerts = $('alerts');
+  alerts.checked = alertsOn();
+  alerts.addEventListener('change', () => {
+    try { localStorage.setItem(ALERTS_KEY, alerts.checked ? 'on' : 'off'); } catch { /* private mode */ }
+    if (alerts.checked && 'Notification' in window && Notification.permission === 'default') {
+      Notification.requestPermission().catch(() => {});
+    }
+    if (alerts.checked) beep();
+  });
   $('btn-director').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm: call the director', () => send({ type: 'call-director' })));
   $('btn-six').addEventListener('click', (ev) => confirmStep(ev.currentTarget, 'Confirm: end the game', () => send({ type: 'end-after-six-zeros' })));
   document.addEventListener('keydown', onKey);
@@ -1198,6 +1499,7 @@ async function init() {
 // For debugging and the browser tests: the page's state and a way to drop the connection.
 window.tilebag = {
   state: S,
+  alerts: [], // what the sound-and-notice alerts said (for the tests)
   dropConnection: () => { if (S.ws) S.ws.close(); },
   computePlay,
 };

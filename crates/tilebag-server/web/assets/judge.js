@@ -34,21 +34,23 @@ async function judge() {
     const body = { words: w.map((x) => x.toUpperCase()) };
     if ($('lexicon').value) body.lexicon = $('lexicon').value;
     const r = await api('/api/judge', { json: body });
-    show(r.acceptable);
+    show(r.acceptable, body.words.length);
   } catch (e) {
     $('judge-error').textContent = `The play could not be judged: ${e.message}`;
     busy = false;
   }
 }
 
-function show(acceptable) {
+function show(acceptable, count) {
   // Hide what was typed while the verdict shows: the verdict is for the whole play.
   $('judge-form').hidden = true;
   $('words').value = '';
   const v = $('verdict');
   v.className = `verdict ${acceptable ? 'acceptable' : 'unacceptable'}`;
   $('verdict-text').textContent = acceptable ? 'ACCEPTABLE' : 'NOT ACCEPTABLE';
-  $('verdict-sub').textContent = acceptable ? 'The play is acceptable.' : 'The play is not acceptable.';
+  // How many words were judged, never which (NASPA IV.J.1).
+  const n = `${count} word${count === 1 ? '' : 's'} judged`;
+  $('verdict-sub').textContent = acceptable ? `The play is acceptable (${n}).` : `The play is not acceptable (${n}).`;
   v.hidden = false;
   clearTimeout(clearTimer);
   clearTimer = setTimeout(reset, clearAfter);
@@ -81,7 +83,14 @@ async function loadLexicons() {
   }
 }
 
-$('nav').replaceWith(navLinks('/judge'));
+// A kiosk: no way off the page for the players (no site navigation, no link). The director
+// who sets it up opens /judge?nav=1 to have the navigation.
+if (params.get('nav') === '1') {
+  $('nav').replaceWith(navLinks('/judge'));
+  $('brand').replaceWith(el('a', { class: 'brand', href: '/' }, 'tilebag'));
+} else {
+  $('nav').remove();
+}
 $('judge-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   judge();

@@ -29,7 +29,9 @@ function describe(p) {
 function onPreset(prefix = '') {
   const p = presets.find((x) => x.name === $(`${prefix}preset`).value);
   if (!p) return;
-  if (!prefix) $('preset-desc').textContent = describe(p);
+  // The rulebook may name a word list (OWL, CSW ...); the game is judged by the lexicon
+  // chosen below, and the page says so.
+  if (!prefix) $('preset-desc').textContent = `${describe(p)} · words judged by the lexicon ${$('lexicon').value || 'chosen below'}`;
   const m = $(`${prefix}minutes`);
   if (p.ruleset.clock.kind === 'per-player') {
     m.disabled = false;
@@ -52,6 +54,7 @@ async function load() {
     }
     const lex = $('lexicon');
     lex.replaceChildren(...(lx.lexicons || []).map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
+    onPreset();
     // The computer plays only with the lexicons loaded as word lists.
     const computer = lx.computer || [];
     $('bot-lexicon').replaceChildren(...computer.map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
@@ -151,37 +154,59 @@ function gamePath(p) {
 }
 
 function statusText(g) {
+  if (g.status === 'expired') return 'Expired: nobody joined';
   if (g.status === 'ended' && g.result) {
     const r = g.result;
     if (r.winner === null || r.winner === undefined) return 'Ended: a tie';
     return `Ended: ${g.players[r.winner]} won`;
   }
   if (g.status === 'ended') return 'Ended';
+  // Before both players have come, nobody is "to move" yet.
+  if (g.started === false) return 'Waiting for players';
   return g.to_move !== null && g.to_move !== undefined ? `Live: ${g.players[g.to_move]} to move` : 'Live';
+}
+
+/** The rules of a listed game: the preset, the organiser's choices, the lexicon. */
+function rulesText(g) {
+  const rules = g.rules && g.rules.length ? ` with ${g.rules.join(', ')}` : '';
+  return `${g.preset}${rules} · ${g.lexicon}${g.seeded ? ' · seeded' : ''}`;
+}
+
+function gameRow(g) {
+  const scores = g.result ? g.result.scores : g.scores;
+  return el('tr', { 'data-testid': 'game-row', 'data-kind': g.event ? 'event' : 'casual' },
+    el('td', {}, `${g.players[0]} vs ${g.players[1]}`),
+    el('td', { 'data-testid': 'game-rules' }, rulesText(g)),
+    el('td', {}, scores && g.started !== false ? `${scores[0]}\u2013${scores[1]}` : ''),
+    el('td', { 'data-testid': 'game-status' }, statusText(g)),
+    el('td', {}, el('a', { href: `/game/${encodeURIComponent(g.id)}`, 'aria-label': `Watch ${g.players[0]} vs ${g.players[1]}` }, g.status === 'ended' ? 'View' : 'Watch')));
 }
 
 async function listGames() {
   try {
     const r = await api('/api/games?limit=50');
-    const tbody = $('games').tBodies[0];
     const games = r.games || [];
-    $('games-empty').hidden = games.length > 0;
-    tbody.replaceChildren(...games.map((g) => {
-      const scores = g.result ? g.result.scores : g.scores;
-      return el('tr', { 'data-testid': 'game-row' },
-        el('td', {}, `${g.players[0]} vs ${g.players[1]}`),
-        el('td', {}, `${g.preset} · ${g.lexicon}${g.seeded ? ' · seeded' : ''}`),
-        el('td', {}, scores ? `${scores[0]}\u2013${scores[1]}` : ''),
-        el('td', {}, statusText(g)),
-        el('td', {}, el('a', { href: `/game/${encodeURIComponent(g.id)}`, 'aria-label': `Watch ${g.players[0]} vs ${g.players[1]}` }, g.status === 'ended' ? 'View' : 'Watch')));
-    }));
+    // Tournament games (an event's online games) apart from casual ones.
+    const event = games.filter((g) => g.event);
+    const casual = games.filter((g) => !g.event);
+    $('games').tBodies[0].replaceChildren(...casual.map(gameRow));
+    $('games-empty').hidden = casual.length > 0;
+    $('event-games').tBodies[0].replaceChildren(...event.map(gameRow));
+    $('event-games-area').hidden = event.length === 0;
+    $('games-updated').textContent = `Updated by itself every ${REFRESH_MS / 1000} s; last at ${new Date().toLocaleTimeString()}.`;
   } catch {
     // The list is a convenience; creating a game still works.
   }
 }
 
+// The list keeps itself current (while the page is visible).
+const REFRESH_MS = 5000;
+setInterval(() => { if (!document.hidden) listGames(); }, REFRESH_MS);
+document.addEventListener('visibilitychange', () => { if (!document.hidden) listGames(); });
+
 $('nav').replaceWith(navLinks('/'));
 $('preset').addEventListener('change', () => onPreset());
+$('lexicon').addEventListener('change', () => onPreset());
 $('bot-preset').addEventListener('change', () => onPreset('bot-'));
 $('bot-form').addEventListener('submit', playComputer);
 $('create-form').addEventListener('submit', create);

@@ -14,6 +14,9 @@ let sheet = load();
 let board;
 let verifySeq = 0;
 let last = null; // the last verification
+let editing = null; // the index of the line being edited, or null (a new line)
+let computeSeq = 0;
+let computeTimer = null;
 
 function load() {
   try {
@@ -47,12 +50,13 @@ function cumulatives() {
   });
 }
 
-function gcgText() {
+function gcgText(lines = sheet.lines) {
   const [a, b] = nicks();
   const out = ['#character-encoding UTF-8', `#player1 ${a} ${sheet.names[0]}`, `#player2 ${b} ${sheet.names[1]}`];
-  const cums = cumulatives();
-  sheet.lines.forEach((l, i) => {
-    out.push(`>${l.player === 0 ? a : b}: ${l.move} ${signed(l.score)} ${cums[i]}`);
+  const tot = [0, 0];
+  lines.forEach((l) => {
+    tot[l.player] += l.score;
+    out.push(`>${l.player === 0 ? a : b}: ${l.move} ${signed(l.score)} ${tot[l.player]}`);
   });
   return `${out.join('\n')}\n`;
 }
@@ -127,18 +131,93 @@ function addLine(ev) {
     score = Number(scoreText);
     if (move === '(time)' && score > 0) score = -score;
   }
-  sheet.lines.push({ player, move, score });
+  if (editing !== null && editing < sheet.lines.length) {
+    // An earlier line corrected in place; the lines after it stay.
+    sheet.lines[editing] = { player, move, score };
+  } else {
+    sheet.lines.push({ player, move, score });
+  }
+  stopEditing();
   save();
   $('entry-move').value = '';
   $('entry-score').value = '';
   $('entry-player').value = String(defaultPlayer(''));
+  $('entry-computed').textContent = '';
   render();
   verify();
   $('entry-move').focus();
 }
 
+/** Put line `i` in the entry form to correct it. */
+function editLine(i) {
+  const l = sheet.lines[i];
+  if (!l) return;
+  editing = i;
+  $('entry-player').value = String(l.player);
+  $('entry-move').value = l.move;
+  $('entry-score').value = String(l.score);
+  $('entry-add').textContent = `Save line ${i + 1}`;
+  $('entry-cancel').hidden = false;
+  $('entry-h').textContent = `Correct line ${i + 1}`;
+  computeLater();
+  $('entry-move').focus();
+}
+
+function stopEditing() {
+  editing = null;
+  $('entry-add').textContent = 'Add';
+  $('entry-cancel').hidden = true;
+  $('entry-h').textContent = 'Record a move';
+}
+
+/** The score the board gives the move being typed, before it is added (the server's engine
+ * checks the sheet with the move in place). */
+function computeLater() {
+  clearTimeout(computeTimer);
+  computeTimer = setTimeout(computeEntry, 250);
+}
+
+async function computeEntry() {
+  const seq = ++computeSeq;
+  const out = $('entry-computed');
+  const move = normaliseMove($('entry-move').value);
+  if (!move || !MOVE_RE.test(move) || !/^(\d|[A-O])/i.test(move)) {
+    out.textContent = '';
+    delete out.dataset.score;
+    return;
+  }
+  const player = Number($('entry-player').value);
+  const lines = sheet.lines.slice();
+  const at = editing !== null && editing < lines.length ? editing : lines.length;
+  lines.splice(at, editing !== null && editing < lines.length ? 1 : 0, { player, move, score: 0 });
+  try {
+    const r = await api('/api/gcg/verify', { json: { gcg: gcgText(lines.slice(0, at + 1)) } });
+    if (seq !== computeSeq) return;
+    const line = r.lines && r.lines[at];
+    // (The move was sent with a score of 0: a score that differs is expected, not an error.)
+    if (line && line.checked && line.score !== null && line.score !== undefined) {
+      out.dataset.score = String(line.score);
+      out.textContent = `The board gives ${move} ${line.score} points` +
+        (line.words && line.words.length ? ` (${line.words.join(', ')})` : '') + '.';
+    } else {
+      delete out.dataset.score;
+      const why = (line && line.error) || (r.error && r.error.message) || 'the board cannot score it';
+      out.textContent = `Not scored: ${why.replace(/^line \d+: /, '')}`;
+    }
+  } catch (e) {
+    if (seq === computeSeq) out.textContent = '';
+  }
+}
+
 function render() {
   const cums = cumulatives();
+  // The running totals by the board (the engine's score of each line, where it has one).
+  const btot = [0, 0];
+  const bcums = sheet.lines.map((l, i) => {
+    const r = last && last.lines ? last.lines[i] : null;
+    btot[l.player] += r && r.score !== null && r.score !== undefined ? r.score : l.score;
+    return btot[l.player];
+  });
   const tbody = $('sheet').tBodies[0];
   const names = sheet.names;
   tbody.replaceChildren(...sheet.lines.map((l, i) => {
@@ -161,12 +240,19 @@ function render() {
       el('td', { class: 'move' }, l.move, words),
       el('td', { class: 'score' }, signed(l.score)),
       el('td', { class: 'cum' }, String(cums[i])),
-      el('td', { class: 'engine', 'aria-label': r && r.error ? `differs: ${r.error}` : null }, check));
+      el('td', { class: 'engine', 'aria-label': r && r.error ? `differs: ${r.error}` : null }, check),
+      el('td', { class: 'cum board-cum', 'data-testid': 'board-cum' }, String(bcums[i])),
+      el('td', {}, el('button', {
+        type: 'button', class: 'edit-line', 'data-testid': 'edit-line',
+        'aria-label': `Correct line ${i + 1}`, onclick: () => editLine(i),
+      }, 'Edit')));
   }));
   const tot = [0, 0];
   sheet.lines.forEach((l) => { tot[l.player] += l.score; });
   $('total-0').textContent = `${names[0]} ${tot[0]}`;
   $('total-1').textContent = `${names[1]} ${tot[1]}`;
+  $('btotal-0').textContent = `${names[0]} ${btot[0]}`;
+  $('btotal-1').textContent = `${names[1]} ${btot[1]}`;
   const sel = $('entry-player');
   const cur = sel.value;
   sel.replaceChildren(...names.map((n, i) => el('option', { value: String(i) }, n)));
@@ -244,6 +330,7 @@ async function verify() {
 }
 
 function undo() {
+  stopEditing();
   sheet.lines.pop();
   save();
   render();
@@ -307,7 +394,15 @@ function init() {
   $('entry').addEventListener('submit', addLine);
   $('entry-move').addEventListener('input', () => {
     const mv = normaliseMove($('entry-move').value);
-    if (mv === '--' || mv === '(challenge)') $('entry-player').value = String(defaultPlayer(mv));
+    if (editing === null && (mv === '--' || mv === '(challenge)')) $('entry-player').value = String(defaultPlayer(mv));
+    computeLater();
+  });
+  $('entry-player').addEventListener('change', computeLater);
+  $('entry-cancel').addEventListener('click', () => {
+    stopEditing();
+    $('entry-move').value = '';
+    $('entry-score').value = '';
+    $('entry-computed').textContent = '';
   });
   $('undo').addEventListener('click', undo);
   $('export').addEventListener('click', () => {
