@@ -863,7 +863,13 @@ async fn online_cells(
         let snapshot = h.snapshot().await.ok();
         let paused = snapshot.as_ref().and_then(|x| x.view.table.paused);
         let started = snapshot.as_ref().is_some_and(|x| x.view.table.started);
-        if let Some(res) = snapshot.as_ref().and_then(|x| x.view.table.result.as_ref()) {
+        let from_it = matches!(&g.result, Some(tilebag_tournament::GameResult::Played {
+            source: tilebag_tournament::ResultSource::Online { game_id }, .. }) if *game_id == o.game_id);
+        if let Some(res) = snapshot
+            .as_ref()
+            .and_then(|x| x.view.table.result.as_ref())
+            .filter(|_| from_it)
+        {
             if let Some(e) = crate::pages::ending_words(d, g, o.first, res) {
                 endings.insert(g.board, e);
             }
@@ -1561,7 +1567,7 @@ async fn export(
             Err(format!("round {round} has not been paired")),
             None,
         ),
-        "standings.html" => (HTML, Ok(report::standings_html(&t, d, through)), None),
+        "standings.html" => (HTML, Ok(printouts::standings(&t, d).into_string()), None),
         "standings.csv" => (
             "text/csv; charset=utf-8",
             Ok(report::standings_csv(d, through)),

@@ -201,6 +201,12 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     s.click_css("#tab-standings");
     let heading = s.text_of("#standings-h");
     assert_eq!(heading, "Standings during round 1 (1 of 2 games in)");
+    // So does the printout for the wall.
+    s.goto(&server.url("/td/club/d/A/export/standings.html"));
+    assert_eq!(
+        s.text_of("h2"),
+        "Division A \u{b7} Standings during round 1 (1 of 2 games in)"
+    );
     // The public page says the same.
     s.goto(&server.url("/events/club/A"));
     let public = s.text_of("main");
@@ -390,6 +396,8 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
             && conflict.contains("the event holds 420\u{2013}300 (entered by the director)"),
         "{conflict}"
     );
+    // The event's result is the director's, and is not said to be the online game's ending.
+    assert_eq!(s.text_of("#board-2 .outcome"), "420\u{2013}300");
     s.screenshot("td-online-conflict");
     // The player whose game has a result is not offered the online game any more.
     let links = player_links(&s, &server);

@@ -234,9 +234,17 @@ pub(crate) fn table(t: &Table, id: &str) -> Markup {
     }
 }
 
-/// Scores as written everywhere: `412–389`, with an en dash.
+/// Scores as written everywhere: `412–389`, with an en dash (a negative score with a minus
+/// sign, `−13–−7`, so the dash stays readable).
 pub(crate) fn score(a: i32, b: i32) -> String {
-    format!("{a}\u{2013}{b}")
+    let n = |x: i32| {
+        if x < 0 {
+            format!("\u{2212}{}", x.unsigned_abs())
+        } else {
+            x.to_string()
+        }
+    };
+    format!("{}\u{2013}{}", n(a), n(b))
 }
 
 /// "round N", or the seeding for round 0.
@@ -349,5 +357,34 @@ pub(crate) fn standings_through(d: &Division) -> (u32, String) {
         (0, "Standings (no results yet)".into())
     } else {
         (through, format!("Standings after round {through}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_written_with_an_en_dash_and_negatives_with_a_minus_sign() {
+        assert_eq!(score(412, 389), "412\u{2013}389");
+        assert_eq!(score(0, 0), "0\u{2013}0");
+        assert_eq!(score(-13, -7), "\u{2212}13\u{2013}\u{2212}7");
+    }
+
+    #[test]
+    fn paths_and_queries_are_percent_encoded() {
+        assert_eq!(enc("club night/A?x=1&y"), "club%20night%2FA%3Fx%3D1%26y");
+        assert_eq!(enc("spring-open_2.0~"), "spring-open_2.0~");
+    }
+
+    #[test]
+    fn templates_escape_what_they_are_given() {
+        let m = flash(&Flash {
+            msg: Some("<b>bold</b> & co".into()),
+            ..Flash::default()
+        })
+        .into_string();
+        assert!(m.contains("&lt;b&gt;bold&lt;/b&gt; &amp; co"), "{m}");
+        assert!(!m.contains("<b>"), "{m}");
     }
 }

@@ -80,6 +80,22 @@ pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Mark
     layout(t, d, &format!("Round {round} pairings by player"), body)
 }
 
+/// The standings for the wall, headed by what is really in ("after round N" only when round N
+/// is complete).
+pub(crate) fn standings(t: &Tournament, d: &Division) -> Markup {
+    let (through, heading) = super::standings_through(d);
+    let table = tilebag_tournament::tables::standings_table(d, through);
+    let body = html! {
+        table #standings {
+            thead { tr { @for c in &table.cols { th scope="col" { (c.0) } } } }
+            tbody { @for r in &table.rows {
+                tr { @for (i, c) in r.iter().enumerate() { td class=[table.cols[i].2.then_some("n")] { (c) } } }
+            } }
+        }
+    };
+    layout(t, d, &heading, body)
+}
+
 /// A row of a scorecard.
 enum Line {
     /// A paired round (played or not).
@@ -128,6 +144,11 @@ pub(crate) fn scorecards(t: &Tournament, d: &Division, coming: &[Round]) -> Mark
                 }
             }
         }
+    };
+    let body = html! {
+        p.note { "Rounds in italics are still to come: their opponents and seats are the ones the schedule \
+                  fixes (a round robin) until the director posts them; blank rows depend on results still to come." }
+        (body)
     };
     layout(t, d, "Scorecards", body)
 }
