@@ -1,7 +1,12 @@
 //! The director's pages (`/td`): create an event, add divisions and players, pair a round
-//! (preview, then post), enter and confirm results, start a round's games online, undo, show
-//! standings and print or export everything. Pages are plain HTML forms rendered here (no
-//! script), so they work on any browser a tournament room has.
+//! (preview, then post), enter and confirm results, start a round's games online, undo (after
+//! saying in words what it undoes), show standings and print or export everything. The pages are
+//! plain HTML forms (they work with no script); the division page's one script (`td.js`) only
+//! brings calls for the director in as they happen, with a sound.
+//!
+//! The HTML is in `pages::td` and `pages::printouts` (maud templates); this module gathers the
+//! data, checks access and applies the changes. Online results are reported by
+//! `online_results`, not here.
 //!
 //! Each event is an event file of `tilebag-events` in the events folder, the same file
 //! `tilebag td` works on: a director may use the pages and the terminal side by side, and every
@@ -10,48 +15,39 @@
 //! Access: the pages need the director key ([`crate::ServeConfig::director_key`]); signing in
 //! sets an `HttpOnly`, `SameSite=Strict` cookie, and a form posted from another site (an `Origin`
 //! that is not this server) is refused.
-//!
-//! Online games: "Start online games" creates a server game for each pairing of a round that has
-//! no result yet and logs a `StartOnline` action linking it. When a linked game ends, its final
-//! scores are reported into the event (`ReportOnline`); at startup, and whenever a division page
-//! is shown, linked games that ended while nothing was listening are reported too.
 
 use crate::ids::same_secret;
 use crate::live::{Hub, NewGame};
+use crate::online_results::{self, Reporter};
+use crate::pages::td::{self as tpl, div_url, Call, OnlineCell, OnlineStatus, Tab};
+use crate::pages::{
+    back, based_on_text, director_error, enc, html_response, login_page, printouts, Flash,
+};
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
-use tilebag_core::Ruleset;
 use tilebag_events::{EventFile, EventsDir};
-use tilebag_tournament::report::{self, esc};
-use tilebag_tournament::tables::{
-    firsts_table, name_of, players_table, ratings_table, result_text, standings_table, why_first,
-    Table,
-};
+use tilebag_tournament::report;
+use tilebag_tournament::tables::{name_of, why_first, Table};
 use tilebag_tournament::{
-    tou, tsh, Action, Division, Method, Pairing, PlayerId, ResultEntry, Setting, Tournament,
+    tou, tsh, Action, Division, Method, Pairing, PlayerId, ResultEntry, Round, Setting, Tournament,
 };
-use tokio::sync::mpsc;
 
 /// The cookie that carries the director key.
 const COOKIE: &str = "tilebag_director";
-
-/// A game that ended: its id and final scores in seat order.
-pub(crate) type Ended = (String, [i32; 2]);
 
 /// The director's side of the server.
 pub(crate) struct Director {
     events: EventsDir,
     key: String,
-    /// Online game id → (event id, division), for reporting results.
-    links: Mutex<HashMap<String, (String, String)>>,
+    /// Reports ended online games into their events.
+    pub(crate) reporter: Arc<Reporter>,
     /// Recent wrong keys, by address and in all, to slow down guessing.
     failures: Mutex<Failures>,
 }
@@ -89,13 +85,13 @@ impl Director {
         &self.events
     }
 
-    /// Opens the events folder and indexes every linked online game.
-    /// The director's side over the events folder (indexed by [`Director::collect_all`]).
+    /// The director's side over the events folder (its online games are indexed by
+    /// [`Reporter::collect_all`]).
     pub(crate) fn new(events: EventsDir, key: String) -> Director {
         Director {
+            reporter: Arc::new(Reporter::new(events.clone())),
             events,
             key,
-            links: Mutex::new(HashMap::new()),
             failures: Mutex::new(Failures::default()),
         }
     }
@@ -138,108 +134,9 @@ impl Director {
         f.all.push_back(now);
         KeyCheck::Wrong
     }
-
-    /// Whether a server game is linked to a pairing of an event.
-    pub(crate) fn is_linked(&self, game_id: &str) -> bool {
-        self.links.lock().expect("links lock").contains_key(game_id)
-    }
-
-    fn index(&self, event: &str, t: &Tournament) {
-        let mut links = self.links.lock().expect("links lock");
-        for d in &t.divisions {
-            for o in &d.online {
-                links.insert(o.game_id.clone(), (event.to_string(), d.name.clone()));
-            }
-        }
-    }
-
-    /// Reports a finished online game into its event, if it belongs to one. Returns what was
-    /// done, for the log.
-    pub(crate) fn report(&self, game_id: &str, scores: [i32; 2]) -> Option<Result<(), String>> {
-        let (event, division) = self.links.lock().expect("links lock").get(game_id)?.clone();
-        let done = self.events.open(&event).and_then(|mut f| {
-            f.append(|t| {
-                let d = t.division(&division)?;
-                let Some(link) = d.online.iter().find(|o| o.game_id == game_id) else {
-                    anyhow::bail!("game {game_id} is no longer linked to a pairing");
-                };
-                Ok(vec![Action::ReportOnline {
-                    division: division.clone(),
-                    round: link.round,
-                    game_id: game_id.to_string(),
-                    player: link.first,
-                    score: scores[0],
-                    opponent_score: scores[1],
-                }])
-            })
-        });
-        Some(
-            done.map(|_| ())
-                .map_err(|e| format!("event {event}, division {division}: game {game_id}: {e:#}")),
-        )
-    }
-
-    /// Receives ended games from the live games and reports them, until the server stops.
-    pub(crate) fn spawn_reporter(self: &Arc<Self>, mut rx: mpsc::UnboundedReceiver<Ended>) {
-        let me = self.clone();
-        tokio::spawn(async move {
-            while let Some((id, scores)) = rx.recv().await {
-                let me = me.clone();
-                let done = tokio::task::spawn_blocking(move || me.report(&id, scores)).await;
-                if let Ok(Some(Err(e))) = done {
-                    eprintln!("tilebag-server: could not report an online result: {e}");
-                }
-            }
-        });
-    }
-
-    /// Reports every linked game of the division that has ended but whose pairing has no
-    /// result (a game that ended while the server was down, or before a report could be written).
-    async fn collect(self: &Arc<Self>, hub: &Hub, event: &str, t: &Tournament) -> bool {
-        let mut reported = false;
-        for d in &t.divisions {
-            for o in &d.online {
-                let waiting = d
-                    .player_round(o.round, o.first)
-                    .and_then(|pr| pr.pairing.game().cloned())
-                    .is_some_and(|g| {
-                        g.result.is_none() && g.opponent_of(o.first) == Some(o.second)
-                    });
-                if !waiting {
-                    continue;
-                }
-                if let Some(scores) = hub.ended_scores(&o.game_id).await {
-                    self.links
-                        .lock()
-                        .expect("links lock")
-                        .insert(o.game_id.clone(), (event.to_string(), d.name.clone()));
-                    let (me, id) = (self.clone(), o.game_id.clone());
-                    match tokio::task::spawn_blocking(move || me.report(&id, scores)).await {
-                        Ok(Some(Ok(()))) => reported = true,
-                        Ok(Some(Err(e))) => {
-                            eprintln!("tilebag-server: could not report an online result: {e}")
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
-        reported
-    }
-
-    /// At startup: index every linked online game, and report those that ended while the
-    /// server was down.
-    pub(crate) async fn collect_all(self: &Arc<Self>, hub: &Hub) {
-        let Ok(list) = self.events.list() else { return };
-        for e in list {
-            if let Ok(t) = self.events.open_read(&e.id).and_then(|f| f.load()) {
-                self.index(&e.id, &t);
-                self.collect(hub, &e.id, &t).await;
-            }
-        }
-    }
 }
 
+/// The director's routes (`/td/...`). The players' pages are `player_pages::router`.
 pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/td", get(home))
@@ -249,8 +146,9 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/new", post(new_event))
         .route("/td/{event}", get(event_page))
         .route("/td/{event}/division", post(add_division))
-        .route("/td/{event}/undo", post(undo))
+        .route("/td/{event}/undo", get(undo_page).post(undo))
         .route("/td/{event}/d/{division}", get(division_page))
+        .route("/td/{event}/d/{division}/calls", get(calls_json))
         .route("/td/{event}/d/{division}/player", post(add_player))
         .route(
             "/td/{event}/d/{division}/pair",
@@ -261,21 +159,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/{event}/d/{division}/game", post(game_act))
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
-        .route(
-            "/td/{event}/d/{division}/links",
-            get(crate::player_pages::links_page),
-        )
-        .route("/p/{event}/{key}", get(crate::player_pages::player_page))
-        .route(
-            "/p/{event}/{key}/slip",
-            post(crate::player_pages::submit_slip),
-        )
-        .route(
-            "/p/{event}/{key}/confirm",
-            post(crate::player_pages::confirm_slip),
-        )
-        .route("/events/{event}", get(public_event))
-        .route("/events/{event}/{division}", get(public_division))
+        .route("/td/{event}/d/{division}/links", get(links_page))
         .layer(axum::middleware::from_fn_with_state(
             director.clone(),
             throttle_cookie,
@@ -337,14 +221,14 @@ pub(crate) fn same_origin(headers: &HeaderMap) -> bool {
 /// Why a request is refused before it does anything.
 pub(crate) fn guard(s: &DirectorState, headers: &HeaderMap, posting: bool) -> Option<Response> {
     if posting && !same_origin(headers) {
-        return Some(error_page(
+        return Some(director_error(
             StatusCode::FORBIDDEN,
             "This form was posted from another site, so it was refused.",
         ));
     }
     if !signed_in(s, headers) {
         return Some(if posting {
-            error_page(
+            director_error(
                 StatusCode::FORBIDDEN,
                 "Sign in with the director key first (at /td).",
             )
@@ -392,7 +276,7 @@ async fn login(
     form: Result<Form<LoginForm>, FormRejection>,
 ) -> Response {
     if !same_origin(&headers) {
-        return error_page(
+        return director_error(
             StatusCode::FORBIDDEN,
             "This form was posted from another site.",
         );
@@ -420,7 +304,7 @@ async fn login(
 
 async fn logout(headers: HeaderMap) -> Response {
     if !same_origin(&headers) {
-        return error_page(
+        return director_error(
             StatusCode::FORBIDDEN,
             "This form was posted from another site.",
         );
@@ -436,123 +320,7 @@ async fn logout(headers: HeaderMap) -> Response {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Page pieces.
-
-/// Percent-encodes a path segment or query value.
-pub(crate) fn enc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
-
-pub(crate) fn page(title: &str, crumbs: &[(String, String)], body: &str) -> String {
-    let mut nav = String::from("<a href=\"/td\">Events</a>");
-    for (href, text) in crumbs {
-        let _ = write!(nav, " › <a href=\"{}\">{}</a>", esc(href), esc(text));
-    }
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{t} · tilebag director</title><link rel=\"stylesheet\" href=\"/assets/style.css\">\
-<style>main.td{{max-width:72rem;margin:0 auto;padding:1rem}}main.td section{{background:var(--card);\
-border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:0 0 1rem}}\
-main.td table{{border-collapse:collapse;margin:.25rem 0}}main.td th,main.td td{{border-bottom:1px solid var(--line);\
-padding:.25rem .5rem;text-align:left;vertical-align:top}}main.td td.n{{text-align:right}}\
-main.td form.inline{{display:inline}}main.td input[type=number]{{width:5.5em}}\
-main.td .flash{{padding:.5rem .75rem;border-radius:4px;margin:0 0 1rem}}\
-main.td .ok{{background:#e3f3e7;color:var(--ok)}}main.td .err{{background:#f8e1e1;color:var(--danger)}}\
-main.td nav{{margin:0 0 .75rem}}main.td .call{{color:var(--danger)}}main.td label{{margin-right:.75rem}}</style></head>\
-<body><main class=\"td\"><nav>{nav}</nav><h1>{t}</h1>\n{body}\n\
-<form method=\"post\" action=\"/td/logout\"><button>Sign out</button></form></main></body></html>\n",
-        t = esc(title),
-    )
-}
-
-pub(crate) fn html(status: StatusCode, text: String) -> Response {
-    (status, [(header::CACHE_CONTROL, "no-store")], Html(text)).into_response()
-}
-
-pub(crate) fn error_page(status: StatusCode, message: &str) -> Response {
-    html(
-        status,
-        page(
-            "Refused",
-            &[],
-            &format!("<p class=\"flash err\" id=\"error\">{}</p>", esc(message)),
-        ),
-    )
-}
-
-fn login_page(status: StatusCode, error: Option<&str>) -> Response {
-    let err = error
-        .map(|e| format!("<p class=\"flash err\" id=\"error\">{}</p>", esc(e)))
-        .unwrap_or_default();
-    html(
-        status,
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Director sign-in · tilebag</title>\
-<link rel=\"stylesheet\" href=\"/assets/style.css\"></head><body><main style=\"max-width:30rem;margin:2rem auto\">\
-<h1>Director sign-in</h1>{err}<form method=\"post\" action=\"/td/login\">\
-<label>Director key <input type=\"password\" name=\"key\" id=\"key\" autocomplete=\"current-password\" required></label> \
-<button id=\"sign-in\">Sign in</button></form>\
-<p>The key is printed when <code>tilebag serve</code> starts (or set with <code>--director-key</code>).</p>\
-</main></body></html>\n"
-        ),
-    )
-}
-
-/// The `?msg=`/`?err=` a redirect carries back, as a banner.
-#[derive(Deserialize, Default)]
-pub(crate) struct Flash {
-    msg: Option<String>,
-    err: Option<String>,
-    round: Option<u32>,
-}
-
-pub(crate) fn flash(f: &Flash) -> String {
-    let mut out = String::new();
-    if let Some(m) = &f.msg {
-        let _ = write!(out, "<p class=\"flash ok\" id=\"message\">{}</p>", esc(m));
-    }
-    if let Some(e) = &f.err {
-        let _ = write!(out, "<p class=\"flash err\" id=\"error\">{}</p>", esc(e));
-    }
-    out
-}
-
-pub(crate) fn back(to: &str, ok: Result<String, String>) -> Response {
-    let sep = if to.contains('?') { '&' } else { '?' };
-    let url = match ok {
-        Ok(m) if m.is_empty() => to.to_string(),
-        Ok(m) => format!("{to}{sep}msg={}", enc(&m)),
-        Err(e) => format!("{to}{sep}err={}", enc(&e)),
-    };
-    Redirect::to(&url).into_response()
-}
-
-fn table_html(t: &Table, id: &str) -> String {
-    let mut out = format!("<table id=\"{id}\"><tr>");
-    for c in &t.cols {
-        let _ = write!(out, "<th>{}</th>", esc(c.0));
-    }
-    out.push_str("</tr>");
-    for r in &t.rows {
-        out.push_str("<tr>");
-        for (i, c) in r.iter().enumerate() {
-            let class = if t.cols[i].2 { " class=\"n\"" } else { "" };
-            let _ = write!(out, "<td{class}>{}</td>", esc(c));
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</table>");
-    out
-}
+// Shared steps.
 
 /// Runs blocking event-file work off the async threads.
 pub(crate) async fn blocking<T: Send + 'static>(
@@ -562,91 +330,6 @@ pub(crate) async fn blocking<T: Send + 'static>(
         Ok(r) => r.map_err(|e| format!("{e:#}")),
         Err(_) => Err("the request failed inside the server".into()),
     }
-}
-
-/// "round N", or the seeding for round 0.
-pub(crate) fn based_on_text(round: u32) -> String {
-    if round == 0 {
-        "the seeding (ratings)".into()
-    } else {
-        format!("round {round}")
-    }
-}
-
-fn div_url(event: &str, division: &str) -> String {
-    format!("/td/{}/d/{}", enc(event), enc(division))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Events.
-
-async fn home(
-    State(s): State<DirectorState>,
-    headers: HeaderMap,
-    flash_q: Result<Query<Flash>, QueryRejection>,
-) -> Response {
-    if let Some(r) = guard(&s, &headers, false) {
-        return r;
-    }
-    let f = flash_q.map(|q| q.0).unwrap_or_default();
-    let dir = s.director.clone();
-    let list = match blocking(move || dir.events.list()).await {
-        Ok(l) => l,
-        Err(e) => return error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
-    };
-    let mut body = flash(&f);
-    body.push_str("<section><h2>Events</h2>");
-    if list.is_empty() {
-        body.push_str("<p>No events yet.</p>");
-    } else {
-        body.push_str("<table id=\"events\"><tr><th>Event</th><th>Date</th><th>Divisions</th><th>File</th></tr>");
-        for e in &list {
-            let _ = write!(
-                body,
-                "<tr><td><a href=\"/td/{}\">{}</a></td><td>{}</td><td class=\"n\">{}</td><td><code>{}</code></td></tr>",
-                enc(&e.id),
-                esc(&e.name),
-                esc(e.date.as_deref().unwrap_or("")),
-                e.divisions,
-                esc(&s.director.events.path(&e.id).map(|p| p.display().to_string()).unwrap_or_default()),
-            );
-        }
-        body.push_str("</table>");
-    }
-    let damaged = s.hub.damaged();
-    if !damaged.is_empty() {
-        body.push_str(
-            "</section><section id=\"damaged\"><h2>Games kept out of play</h2>\
-<p>These unfinished games could not be restored when the server started. Nothing was deleted: \
-once the cause is put right (a lexicon loaded again, a row repaired), restart the server.</p>\
-<table><tr><th>Game</th><th>Why</th></tr>",
-        );
-        for d in &damaged {
-            let _ = write!(
-                body,
-                "<tr><td><code>{}</code></td><td>{}</td></tr>",
-                esc(&d.id),
-                esc(&d.reason)
-            );
-        }
-        body.push_str("</table>");
-    }
-    body.push_str(
-        "</section><section><h2>New event</h2><form method=\"post\" action=\"/td/new\">\
-<label>Id <input name=\"id\" id=\"new-id\" required pattern=\"[a-z0-9][a-z0-9\\-]{0,39}\" placeholder=\"spring-open\"></label>\
-<label>Name <input name=\"name\" id=\"new-name\" required maxlength=\"80\"></label>\
-<label>Date <input type=\"date\" name=\"date\" id=\"new-date\"></label>\
-<button id=\"create-event\">Create event</button></form></section>",
-    );
-    html(StatusCode::OK, page("Tournament direction", &[], &body))
-}
-
-#[derive(Deserialize)]
-struct NewEventForm {
-    id: String,
-    name: String,
-    #[serde(default)]
-    date: String,
 }
 
 fn clean_text(what: &str, raw: &str, max: usize) -> Result<String, String> {
@@ -662,43 +345,28 @@ fn clean_text(what: &str, raw: &str, max: usize) -> Result<String, String> {
     Ok(v.to_string())
 }
 
-async fn new_event(State(s): State<DirectorState>, Posted(f): Posted<NewEventForm>) -> Response {
-    let id = f.id.trim().to_string();
-    let name = match clean_text("event name", &f.name, 80) {
-        Ok(n) => n,
-        Err(e) => return back("/td", Err(e)),
-    };
-    let date = Some(f.date.trim().to_string()).filter(|d| !d.is_empty());
+pub(crate) async fn load(s: &DirectorState, event: &str) -> Result<(Tournament, String), String> {
     let dir = s.director.clone();
-    let id2 = id.clone();
-    match blocking(move || dir.events.create(&id2, &name, date).map(|_| ())).await {
-        Ok(()) => back(&format!("/td/{}", enc(&id)), Ok("Event created.".into())),
-        Err(e) => back("/td", Err(e)),
-    }
+    let event = event.to_string();
+    blocking(move || dir.events.open_read(&event)?.load_versioned()).await
 }
 
-/// The event, if it has the division; else the page that says what is missing.
-pub(crate) async fn load_division(
+/// The event, if it has the division; else the director's page that says what is missing.
+async fn load_division(
     s: &DirectorState,
     event: &str,
     division: &str,
 ) -> Result<Tournament, Response> {
     let (t, _) = load(s, event)
         .await
-        .map_err(|e| error_page(StatusCode::NOT_FOUND, &e))?;
+        .map_err(|e| director_error(StatusCode::NOT_FOUND, &e))?;
     if t.division(division).is_err() {
-        return Err(error_page(
+        return Err(director_error(
             StatusCode::NOT_FOUND,
             &format!("event {event:?} has no division {division:?}"),
         ));
     }
     Ok(t)
-}
-
-pub(crate) async fn load(s: &DirectorState, event: &str) -> Result<(Tournament, String), String> {
-    let dir = s.director.clone();
-    let event = event.to_string();
-    blocking(move || dir.events.open_read(&event)?.load_versioned()).await
 }
 
 /// Appends the actions `build` makes to the event's log (refused as a whole, or written).
@@ -720,6 +388,68 @@ pub(crate) async fn change(
     .await
 }
 
+// ---------------------------------------------------------------------------------------------
+// Events.
+
+async fn home(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    flash_q: Result<Query<Flash>, QueryRejection>,
+) -> Response {
+    if let Some(r) = guard(&s, &headers, false) {
+        return r;
+    }
+    let f = flash_q.map(|q| q.0).unwrap_or_default();
+    let dir = s.director.clone();
+    let list = match blocking(move || dir.events.list()).await {
+        Ok(l) => l,
+        Err(e) => return director_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    };
+    let paths: Vec<String> = list
+        .iter()
+        .map(|e| {
+            s.director
+                .events
+                .path(&e.id)
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    let damaged: Vec<tpl::Damaged> = s
+        .hub
+        .damaged()
+        .into_iter()
+        .map(|d| tpl::Damaged {
+            id: d.id.clone(),
+            reason: d.reason.clone(),
+        })
+        .collect();
+    html_response(StatusCode::OK, tpl::home(&f, &list, &paths, &damaged))
+}
+
+#[derive(Deserialize)]
+struct NewEventForm {
+    id: String,
+    name: String,
+    #[serde(default)]
+    date: String,
+}
+
+async fn new_event(State(s): State<DirectorState>, Posted(f): Posted<NewEventForm>) -> Response {
+    let id = f.id.trim().to_string();
+    let name = match clean_text("event name", &f.name, 80) {
+        Ok(n) => n,
+        Err(e) => return back("/td", Err(e)),
+    };
+    let date = Some(f.date.trim().to_string()).filter(|d| !d.is_empty());
+    let dir = s.director.clone();
+    let id2 = id.clone();
+    match blocking(move || dir.events.create(&id2, &name, date).map(|_| ())).await {
+        Ok(()) => back(&format!("/td/{}", enc(&id)), Ok("Event created.".into())),
+        Err(e) => back("/td", Err(e)),
+    }
+}
+
 async fn event_page(
     State(s): State<DirectorState>,
     headers: HeaderMap,
@@ -732,76 +462,11 @@ async fn event_page(
     let f = flash_q.map(|q| q.0).unwrap_or_default();
     let (t, _) = match load(&s, &event).await {
         Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+        Err(e) => return director_error(StatusCode::NOT_FOUND, &e),
     };
-    let mut body = flash(&f);
-    let _ = write!(
-        body,
-        "<p>{}</p><section><h2>Divisions</h2>",
-        esc(t.date.as_deref().unwrap_or("No date set"))
-    );
-    if t.divisions.is_empty() {
-        body.push_str("<p>No divisions yet: add one below.</p>");
-    } else {
-        body.push_str("<table id=\"divisions\"><tr><th>Division</th><th>Rules</th><th>Schedule</th><th>Players</th><th>Rounds paired</th></tr>");
-        for d in &t.divisions {
-            let _ = write!(
-                body,
-                "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td><code>{}</code></td><td class=\"n\">{}</td><td class=\"n\">{} of {}</td></tr>",
-                div_url(&event, &d.name),
-                esc(&d.name),
-                esc(&rules_text(d)),
-                esc(&d.schedule.to_string()),
-                d.players.len(),
-                d.rounds.len(),
-                d.total_rounds(),
-            );
-        }
-        body.push_str("</table>");
-    }
-    let mut presets = String::new();
-    for p in Ruleset::PRESETS {
-        let title = Ruleset::preset(p).map(|r| r.title).unwrap_or_default();
-        let _ = write!(
-            presets,
-            "<option value=\"{p}\"{}>{} ({p})</option>",
-            if p == s.hub.default_preset {
-                " selected"
-            } else {
-                ""
-            },
-            esc(&title)
-        );
-    }
-    let _ = write!(
-        body,
-        "</section><section><h2>Add a division</h2><form method=\"post\" action=\"/td/{}/division\">\
-<label>Name <input name=\"name\" id=\"division-name\" required maxlength=\"20\" placeholder=\"A\"></label>\
-<label>Rules <select name=\"preset\" id=\"division-preset\">{presets}</select></label>\
-<label>Schedule <input name=\"schedule\" id=\"division-schedule\" required placeholder=\"IF:3 SW:9 KOTH:1\"></label>\
-<label>Seed <input type=\"number\" name=\"seed\" min=\"0\" placeholder=\"random\"></label>\
-<button id=\"add-division\">Add division</button></form>\
-<p>Schedule: methods with round counts — RR (round robin), KOTH, SW (Swiss), IF (Initial Fontes), \
-AD (Australian Draw), RAND, MAN (by hand); e.g. <code>RR:2</code> is a double round robin.</p></section>",
-        enc(&event)
-    );
-    body.push_str(&undo_form(&event));
-    html(
+    html_response(
         StatusCode::OK,
-        page(
-            &t.name,
-            &[(format!("/td/{}", enc(&event)), t.name.clone())],
-            &body,
-        ),
-    )
-}
-
-fn undo_form(event: &str) -> String {
-    format!(
-        "<section><h2>Undo</h2><form method=\"post\" action=\"/td/{}/undo\">\
-<button id=\"undo\">Undo the last action</button></form>\
-<p>Every change is an action in the event's log; undo removes the newest one.</p></section>",
-        enc(event)
+        tpl::event_page(&f, &event, &t, &s.hub.default_preset),
     )
 }
 
@@ -867,25 +532,406 @@ async fn add_division(
     }
 }
 
-async fn undo(
+/// The newest action of the log, in words, with the log's version.
+async fn newest(
+    s: &DirectorState,
+    event: &str,
+) -> Result<(Tournament, Option<(i64, String)>, String), String> {
+    let dir = s.director.clone();
+    let event = event.to_string();
+    blocking(move || {
+        let f = dir.events.open_read(&event)?;
+        let rows = f.rows()?;
+        let (t, version) = f.load_versioned()?;
+        let last = rows.last().map(|r| {
+            let words = match serde_json::from_str::<Action>(&r.action) {
+                Ok(a) => describe(&t, &a),
+                Err(_) => "a change this server cannot read".to_string(),
+            };
+            (r.seq, words)
+        });
+        Ok((t, last, version))
+    })
+    .await
+}
+
+/// What an action did, in the director's words.
+pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
+    let who = |division: &str, p: PlayerId| match t.division(division) {
+        Ok(d) => format!("#{p} {}", name_of(d, p)),
+        Err(_) => format!("#{p}"),
+    };
+    let board = |division: &str, round: u32, p: PlayerId| {
+        t.division(division)
+            .ok()
+            .and_then(|d| d.player_round(round, p))
+            .and_then(|pr| pr.pairing.game().map(|g| g.board))
+            .map(|b| format!(", board {b}"))
+            .unwrap_or_default()
+    };
+    let score = crate::pages::score;
+    match a {
+        Action::CreateTournament { name, .. } => format!("creating the event {name}"),
+        Action::AddDivision {
+            division,
+            preset,
+            schedule,
+            ..
+        } => {
+            format!("adding division {division} ({preset}, schedule {schedule})")
+        }
+        Action::Configure { division, setting } => {
+            format!(
+                "changing a setting of division {division} ({})",
+                serde_json::to_string(setting)
+                    .unwrap_or_default()
+                    .trim_matches(|c| c == '{' || c == '}')
+                    .replace('"', "")
+            )
+        }
+        Action::AddPlayer {
+            division,
+            name,
+            rating,
+            ..
+        } => {
+            format!("adding {name} (rating {rating}) to division {division}")
+        }
+        Action::EditPlayer {
+            division, player, ..
+        } => {
+            format!(
+                "changing the details of {} in division {division}",
+                who(division, *player)
+            )
+        }
+        Action::Withdraw {
+            division,
+            player,
+            from_round,
+        } => {
+            format!(
+                "withdrawing {} from round {from_round} of division {division}",
+                who(division, *player)
+            )
+        }
+        Action::Reinstate { division, player } => {
+            format!(
+                "reinstating {} in division {division}",
+                who(division, *player)
+            )
+        }
+        Action::Eject {
+            division,
+            player,
+            from_round,
+        } => {
+            format!(
+                "ejecting {} from round {from_round} of division {division}",
+                who(division, *player)
+            )
+        }
+        Action::Pair {
+            division,
+            round,
+            method,
+            ..
+        } => {
+            format!("posting the round {round} pairings of division {division} ({method})")
+        }
+        Action::ManualPair {
+            division,
+            round,
+            first,
+            second,
+            ..
+        } => match second {
+            Some(b) => format!(
+                "pairing {} with {} by hand in round {round} of division {division}",
+                who(division, *first),
+                who(division, *b)
+            ),
+            None => format!(
+                "giving {} a bye in round {round} of division {division}",
+                who(division, *first)
+            ),
+        },
+        Action::SwapSeats {
+            division,
+            round,
+            player,
+        } => format!(
+            "swapping who goes first in {}'s round {round} game (division {division})",
+            who(division, *player)
+        ),
+        Action::Unpair { division, round } => {
+            format!("unpairing round {round} of division {division}")
+        }
+        Action::StartOnline {
+            division,
+            round,
+            player,
+            game_id,
+        } => format!(
+            "starting online game {game_id} for {}'s round {round} game{} (division {division})",
+            who(division, *player),
+            board(division, *round, *player)
+        ),
+        Action::ReportOnline {
+            division,
+            round,
+            player,
+            score: a,
+            opponent_score: b,
+            game_id,
+        } => format!(
+            "the online result of game {game_id}, {} {} in round {round}{} (division {division})",
+            who(division, *player),
+            score(*a, *b),
+            board(division, *round, *player)
+        ),
+        Action::SubmitSlip {
+            division,
+            round,
+            player,
+            score: a,
+            opponent_score: b,
+        } => format!(
+            "a tally slip from {}: {} in round {round}{} (division {division})",
+            who(division, *player),
+            score(*a, *b),
+            board(division, *round, *player)
+        ),
+        Action::ConfirmSlip {
+            division,
+            round,
+            player,
+        } => format!(
+            "{} confirming the tally slip of round {round}{} (division {division})",
+            who(division, *player),
+            board(division, *round, *player)
+        ),
+        Action::SetResult {
+            division,
+            round,
+            player,
+            result,
+            ..
+        } => {
+            let what = match result {
+                ResultEntry::Scores {
+                    score: a,
+                    opponent_score: b,
+                } => {
+                    format!(
+                        "the result {} for {}",
+                        score(*a, *b),
+                        who(division, *player)
+                    )
+                }
+                ResultEntry::LeftInProgress {
+                    score: a,
+                    opponent_score: b,
+                } => format!(
+                    "{} leaving the game at {}",
+                    who(division, *player),
+                    score(*a, *b)
+                ),
+                ResultEntry::Forfeit { .. } => format!("a forfeit by {}", who(division, *player)),
+                ResultEntry::DoubleForfeit { .. } => "a double forfeit".into(),
+                ResultEntry::Bye { spread } => {
+                    format!("{}'s bye spread of {spread:+}", who(division, *player))
+                }
+                ResultEntry::Clear => "clearing the result".into(),
+            };
+            format!(
+                "{what} in round {round}{} (division {division})",
+                board(division, *round, *player)
+            )
+        }
+        Action::AdjustSpread {
+            division,
+            player,
+            round,
+            ..
+        } => format!(
+            "a spread adjustment for {} in round {round} (division {division})",
+            who(division, *player)
+        ),
+    }
+}
+
+async fn undo_page(
     State(s): State<DirectorState>,
     headers: HeaderMap,
     Path(event): Path<String>,
 ) -> Response {
+    if let Some(r) = guard(&s, &headers, false) {
+        return r;
+    }
+    match newest(&s, &event).await {
+        Ok((t, last, version)) => html_response(
+            StatusCode::OK,
+            tpl::undo_confirm(&event, &t, last, &version),
+        ),
+        Err(e) => director_error(StatusCode::NOT_FOUND, &e),
+    }
+}
+
+#[derive(Deserialize, Default)]
+struct UndoForm {
+    /// The log's version the confirmation was shown for: undo only that action.
+    #[serde(default)]
+    version: String,
+}
+
+async fn undo(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path(event): Path<String>,
+    form: Result<Form<UndoForm>, FormRejection>,
+) -> Response {
     if let Some(r) = guard(&s, &headers, true) {
         return r;
     }
+    let version = form.map(|f| f.0.version).unwrap_or_default();
+    let here = format!("/td/{}", enc(&event));
+    let (_, last, now) = match newest(&s, &event).await {
+        Ok(x) => x,
+        Err(e) => return back(&here, Err(e)),
+    };
+    if !version.is_empty() && version != now {
+        return back(
+            &here,
+            Err("the event changed since the confirmation was shown: nothing was undone; look again".into()),
+        );
+    }
+    let words = last.map(|l| l.1).unwrap_or_default();
     let dir = s.director.clone();
     let ev = event.clone();
-    let here = format!("/td/{}", enc(&event));
     match blocking(move || dir.events.open(&ev)?.undo()).await {
-        Ok((seq, action)) => back(&here, Ok(format!("Undid action #{seq}: {action}"))),
+        Ok((seq, _)) => back(&here, Ok(format!("Undid action #{seq}: {words}."))),
         Err(e) => back(&here, Err(e)),
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // A division.
+
+/// The online game of a pairing, if one was started (the latest).
+fn online_of<'a>(
+    d: &'a Division,
+    round: u32,
+    g: &tilebag_tournament::Game,
+) -> Option<&'a tilebag_tournament::OnlineGame> {
+    d.online
+        .iter()
+        .rev()
+        .find(|o| o.round == round && g.opponent_of(o.first) == Some(o.second))
+}
+
+/// Where each online game of a round stands, and how the ended ones ended (by board).
+async fn online_cells(
+    s: &DirectorState,
+    d: &Division,
+    round: u32,
+) -> (HashMap<u32, OnlineCell>, HashMap<u32, String>) {
+    let mut cells = HashMap::new();
+    let mut endings = HashMap::new();
+    let Some(r) = d.round(round) else {
+        return (cells, endings);
+    };
+    for g in r.pairings.iter().filter_map(Pairing::game) {
+        let Some(o) = online_of(d, round, g) else {
+            continue;
+        };
+        let seat_name = |p: PlayerId| format!("#{p} {}", name_of(d, p));
+        let Ok(h) = s.hub.get(&o.game_id).await else {
+            cells.insert(
+                g.board,
+                OnlineCell {
+                    game_id: o.game_id.clone(),
+                    seats: [
+                        (String::new(), String::new()),
+                        (String::new(), String::new()),
+                    ],
+                    status: OnlineStatus::NotFound,
+                },
+            );
+            continue;
+        };
+        let snapshot = h.snapshot().await.ok();
+        let paused = snapshot.as_ref().and_then(|x| x.view.table.paused);
+        let started = snapshot.as_ref().is_some_and(|x| x.view.table.started);
+        let from_it = matches!(&g.result, Some(tilebag_tournament::GameResult::Played {
+            source: tilebag_tournament::ResultSource::Online { game_id }, .. }) if *game_id == o.game_id);
+        if let Some(res) = snapshot
+            .as_ref()
+            .and_then(|x| x.view.table.result.as_ref())
+            .filter(|_| from_it)
+        {
+            if let Some(e) = crate::pages::ending_words(d, g, o.first, res) {
+                endings.insert(g.board, e);
+            }
+        }
+        let status = match (h.is_ended(), paused) {
+            (true, _) => OnlineStatus::Ended,
+            (false, Some(p)) => match p.called_by {
+                Some(seat) => {
+                    OnlineStatus::Called(seat_name(if seat == 0 { o.first } else { o.second }))
+                }
+                None => OnlineStatus::Stopped,
+            },
+            (false, None) if !started => OnlineStatus::Waiting,
+            (false, None) => OnlineStatus::Live,
+        };
+        cells.insert(
+            g.board,
+            OnlineCell {
+                game_id: o.game_id.clone(),
+                seats: [
+                    (h.meta.tokens[0].clone(), seat_name(o.first)),
+                    (h.meta.tokens[1].clone(), seat_name(o.second)),
+                ],
+                status,
+            },
+        );
+    }
+    (cells, endings)
+}
+
+/// The calls for the director waiting in the division's online games that have no result yet.
+async fn calls(s: &DirectorState, d: &Division) -> Vec<Call> {
+    let mut out = Vec::new();
+    for r in &d.rounds {
+        for g in r.pairings.iter().filter_map(Pairing::game) {
+            if g.result.is_some() {
+                continue;
+            }
+            let Some(o) = online_of(d, r.number, g) else {
+                continue;
+            };
+            let Ok(h) = s.hub.get(&o.game_id).await else {
+                continue;
+            };
+            if h.is_ended() {
+                continue;
+            }
+            let Ok(snap) = h.snapshot().await else {
+                continue;
+            };
+            if let Some(seat) = snap.view.table.paused.and_then(|p| p.called_by) {
+                let p = if seat == 0 { o.first } else { o.second };
+                out.push(Call {
+                    round: r.number,
+                    board: g.board,
+                    who: format!("#{p} {}", name_of(d, p)),
+                });
+            }
+        }
+    }
+    out
+}
 
 async fn division_page(
     State(s): State<DirectorState>,
@@ -899,402 +945,74 @@ async fn division_page(
     let f = flash_q.map(|q| q.0).unwrap_or_default();
     let (t, _) = match load(&s, &event).await {
         Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+        Err(e) => return director_error(StatusCode::NOT_FOUND, &e),
     };
     // Results of online games that ended unheard are collected first.
-    let t = if s.director.collect(&s.hub, &event, &t).await {
+    let t = if s.director.reporter.collect(&s.hub, &event, &t).await {
         match load(&s, &event).await {
             Ok((t, _)) => t,
-            Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+            Err(e) => return director_error(StatusCode::NOT_FOUND, &e),
         }
     } else {
         t
     };
     let Ok(d) = t.division(&division) else {
-        return error_page(
+        return director_error(
             StatusCode::NOT_FOUND,
             &format!("event {event:?} has no division {division:?}"),
         );
     };
     let last = d.rounds.len() as u32;
     let shown = f.round.filter(|r| (1..=last).contains(r)).unwrap_or(last);
-    let url = div_url(&event, &division);
-    let mut body = flash(&f);
-    let _ = write!(
-        body,
-        "<p>Rules <b>{}</b> · schedule <code>{}</code> · {} players · {} of {} rounds paired</p>",
-        esc(&rules_text(d)),
-        esc(&d.schedule.to_string()),
-        d.players.len(),
-        last,
-        d.total_rounds()
-    );
-
-    // The round shown, with result entry.
-    if shown > 0 {
-        body.push_str(&round_section(&s, &event, d, shown).await);
-    }
-
-    // Pairing the next round.
-    let next = last + 1;
-    let mut methods = String::from("<option value=\"\">as the schedule says</option>");
-    for m in ["RR", "KOTH", "SW", "IF", "AD", "RAND", "LIT3", "PO", "FIN"] {
-        if let Some(method) = Method::from_code(m) {
-            let _ = write!(
-                methods,
-                "<option value=\"{m}\">{}</option>",
-                esc(&method.to_string())
-            );
-        }
-    }
-    let _ = write!(
-        body,
-        "<section><h2>Pair a round</h2><form method=\"get\" action=\"{url}/pair\">\
-<label>Round <input type=\"number\" name=\"round\" id=\"pair-round\" min=\"1\" value=\"{next}\" required></label>\
-<label>Method <select name=\"method\" id=\"pair-method\">{methods}</select></label>\
-<label>Based on round <input type=\"number\" name=\"based_on\" id=\"pair-based-on\" min=\"0\" placeholder=\"schedule\"></label>\
-<button id=\"propose\">Show pairings</button></form>\
-<p>The pairings are shown first; nothing is posted until you post them. A round may be paired \
-on an earlier round's standings, so it can be posted before the current round ends.</p></section>"
-    );
-
-    // Standings.
-    let _ = write!(
-        body,
-        "<section><h2>Standings after round {last}</h2>{}</section>",
-        table_html(&standings_table(d, last), "standings")
-    );
-    let _ = write!(
-        body,
-        "<section><h2>Firsts and seconds</h2>{}</section>",
-        table_html(&firsts_table(d, last), "firsts")
-    );
-    if last > 0 {
-        let _ = write!(
-            body,
-            "<section><h2>Rating estimates</h2>{}</section>",
-            table_html(&ratings_table(d, last), "ratings")
-        );
-    }
-
-    // Changes by hand.
-    let _ = write!(
-        body,
-        "<section id=\"by-hand\"><h2>By hand</h2>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"manual\">\
-<label>Round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
-<label>Pair # <input type=\"number\" name=\"player\" id=\"manual-player\" min=\"1\" required></label>\
-<label>with # <input name=\"opponent\" id=\"manual-opponent\" size=\"4\" placeholder=\"or bye\" required></label>\
-<button id=\"manual-pair\">Pair</button> (their earlier games in the round are removed; firsts by the division's rule)</form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"swap\">\
-<label>Round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
-<label>Swap who goes first in #<input type=\"number\" name=\"player\" min=\"1\" required>'s game</label>\
-<button>Swap</button></form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"unpair\">\
-<input type=\"hidden\" name=\"round\" value=\"{last}\"><button id=\"unpair\">Unpair round {last}</button> (only before any result)</form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"withdraw\">\
-<label>Withdraw # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
-<label>from round <input type=\"number\" name=\"round\" min=\"1\" value=\"{next}\" required></label>\
-<button>Withdraw</button> (unplayed games already paired become forfeits, NASPA V.K.1)</form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"reinstate\">\
-<label>Reinstate # <input type=\"number\" name=\"player\" min=\"1\" required></label><button>Reinstate</button></form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"eject\">\
-<label>Eject # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
-<label>from round <input type=\"number\" name=\"round\" min=\"1\" value=\"{next}\" required></label>\
-<button>Eject</button> (WESPA 6.2.4(a): earlier games void in a round robin, else 150-point wins for the opponents; ranked last)</form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"adjust\">\
-<label>Spread adjustment for # <input type=\"number\" name=\"player\" min=\"1\" required></label>\
-<label>round <input type=\"number\" name=\"round\" min=\"1\" value=\"{r}\" required></label>\
-<select name=\"reason\"><option value=\"drawing-out-of-order\">drawing out of order (NASPA IV.B.5)</option>\
-<option value=\"erroneous-adjudication\">erroneous adjudication (NASPA IV.K.5)</option>\
-<option value=\"other\">other</option></select>\
-<label>amount <input type=\"number\" name=\"amount\" placeholder=\"the rule's\"></label>\
-<label>play score <input type=\"number\" name=\"play_score\" min=\"0\" placeholder=\"IV.K.5\"></label>\
-<input name=\"note\" placeholder=\"note\" maxlength=\"200\"> <button>Adjust</button></form></section>",
-        r = shown.max(1),
-    );
-
-    // Settings.
-    let mut rows = String::new();
-    let mut keys = String::new();
-    for (k, v) in tilebag_tournament::settings::current(d) {
-        let _ = write!(
-            rows,
-            "<tr><td>{k}</td><td><code>{}</code></td></tr>",
-            esc(&v)
-        );
-        let _ = write!(keys, "<option value=\"{k}\">{k}</option>");
-    }
-    let _ = write!(
-        body,
-        "<section id=\"settings\"><h2>Settings</h2><table id=\"settings-table\">{rows}</table>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"set\">\
-<label>Set <select name=\"key\" id=\"setting-key\">{keys}</select></label> \
-<label>to <input name=\"value\" id=\"setting-value\" required maxlength=\"200\"></label> \
-<button id=\"set\">Set</button></form>\
-<p>Values as <code>tilebag td division set</code> takes them, e.g. tie-breaks \
-<code>wins,losses,spread,rating</code>, gibson <code>250:3</code>, spread-cap <code>none</code>.</p></section>"
-    );
-
-    // Players (teams in the Literacy 2018 format).
-    let team = d.config.format == tilebag_tournament::Format::Literacy2018Teams;
-    let _ = write!(
-        body,
-        "<section><h2>Players</h2>{}<form method=\"post\" action=\"{url}/player\">\
-<label>Name <input name=\"name\" id=\"player-name\" required maxlength=\"40\"></label>\
-<label>Rating <input type=\"number\" name=\"rating\" id=\"player-rating\" min=\"0\" max=\"3000\" value=\"0\"></label>\
-<label>Member id <input name=\"member_id\" id=\"player-member\" maxlength=\"20\"></label>{members}\
-<button id=\"add-player\">Add {who}</button></form>\
-<form method=\"post\" action=\"{url}/act\"><input type=\"hidden\" name=\"do\" value=\"edit-player\">\
-<label>Change # <input type=\"number\" name=\"player\" min=\"1\" required></label> \
-<label>name <input name=\"name\" maxlength=\"40\"></label> \
-<label>rating <input type=\"number\" name=\"rating\" min=\"0\" max=\"3000\"></label> \
-<button>Change</button></form></section>",
-        table_html(&players_table(d), "players"),
-        members = if team {
-            "<label>Team members <input name=\"members\" id=\"player-members\" maxlength=\"200\" \
-placeholder=\"Ann Lee, Bo Chen\"></label>"
-        } else {
-            ""
-        },
-        who = if team { "team" } else { "player" },
-    );
-
-    // Printing and export.
-    let ex = format!("{url}/export");
-    let _ = write!(
-        body,
-        "<section><h2>Print and export</h2><ul>\
-<li><a href=\"{ex}/pairings.html?round={shown}\">Pairings, round {shown}</a> · \
-<a href=\"{ex}/slips.html?round={shown}\">tally slips, round {shown}</a></li>\
-<li><a href=\"{ex}/standings.html\">Standings</a> · <a href=\"{ex}/standings.csv\">standings CSV</a> · \
-<a href=\"{ex}/scorecards.html\">scorecards</a></li>\
-<li><a href=\"{ex}/division.t\">tsh .t file</a> · <a href=\"{ex}/event.tsh\">tsh archive</a> · \
-<a href=\"{ex}/aupair.tou\">AUPAIR .TOU</a></li>\
-<li><a href=\"/events/{pe}/{pd}\" id=\"public-link\">The players' page</a> (pairings and standings; no key needed)</li>\
-<li><a href=\"{url}/links\" id=\"player-links\">Each player's own link</a> (their game, and tally slips they submit and confirm themselves)</li></ul></section>",
-        pe = enc(&event),
-        pd = enc(&division),
-    );
-    body.push_str(&undo_form(&event));
-    html(
-        StatusCode::OK,
-        page(
-            &format!("{} · Division {}", t.name, d.name),
-            &[
-                (format!("/td/{}", enc(&event)), t.name.clone()),
-                (url.clone(), format!("Division {}", d.name)),
-            ],
-            &body,
-        ),
-    )
+    let tab = Tab::from_query(f.tab.as_deref(), d);
+    let (online, endings) = if tab == Tab::Round {
+        online_cells(&s, d, shown).await
+    } else {
+        Default::default()
+    };
+    let page = tpl::DivisionPage {
+        event: &event,
+        t: &t,
+        d,
+        tab,
+        shown,
+        flash: &f,
+        online,
+        endings,
+        conflicts: online_results::conflicts(&s.hub, d).await,
+        calls: calls(&s, d).await,
+        lexicons: s.hub.lexicon_names(),
+        default_lexicon: &s.hub.default_lexicon,
+    };
+    html_response(StatusCode::OK, tpl::division_page(&page))
 }
 
-async fn round_section(s: &DirectorState, event: &str, d: &Division, round: u32) -> String {
-    let url = div_url(event, &d.name);
-    let Some(r) = d.round(round) else {
-        return String::new();
-    };
-    let mut out = format!("<section id=\"round\"><h2>Round {round}</h2><p>Rounds: ");
-    for n in 1..=d.rounds.len() as u32 {
-        if n == round {
-            let _ = write!(out, "<b>{n}</b> ");
-        } else {
-            let _ = write!(out, "<a href=\"{url}?round={n}\">{n}</a> ");
-        }
+/// The calls for the director now waiting, for the division page's script: `{"calls": [{round,
+/// board, who}], "html": "..."}`.
+async fn calls_json(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path((event, division)): Path<(String, String)>,
+) -> Response {
+    if !signed_in(&s, &headers) {
+        return (StatusCode::FORBIDDEN, "sign in first").into_response();
     }
-    let _ = write!(
-        out,
-        "</p><p>{} pairings, based on {}</p><table id=\"games\"><tr><th>Board</th><th>First</th>\
-<th>Second</th><th>Why first</th><th>Result</th><th>Enter or correct</th><th>Online</th></tr>",
-        esc(&r.method.to_string()),
-        based_on_text(r.based_on)
-    );
-    let mut entries: Vec<&Pairing> = r.pairings.iter().collect();
-    entries.sort_by_key(|p| match p {
-        Pairing::Game(g) => (0, g.board, 0),
-        Pairing::Bye { player, .. } => (1, 0, *player),
-        Pairing::Absent { player, .. } => (2, 0, *player),
+    let Ok((t, _)) = load(&s, &event).await else {
+        return (StatusCode::NOT_FOUND, "no such event").into_response();
+    };
+    let Ok(d) = t.division(&division) else {
+        return (StatusCode::NOT_FOUND, "no such division").into_response();
+    };
+    let calls = calls(&s, d).await;
+    let list: Vec<serde_json::Value> = calls
+        .iter()
+        .map(|c| serde_json::json!({"round": c.round, "board": c.board, "who": c.who}))
+        .collect();
+    let body = serde_json::json!({
+        "calls": list,
+        "html": tpl::calls_banner(&calls).into_string(),
     });
-    let mut can_start = false;
-    for p in entries {
-        match p {
-            Pairing::Game(g) => {
-                let link = d
-                    .online
-                    .iter()
-                    .find(|o| o.round == round && g.opponent_of(o.first) == Some(o.second));
-                let who = |p: PlayerId| format!("#{p} {}", name_of(d, p));
-                let mut entry = String::new();
-                if let (None, Some(slip)) = (&g.result, &g.slip) {
-                    let other = g.opponent_of(slip.submitted_by).unwrap_or(g.first);
-                    let _ = write!(
-                        entry,
-                        "Slip {}–{} from {}. <form class=\"inline\" method=\"post\" action=\"{url}/result\">\
-<input type=\"hidden\" name=\"round\" value=\"{round}\"><input type=\"hidden\" name=\"player\" value=\"{other}\">\
-<input type=\"hidden\" name=\"entry\" value=\"confirm\">\
-<button id=\"confirm-{}\">Confirm for {}</button></form><br>",
-                        slip.first_score,
-                        slip.second_score,
-                        esc(&who(slip.submitted_by)),
-                        g.board,
-                        esc(&who(other)),
-                    );
-                }
-                let form = format!(
-                    "<form class=\"inline\" method=\"post\" action=\"{url}/result\" id=\"result-{b}\">\
-<input type=\"hidden\" name=\"round\" value=\"{round}\"><input type=\"hidden\" name=\"player\" value=\"{f}\">\
-<input type=\"number\" name=\"score\" id=\"score-{b}-first\" aria-label=\"first's score\" min=\"-500\" max=\"2000\"> – \
-<input type=\"number\" name=\"opponent_score\" id=\"score-{b}-second\" aria-label=\"second's score\" min=\"-500\" max=\"2000\"> \
-<select name=\"entry\" id=\"entry-{b}\">\
-<option value=\"slip-first\">tally slip from {fw}</option>\
-<option value=\"slip-second\">tally slip from {sw}</option>\
-<option value=\"final\">final (director)</option>\
-<option value=\"left-first\">{fw} left the game</option>\
-<option value=\"left-second\">{sw} left the game</option>\
-<option value=\"forfeit-first\">forfeit by {fw}</option>\
-<option value=\"forfeit-second\">forfeit by {sw}</option>\
-<option value=\"double-forfeit\">double forfeit</option>\
-<option value=\"clear\">clear the result</option></select> \
-<input name=\"note\" placeholder=\"note\" maxlength=\"200\" size=\"10\"> \
-<button id=\"enter-{b}\">Enter</button></form>",
-                    b = g.board,
-                    f = g.first,
-                    fw = esc(&format!("#{}", g.first)),
-                    sw = esc(&format!("#{}", g.second)),
-                );
-                if g.result.is_some() {
-                    let _ = write!(entry, "<details><summary>Correct</summary>{form}</details>");
-                } else {
-                    entry.push_str(&form);
-                }
-                let online = match link {
-                    Some(o) => online_cell(s, &url, &o.game_id, d, o.first, o.second).await,
-                    None => {
-                        if g.result.is_none() {
-                            can_start = true;
-                        }
-                        String::new()
-                    }
-                };
-                let _ = write!(
-                    out,
-                    "<tr id=\"board-{}\"><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"outcome\">{}</td><td>{entry}</td><td>{online}</td></tr>",
-                    g.board,
-                    g.board,
-                    esc(&who(g.first)),
-                    esc(&who(g.second)),
-                    esc(&why_first(&g.first_by)),
-                    esc(&result_text(d, g.result.as_ref(), g.slip.is_some())),
-                );
-            }
-            Pairing::Bye { player, spread, .. } => {
-                let _ = write!(
-                    out,
-                    "<tr><td></td><td>#{player} {}</td><td>bye</td><td></td><td>{spread:+}</td><td></td><td></td></tr>",
-                    esc(&name_of(d, *player))
-                );
-            }
-            Pairing::Absent { player, spread } => {
-                let _ = write!(
-                    out,
-                    "<tr><td></td><td>#{player} {}</td><td>withdrawn</td><td></td><td>{spread:+}</td><td></td><td></td></tr>",
-                    esc(&name_of(d, *player))
-                );
-            }
-        }
-    }
-    out.push_str("</table>");
-    if can_start {
-        let mut lexicons = String::new();
-        for name in s.hub.lexicon_names() {
-            let _ = write!(
-                lexicons,
-                "<option value=\"{n}\"{sel}>{n}</option>",
-                n = esc(&name),
-                sel = if name == s.hub.default_lexicon {
-                    " selected"
-                } else {
-                    ""
-                }
-            );
-        }
-        let _ = write!(
-            out,
-            "<form method=\"post\" action=\"{url}/online\"><input type=\"hidden\" name=\"round\" value=\"{round}\">\
-<label>Lexicon <select name=\"lexicon\" id=\"online-lexicon\">{lexicons}</select></label> \
-<button id=\"start-online\">Start online games for round {round}</button></form>\
-<p>Each game without a result gets a game on this server under the division's rules and the \
-lexicon chosen (the event's word source: NASPA III.A, WESPA Appendix 2); hand each player their seat \
-link. Results come back here when the games end.</p>"
-        );
-    }
-    out.push_str("</section>");
-    out
-}
-
-async fn online_cell(
-    s: &DirectorState,
-    url: &str,
-    id: &str,
-    d: &Division,
-    first: PlayerId,
-    second: PlayerId,
-) -> String {
-    let Ok(h) = s.hub.get(id).await else {
-        return format!("game {} (not found)", esc(id));
-    };
-    let snapshot = h.snapshot().await.ok();
-    let ended = h.is_ended();
-    let paused = snapshot.as_ref().and_then(|x| x.view.table.paused);
-    let started = snapshot.as_ref().is_some_and(|x| x.view.table.started);
-    let seat_name = |seat: usize| {
-        let p = if seat == 0 { first } else { second };
-        format!("#{p} {}", name_of(d, p))
-    };
-    let status = match (ended, paused, started) {
-        (true, _, _) => "ended".to_string(),
-        (false, Some(p), _) => match p.called_by {
-            Some(seat) => format!(
-                "<b class=\"call\">clocks stopped: {} called the director</b>",
-                esc(&seat_name(seat))
-            ),
-            None => "<b>clocks stopped by the director</b>".to_string(),
-        },
-        (false, None, false) => "waiting for both players".to_string(),
-        (false, None, true) => "live".to_string(),
-    };
-    let button = |what: &str, label: &str, bid: &str| {
-        format!(
-            "<form class=\"inline\" method=\"post\" action=\"{url}/game\">\
-<input type=\"hidden\" name=\"game\" value=\"{id}\"><input type=\"hidden\" name=\"do\" value=\"{what}\">\
-<button id=\"{bid}-{id}\">{label}</button></form>",
-            id = esc(id),
-        )
-    };
-    let controls = match (ended, paused) {
-        (true, _) => String::new(),
-        (false, Some(_)) => format!(
-            "<br>{} {}",
-            button("resume", "Restart the clocks", "resume"),
-            button("end", "End the game (NASPA V.F)", "end")
-        ),
-        (false, None) => format!(
-            "<br>{} {}",
-            button("pause", "Stop the clocks", "pause"),
-            button("end", "End the game (NASPA V.F)", "end")
-        ),
-    };
-    format!(
-        "<a href=\"/games/{id}\">game {id}</a> ({status})<br>\
-<a class=\"seat\" href=\"/games/{id}?token={t0}\">seat link: {n0}</a><br>\
-<a class=\"seat\" href=\"/games/{id}?token={t1}\">seat link: {n1}</a>{controls}",
-        id = esc(id),
-        t0 = enc(&h.meta.tokens[0]),
-        t1 = enc(&h.meta.tokens[1]),
-        n0 = esc(&seat_name(0)),
-        n1 = esc(&seat_name(1)),
-    )
+    ([(header::CACHE_CONTROL, "no-store")], axum::Json(body)).into_response()
 }
 
 #[derive(Deserialize)]
@@ -1347,7 +1065,7 @@ async fn game_act(
         // The database is down: a refusal of its own (503), not a redirect that looks like a
         // page answered normally.
         Ok(Err(r)) if r.code == crate::protocol::ErrorCode::Unavailable => {
-            error_page(StatusCode::SERVICE_UNAVAILABLE, &r.message)
+            director_error(StatusCode::SERVICE_UNAVAILABLE, &r.message)
         }
         Ok(Err(r)) => back(&here, Err(format!("refused: {}", r.message))),
         Err(e) => back(&here, Err(e.to_string())),
@@ -1371,7 +1089,18 @@ async fn add_player(
     Path((event, division)): Path<(String, String)>,
     Posted(f): Posted<PlayerForm>,
 ) -> Response {
-    let here = div_url(&event, &division);
+    // Back to the Players tab (the page opens on it until a round is paired), where the name
+    // field has the focus for the next entry.
+    let paired = load(&s, &event)
+        .await
+        .ok()
+        .and_then(|(t, _)| t.division(&division).ok().map(|d| !d.rounds.is_empty()))
+        .unwrap_or(false);
+    let here = if paired {
+        format!("{}?tab=players", div_url(&event, &division))
+    } else {
+        div_url(&event, &division)
+    };
     let name = match clean_text("player's name", &f.name, 40) {
         Ok(n) => n,
         Err(e) => return back(&here, Err(e)),
@@ -1463,7 +1192,7 @@ async fn pair_preview(
     };
     let (t, version) = match load(&s, &event).await {
         Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
+        Err(e) => return director_error(StatusCode::NOT_FOUND, &e),
     };
     let proposed = t
         .pair(&division, q.round, method, based_on)
@@ -1516,41 +1245,20 @@ async fn pair_preview(
     }
     rows.rows
         .sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
-    let mut body = format!(
-        "<section><h2>Proposed pairings: round {} ({}, based on {})</h2>{}",
-        q.round,
-        esc(&r.method.to_string()),
-        based_on_text(r.based_on),
-        table_html(&rows, "proposal")
-    );
-    for n in &notes {
-        let _ = write!(body, "<p>Note: {}</p>", esc(n));
-    }
-    let _ = write!(
-        body,
-        "<form method=\"post\" action=\"{here}/pair\">\
-<input type=\"hidden\" name=\"round\" value=\"{}\"><input type=\"hidden\" name=\"method\" value=\"{}\">\
-<input type=\"hidden\" name=\"based_on\" value=\"{}\"><input type=\"hidden\" name=\"version\" value=\"{}\">\
-<button id=\"post-pairings\">Post these pairings</button> <a href=\"{here}\">Cancel</a></form></section>",
-        q.round,
-        esc(q.method.trim()),
-        esc(q.based_on.trim()),
-        esc(&version),
-    );
-    html(
-        StatusCode::OK,
-        page(
-            &format!(
-                "{} · Division {} · pair round {}",
-                t.name, division, q.round
-            ),
-            &[
-                (format!("/td/{}", enc(&event)), t.name.clone()),
-                (here.clone(), format!("Division {division}")),
-            ],
-            &body,
-        ),
-    )
+    let preview = tpl::Preview {
+        event: &event,
+        t: &t,
+        division: &division,
+        round: q.round,
+        method: r.method.to_string(),
+        based_on_text: based_on_text(r.based_on),
+        rows,
+        notes,
+        form_method: q.method.trim(),
+        form_based_on: q.based_on.trim(),
+        version: &version,
+    };
+    html_response(StatusCode::OK, tpl::pair_preview(&preview))
 }
 
 async fn pair_post(
@@ -1727,11 +1435,9 @@ async fn start_online(
     };
     let mut actions = Vec::new();
     for g in r.pairings.iter().filter_map(Pairing::game) {
-        let linked = d
-            .online
-            .iter()
-            .any(|o| o.round == round && g.opponent_of(o.first) == Some(o.second));
-        if g.result.is_some() || linked {
+        // A board with a result, a tally slip waiting or a game already gets no game: its
+        // result would have nowhere to go.
+        if g.result.is_some() || g.slip.is_some() || online_of(d, round, g).is_some() {
             continue;
         }
         let name = |p: PlayerId| {
@@ -1764,7 +1470,7 @@ async fn start_online(
                 game_id: h.meta.id.clone(),
             }),
             Err(e) if e.code() == crate::protocol::ErrorCode::Unavailable => {
-                return error_page(
+                return director_error(
                     StatusCode::SERVICE_UNAVAILABLE,
                     &format!("could not start a game: {e}"),
                 )
@@ -1775,7 +1481,7 @@ async fn start_online(
     if actions.is_empty() {
         return back(
             &here,
-            Err("every game of the round has a result or a game already".into()),
+            Err("every game of the round has a result, a tally slip waiting or an online game already".into()),
         );
     }
     let n = actions.len();
@@ -1788,10 +1494,7 @@ async fn start_online(
         .collect();
     let done = change(&s, &event, None, move |_| Ok(actions)).await;
     if done.is_ok() {
-        let mut links = s.director.links.lock().expect("links lock");
-        for id in ids {
-            links.insert(id, (event.clone(), division.clone()));
-        }
+        s.director.reporter.link(&event, &division, ids);
     }
     back(&here, done.map(|_| format!("Started {n} online games.")))
 }
@@ -1799,6 +1502,34 @@ async fn start_online(
 #[derive(Deserialize)]
 struct ExportQuery {
     round: Option<u32>,
+}
+
+/// The rounds the schedule fixes beyond those posted (a round robin's), paired ahead on a copy
+/// of the event; it stops at the first round whose pairing depends on results.
+fn coming_rounds(t: &Tournament, division: &str) -> Vec<Round> {
+    let mut copy = t.clone();
+    let mut out = Vec::new();
+    let Ok(d) = t.division(division) else {
+        return out;
+    };
+    let (first, total) = (d.rounds.len() as u32 + 1, d.total_rounds());
+    for n in first..=total {
+        let Ok((a, _)) = copy.pair(division, n, None, None) else {
+            break;
+        };
+        match &a {
+            Action::Pair { method, .. } if !method.uses_standings() => {}
+            _ => break,
+        }
+        if copy.apply(&a).is_err() {
+            break;
+        }
+        match copy.division(division).ok().and_then(|d| d.round(n)) {
+            Some(r) => out.push(r.clone()),
+            None => break,
+        }
+    }
+    out
 }
 
 async fn export(
@@ -1814,27 +1545,39 @@ async fn export(
         Ok(t) => t,
         Err(r) => return r,
     };
-    let d = t.division(&division).expect("checked");
+    let Ok(d) = t.division(&division) else {
+        return director_error(StatusCode::NOT_FOUND, "no such division");
+    };
     let last = d.rounds.len() as u32;
     let round = q.ok().and_then(|q| q.0.round).unwrap_or(last);
     let paired = (1..=last).contains(&round);
     const HTML: &str = "text/html; charset=utf-8";
     const TEXT: &str = "text/plain; charset=utf-8";
+    let (through, _) = crate::pages::standings_through(d);
     let (ct, body, file): (&str, Result<String, String>, Option<String>) = match what.as_str() {
         "pairings.html" if paired => (HTML, Ok(report::pairings_html(&t, d, round)), None),
+        "pairings-by-name.html" if paired => (
+            HTML,
+            Ok(printouts::pairings_by_name(&t, d, round).into_string()),
+            None,
+        ),
         "slips.html" if paired => (HTML, Ok(report::tally_slips_html(&t, d, round)), None),
-        "pairings.html" | "slips.html" => (
+        "pairings.html" | "slips.html" | "pairings-by-name.html" => (
             TEXT,
             Err(format!("round {round} has not been paired")),
             None,
         ),
-        "standings.html" => (HTML, Ok(report::standings_html(&t, d, last)), None),
+        "standings.html" => (HTML, Ok(printouts::standings(&t, d).into_string()), None),
         "standings.csv" => (
             "text/csv; charset=utf-8",
-            Ok(report::standings_csv(d, last)),
+            Ok(report::standings_csv(d, through)),
             Some(format!("{}-standings.csv", event)),
         ),
-        "scorecards.html" => (HTML, Ok(report::scorecards_html(&t, d)), None),
+        "scorecards.html" => (
+            HTML,
+            Ok(printouts::scorecards(&t, d, &coming_rounds(&t, &division)).into_string()),
+            None,
+        ),
         "division.t" => (
             TEXT,
             tsh::write_t(d).map_err(|e| e.to_string()),
@@ -1850,7 +1593,7 @@ async fn export(
             tou::write_tou(&t, &d.name).map_err(|e| e.to_string()),
             Some(format!("{event}.TOU")),
         ),
-        _ => return error_page(StatusCode::NOT_FOUND, &format!("no export named {what:?}")),
+        _ => return director_error(StatusCode::NOT_FOUND, &format!("no export named {what:?}")),
     };
     match body {
         Ok(b) => {
@@ -1872,8 +1615,46 @@ async fn export(
             }
             r
         }
-        Err(e) => error_page(StatusCode::UNPROCESSABLE_ENTITY, &e),
+        Err(e) => director_error(StatusCode::UNPROCESSABLE_ENTITY, &e),
     }
+}
+
+/// The director's printable list of every player's link (keys are made on first view).
+async fn links_page(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path((event, division)): Path<(String, String)>,
+) -> Response {
+    if let Some(r) = guard(&s, &headers, false) {
+        return r;
+    }
+    let t = match load_division(&s, &event, &division).await {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let Ok(d) = t.division(&division) else {
+        return director_error(StatusCode::NOT_FOUND, "no such division");
+    };
+    let players: Vec<PlayerId> = d.players.iter().map(|p| p.id).collect();
+    let dir = s.director.clone();
+    let (ev, div) = (event.clone(), division.clone());
+    let keys = blocking(move || {
+        let mut f = dir.events.open(&ev)?;
+        players
+            .iter()
+            .map(|id| f.player_key(&div, *id, crate::ids::token))
+            .collect::<anyhow::Result<Vec<String>>>()
+    })
+    .await;
+    let keys = match keys {
+        Ok(k) => k,
+        Err(e) => return director_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    html_response(StatusCode::OK, tpl::links_page(&event, &t, d, host, &keys))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2055,7 +1836,13 @@ async fn director_act(
     Path((event, division)): Path<(String, String)>,
     Posted(f): Posted<ActForm>,
 ) -> Response {
-    let here = div_url(&event, &division);
+    let tab = match f.what.as_str() {
+        "withdraw" | "eject" | "reinstate" | "edit-player" => "?tab=players",
+        "adjust" => "?tab=standings",
+        "set" => "?tab=settings",
+        _ => "",
+    };
+    let here = format!("{}{tab}", div_url(&event, &division));
     let div = division.clone();
     let said = Arc::new(Mutex::new(String::new()));
     let said2 = said.clone();
@@ -2067,102 +1854,4 @@ async fn director_act(
     .await;
     let what = said.lock().expect("said lock").clone();
     back(&here, done.map(|_| what))
-}
-
-// ---------------------------------------------------------------------------------------------
-// The public pages: what a tournament posts on the wall (pairings and standings), for players'
-// phones. No key; nothing the director's pages add (seat links, forms, the log).
-
-pub(crate) fn public_page(title: &str, body: &str) -> Response {
-    html(
-        StatusCode::OK,
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta http-equiv=\"refresh\" content=\"60\">\
-<title>{t}</title><link rel=\"stylesheet\" href=\"/assets/style.css\">\
-<style>main{{max-width:60rem;margin:0 auto;padding:1rem}}table{{border-collapse:collapse}}\
-th,td{{border-bottom:1px solid var(--line);padding:.25rem .5rem;text-align:left}}td.n{{text-align:right}}</style>\
-</head><body><main><h1>{t}</h1>{body}</main></body></html>\n",
-            t = esc(title)
-        ),
-    )
-}
-
-async fn public_event(State(s): State<DirectorState>, Path(event): Path<String>) -> Response {
-    let (t, _) = match load(&s, &event).await {
-        Ok(x) => x,
-        Err(e) => return error_page(StatusCode::NOT_FOUND, &e),
-    };
-    let mut body = String::from("<ul id=\"divisions\">");
-    for d in &t.divisions {
-        let _ = write!(
-            body,
-            "<li><a href=\"/events/{}/{}\">Division {}</a> ({} players, {} of {} rounds paired)</li>",
-            enc(&event),
-            enc(&d.name),
-            esc(&d.name),
-            d.players.len(),
-            d.rounds.len(),
-            d.total_rounds()
-        );
-    }
-    body.push_str("</ul>");
-    public_page(&t.name, &body)
-}
-
-async fn public_division(
-    State(s): State<DirectorState>,
-    Path((event, division)): Path<(String, String)>,
-    q: Result<Query<ExportQuery>, QueryRejection>,
-) -> Response {
-    let t = match load_division(&s, &event, &division).await {
-        Ok(t) => t,
-        Err(r) => return r,
-    };
-    let d = t.division(&division).expect("checked");
-    let last = d.rounds.len() as u32;
-    let round = q
-        .ok()
-        .and_then(|q| q.0.round)
-        .filter(|r| (1..=last).contains(r))
-        .unwrap_or(last);
-    let mut body = String::new();
-    if round > 0 {
-        let _ = write!(body, "<p>Rounds: ");
-        for n in 1..=last {
-            if n == round {
-                let _ = write!(body, "<b>{n}</b> ");
-            } else {
-                let _ = write!(
-                    body,
-                    "<a href=\"/events/{}/{}?round={n}\">{n}</a> ",
-                    enc(&event),
-                    enc(&division)
-                );
-            }
-        }
-        let _ = write!(
-            body,
-            "</p><h2>Round {round} pairings</h2>{}",
-            table_html(
-                &tilebag_tournament::tables::pairings_table(d, round),
-                "pairings"
-            )
-        );
-    }
-    let _ = write!(
-        body,
-        "<h2>Standings after round {last}</h2>{}",
-        table_html(&standings_table(d, last), "standings")
-    );
-    public_page(&format!("{} · Division {}", t.name, d.name), &body)
-}
-
-/// A division's rules as the pages show them: the preset, and the organiser's choices if any.
-fn rules_text(d: &tilebag_tournament::Division) -> String {
-    if d.config.rules.is_empty() {
-        d.preset.clone()
-    } else {
-        format!("{} with {}", d.preset, d.config.rules.join(", "))
-    }
 }

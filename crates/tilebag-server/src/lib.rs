@@ -10,8 +10,9 @@
 //! - [`view`]: what each audience may see, built at the source: a seat sees its own rack, an
 //!   observer sees no rack, nobody sees the bag's order.
 //! - [`protocol`]: the typed JSON messages of the WebSocket.
-//! - `director`: the director's pages (`/td`) over the event files of `tilebag-events`, and the
-//!   reporting of online games' results into their events.
+//! - `director`: the director's pages (`/td`) over the event files of `tilebag-events`;
+//!   `player_pages`: the players' pages (`/events/...`, `/p/...`); `pages`: their HTML (maud
+//!   templates); `online_results`: the reporting of online games' results into their events.
 //! - [`bench`]: the load tool ([`bench_serve`]); [`client`]: the small HTTP/WebSocket client it
 //!   and the tests use.
 
@@ -25,7 +26,10 @@ mod health;
 mod http;
 mod ids;
 mod live;
+mod meta;
 mod net;
+mod online_results;
+mod pages;
 mod player_pages;
 pub mod protocol;
 mod quota;
@@ -300,12 +304,12 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     ));
     let (ended_tx, ended_rx) = tokio::sync::mpsc::unbounded_channel();
     hub.report_ends_to(ended_tx);
-    director.spawn_reporter(ended_rx);
+    director.reporter.spawn(ended_rx);
     // The director's games wait for their players as long as it takes.
-    let linked = director.clone();
+    let linked = director.reporter.clone();
     hub.keep_waiting_if(Arc::new(move |id: &str| linked.is_linked(id)));
     // The index of online games first, so a restored game that ends at once is reported.
-    director.collect_all(&hub).await;
+    director.reporter.collect_all(&hub).await;
     hub.restore_unfinished().await?;
     let addr = SocketAddr::new(config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
@@ -313,6 +317,10 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
     let app = http::router(hub.clone(), &config)
+        .merge(player_pages::router(director::DirectorState {
+            director: director.clone(),
+            hub: hub.clone(),
+        }))
         .merge(director::router(director, hub.clone()))
         .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);

@@ -49,30 +49,10 @@ use tokio::sync::{mpsc, oneshot, watch};
 /// How long a finished game with no connection stays in memory.
 const IDLE_FINISHED: Duration = Duration::from_secs(600);
 
-/// A game's fixed facts.
-#[derive(Debug, Clone)]
-pub struct GameMeta {
-    pub id: String,
-    pub tokens: [String; 2],
-    pub names: [String; 2],
-    pub preset: String,
-    pub lexicon: String,
-    pub created_at_ms: i64,
-    /// The creator chose the seed (`serve --allow-seeds`): shown in every view and the GCG.
-    pub seeded: bool,
-    /// The computer's seat, in a game against the computer.
-    pub bot: Option<BotSeat>,
-}
+pub use crate::meta::GameMeta;
 
-impl GameMeta {
-    /// The seat a token opens, if any. The computer's seat opens to no token: only its actor
-    /// (`bot.rs`) plays it.
-    pub(crate) fn seat_for_token(&self, token: &str) -> Option<usize> {
-        (0..2)
-            .filter(|&s| self.bot.as_ref().is_none_or(|b| b.seat != s))
-            .find(|&s| crate::ids::same_secret(&self.tokens[s], token))
-    }
-}
+/// A game that ended: its id and final scores in seat order (sent to whoever reports results).
+pub(crate) type Ended = (String, [i32; 2]);
 
 /// A game's public state as the list shows it, kept current by the game's task.
 #[derive(Debug, Clone, Serialize)]
@@ -304,7 +284,7 @@ pub(crate) struct Hub {
     loading: tokio::sync::Mutex<()>,
     pub(crate) shutdown: watch::Receiver<bool>,
     /// Where games send their id and final scores when they end (the director's reporter).
-    on_end: std::sync::OnceLock<mpsc::UnboundedSender<crate::director::Ended>>,
+    on_end: std::sync::OnceLock<mpsc::UnboundedSender<Ended>>,
     /// The lexicons the computer plays (and analyses) with.
     pub(crate) engines: Arc<crate::bot::Engines>,
     /// Analyses of ended games (`GET /api/games/{id}/analysis`).
@@ -351,7 +331,7 @@ impl Hub {
     }
 
     /// Sends every game that ends from now on to `tx` (set once, before games are restored).
-    pub(crate) fn report_ends_to(&self, tx: mpsc::UnboundedSender<crate::director::Ended>) {
+    pub(crate) fn report_ends_to(&self, tx: mpsc::UnboundedSender<Ended>) {
         let _ = self.on_end.set(tx);
     }
 
@@ -891,7 +871,7 @@ struct GameTask {
     /// A deadline whose tick changed nothing (never expected; guards against a busy loop).
     stalled: Option<i64>,
     /// Told when the game ends (after the end is committed).
-    on_end: Option<mpsc::UnboundedSender<crate::director::Ended>>,
+    on_end: Option<mpsc::UnboundedSender<Ended>>,
     /// The database's state; `db_down` is the one this game last acted on.
     db: watch::Receiver<DbState>,
     db_down: bool,

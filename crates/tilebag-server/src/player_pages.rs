@@ -1,28 +1,61 @@
-//! Each player's own page (`/p/{event}/{key}`): their current game, and the tally slip they
-//! submit and their opponent confirms (NASPA V.J, WESPA 5.4, SANSPA 18.10), so a result is final
-//! only when both players have signed it, without the director typing either side. The key is a
-//! secret per player, made when the director prints the players' links
-//! (`/td/{event}/d/{division}/links`); it is kept in the event file beside the log.
+//! The players' pages: what a tournament posts on the wall (`/events/{event}` and
+//! `/events/{event}/{division}`: pairings and standings, for players' phones), and each player's
+//! own page (`/p/{event}/{key}`): their current game, and the tally slip they submit and their
+//! opponent confirms (NASPA V.J, WESPA 5.4, SANSPA 18.10), so a result is final only when both
+//! players have signed it. The key is a secret per player, made when the director prints the
+//! players' links (`/td/{event}/d/{division}/links`); it is kept in the event file beside the log.
+//!
+//! No key is needed and nothing of the director's is shown: no seat link but the player's own,
+//! no form but their slip, no navigation of the director's, and an error never names a file or
+//! a path of the server's (only what the visitor asked for).
 
-use crate::director::{
-    back, based_on_text, blocking, change, enc, error_page, guard, html, load_division,
-    public_page, same_origin, DirectorState,
-};
-use axum::extract::rejection::FormRejection;
-use axum::extract::{Form, Path, State};
+use crate::director::{blocking, change, same_origin, DirectorState};
+use crate::pages::public::{self as tpl, GameInfo, GameState, SlipState};
+use crate::pages::{back, enc, ending_words, html_response, public_error, score, Flash};
+use axum::extract::rejection::{FormRejection, QueryRejection};
+use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
 use serde::Deserialize;
-use std::fmt::Write as _;
-use tilebag_tournament::report::esc;
-use tilebag_tournament::tables::name_of;
+use std::collections::HashMap;
 use tilebag_tournament::{Action, Division, Pairing, PlayerId, Seat, Tournament};
 
+pub(crate) fn router(state: DirectorState) -> Router {
+    Router::new()
+        .route("/p/{event}/{key}", get(player_page))
+        .route("/p/{event}/{key}/slip", post(submit_slip))
+        .route("/p/{event}/{key}/confirm", post(confirm_slip))
+        .route("/events/{event}", get(public_event))
+        .route("/events/{event}/{division}", get(public_division))
+        .with_state(state)
+}
+
 fn unknown_link() -> Response {
-    error_page(
+    public_error(
         StatusCode::NOT_FOUND,
         "This player link is not known. Ask the director for yours.",
     )
+}
+
+/// The event for a public page; a missing or unreadable one is "not found", in the visitor's
+/// terms (the reason, which may name the server's files, goes to the log only).
+async fn public_load(s: &DirectorState, event: &str) -> Result<Tournament, Response> {
+    let dir = s.director.clone();
+    let ev = event.to_string();
+    match blocking(move || dir.events().open_read(&ev)?.load()).await {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            if tilebag_events::EventsDir::check_id(event).is_ok() {
+                eprintln!("tilebag-server: public page of event {event:?}: {e}");
+            }
+            Err(public_error(
+                StatusCode::NOT_FOUND,
+                &format!("There is no event {event:?} here. Check the address with the director."),
+            ))
+        }
+    }
 }
 
 /// Keys are made by `crate::ids::token`: letters and digits, 16 to 64 of them.
@@ -65,216 +98,142 @@ fn current_round(d: &Division, p: PlayerId) -> Option<u32> {
         .map(|r| r.number)
 }
 
-pub(crate) async fn player_page(
+/// How the online games of a round ended, by board, where the scores alone would mislead.
+async fn endings(s: &DirectorState, d: &Division, round: u32) -> HashMap<u32, String> {
+    let mut out = HashMap::new();
+    let Some(r) = d.round(round) else {
+        return out;
+    };
+    for g in r.pairings.iter().filter_map(Pairing::game) {
+        if g.result.is_none() {
+            continue;
+        }
+        let Some(o) = d
+            .online
+            .iter()
+            .rev()
+            .find(|o| o.round == round && g.opponent_of(o.first) == Some(o.second))
+        else {
+            continue;
+        };
+        let from_it = matches!(&g.result, Some(tilebag_tournament::GameResult::Played {
+            source: tilebag_tournament::ResultSource::Online { game_id }, .. }) if *game_id == o.game_id);
+        if !from_it {
+            continue;
+        }
+        let Ok(h) = s.hub.get(&o.game_id).await else {
+            continue;
+        };
+        if let Ok(snap) = h.snapshot().await {
+            if let Some(res) = &snap.view.table.result {
+                if let Some(e) = ending_words(d, g, o.first, res) {
+                    out.insert(g.board, e);
+                }
+            }
+        }
+    }
+    out
+}
+
+async fn player_page(
     State(s): State<DirectorState>,
     Path((event, key)): Path<(String, String)>,
-    flash: Result<
-        axum::extract::Query<crate::director::Flash>,
-        axum::extract::rejection::QueryRejection,
-    >,
+    flash: Result<Query<Flash>, QueryRejection>,
 ) -> Response {
     let (division, me, t) = match who(&s, &event, &key).await {
         Ok(x) => x,
         Err(r) => return r,
     };
     let Ok(d) = t.division(&division) else {
-        return error_page(StatusCode::NOT_FOUND, "this player's division is gone");
+        return public_error(StatusCode::NOT_FOUND, "This player's division is gone.");
     };
-    let here = format!("/p/{}/{}", enc(&event), enc(&key));
-    let mut body = flash
-        .map(|q| crate::director::flash(&q.0))
-        .unwrap_or_default();
-    let _ = write!(
-        body,
-        "<p>Division {} · <a href=\"/events/{}/{}\">pairings and standings</a></p>",
-        esc(&d.name),
-        enc(&event),
-        enc(&d.name)
-    );
-    let last = d.rounds.len() as u32;
-    if let Some(st) = d.standings(last).into_iter().find(|x| x.player == me) {
-        let _ = write!(
-            body,
-            "<p id=\"standing\">After round {last}: place {} of {}, {}–{}, spread {:+}.</p>",
-            st.rank,
-            d.players.len(),
-            tilebag_tournament::standings::fmt_half(st.wins2),
-            tilebag_tournament::standings::fmt_half(st.losses2),
-            st.spread
-        );
-    }
-    let Some(round) = current_round(d, me) else {
-        body.push_str("<p id=\"game\">You have not been paired yet.</p>");
-        return public_page(&format!("{} · {}", t.name, name_of(d, me)), &body);
-    };
-    let pr = d.player_round(round, me).expect("paired this round");
-    match pr.pairing {
-        Pairing::Bye { spread, .. } => {
-            let _ = write!(
-                body,
-                "<p id=\"game\">Round {round}: you have a bye ({spread:+}).</p>"
-            );
-        }
-        Pairing::Absent { .. } => {
-            let _ = write!(
-                body,
-                "<p id=\"game\">Round {round}: you are not playing (withdrawn).</p>"
-            );
-        }
-        Pairing::Game(g) => {
-            let opp = g.opponent_of(me).expect("in the game");
-            let seat = match g.seat_of(me) {
-                Some(Seat::First) => "you go first",
-                _ => "you go second",
-            };
-            let r = d.round(round).expect("paired");
-            let _ = write!(
-                body,
-                "<p id=\"game\">Round {round}, board {}: you ({}) v #{opp} {}; {seat}. \
-({} pairings, based on {}.)</p>",
-                g.board,
-                esc(&name_of(d, me)),
-                esc(&name_of(d, opp)),
-                esc(&r.method.to_string()),
-                based_on_text(r.based_on),
-            );
-            // A game started online: the player's own seat link.
-            if let Some(o) = d
-                .online
-                .iter()
-                .find(|o| o.round == round && g.opponent_of(o.first) == Some(o.second))
-            {
-                if let Ok(h) = s.hub.get(&o.game_id).await {
-                    let seat = usize::from(o.first != me);
-                    let _ = write!(
-                        body,
-                        "<p id=\"online\"><a href=\"/games/{id}?token={t}\" id=\"play-online\">Play this game online</a>{ended}</p>",
-                        id = esc(&o.game_id),
-                        t = enc(&h.meta.tokens[seat]),
-                        ended = if h.is_ended() { " (over)" } else { "" },
-                    );
+    let f = flash.map(|q| q.0).unwrap_or_default();
+    let game = match current_round(d, me) {
+        None => GameState::NotPaired,
+        Some(round) => match d.player_round(round, me).map(|pr| pr.pairing) {
+            Some(Pairing::Bye { spread, .. }) => GameState::Bye {
+                round,
+                spread: *spread,
+            },
+            Some(Pairing::Game(g)) => {
+                let opponent = g.opponent_of(me).unwrap_or(me);
+                let r = d.round(round);
+                let online = d
+                    .online
+                    .iter()
+                    .rev()
+                    .find(|o| o.round == round && g.opponent_of(o.first) == Some(o.second));
+                // The seat link only while the game can still count: no result, no slip.
+                let mut seat_link = None;
+                if let (Some(o), None, None) = (online, &g.result, &g.slip) {
+                    if let Ok(h) = s.hub.get(&o.game_id).await {
+                        let seat = usize::from(o.first != me);
+                        seat_link = Some(format!(
+                            "/games/{}?token={}",
+                            o.game_id,
+                            enc(&h.meta.tokens[seat])
+                        ));
+                    }
                 }
-            }
-            let mine = |first: i32, second: i32| {
-                if g.first == me {
-                    (first, second)
-                } else {
-                    (second, first)
-                }
-            };
-            match (&g.result, &g.slip) {
-                (Some(_), _) => {
-                    let o = pr.outcome.expect("a result");
-                    let text = match o.scores {
-                        Some((own, theirs)) => format!("{own}–{theirs}"),
-                        None => format!("{:+}", o.spread),
-                    };
-                    let _ = write!(
-                        body,
-                        "<p id=\"slip\">The result is in: {} ({text}). If it is wrong, see the director.</p>",
-                        match o.wins2 {
-                            2 => "you won",
-                            1 => "a tie",
-                            _ => "you lost",
-                        }
-                    );
-                }
-                (None, Some(slip)) if slip.submitted_by == me => {
-                    let (own, theirs) = mine(slip.first_score, slip.second_score);
-                    let _ = write!(
-                        body,
-                        "<p id=\"slip\">You submitted {own}–{theirs}. It counts once #{opp} {} confirms it.</p>",
-                        esc(&name_of(d, opp))
-                    );
-                }
-                (None, Some(slip)) => {
-                    let (own, theirs) = mine(slip.first_score, slip.second_score);
-                    let _ = write!(
-                        body,
-                        "<p id=\"slip\">#{opp} {} submitted: you {own}, them {theirs}.</p>\
-<form method=\"post\" action=\"{here}/confirm\"><input type=\"hidden\" name=\"round\" value=\"{round}\">\
-<button id=\"confirm\">Confirm: the scores are right</button></form>\
-<p>If they are wrong, do not confirm: submit the right scores below, or see the director.</p>",
-                        esc(&name_of(d, opp))
-                    );
-                    body.push_str(&slip_form(&here, round, d.config.winner_submits));
-                }
-                (None, None) => body.push_str(&slip_form(&here, round, d.config.winner_submits)),
-            }
-        }
-    }
-    body.push_str(&scorecard(d, me));
-    public_page(&format!("{} · {}", t.name, name_of(d, me)), &body)
-}
-
-/// The player's rounds so far: opponent, seat, result and running record.
-fn scorecard(d: &Division, me: PlayerId) -> String {
-    let mut out = String::from(
-        "<h2>Your rounds</h2><table id=\"scorecard\"><tr><th>Round</th><th>Opponent</th>\
-<th>Seat</th><th>Result</th><th>Won</th><th>Spread</th></tr>",
-    );
-    let (mut wins2, mut spread) = (0u32, 0i32);
-    for r in &d.rounds {
-        let Some(pr) = d.player_round(r.number, me) else {
-            continue;
-        };
-        let opponent = match pr.pairing {
-            Pairing::Bye { .. } => "bye".to_string(),
-            Pairing::Absent { .. } => "(not playing)".to_string(),
-            Pairing::Game(_) => pr
-                .opponent
-                .map(|o| format!("#{o} {}", name_of(d, o)))
-                .unwrap_or_default(),
-        };
-        let seat = match pr.seat {
-            Some(Seat::First) => "1st",
-            Some(Seat::Second) => "2nd",
-            None => "",
-        };
-        let result = match pr.outcome {
-            Some(o) => {
-                wins2 += o.wins2;
-                spread += o.spread;
-                let wl = match o.wins2 {
-                    2 => "W",
-                    1 => "T",
-                    _ => "L",
+                let mine = |first: i32, second: i32| {
+                    if g.first == me {
+                        (first, second)
+                    } else {
+                        (second, first)
+                    }
                 };
-                match o.scores {
-                    Some((own, theirs)) => format!("{wl} {own}–{theirs}"),
-                    None => format!("{wl} {:+}", o.spread),
-                }
+                let status = match (&g.result, &g.slip) {
+                    (Some(res), _) => {
+                        let o = res.outcome_for(g, me);
+                        let text = match o.scores {
+                            Some((own, theirs)) => score(own, theirs),
+                            None => format!("{:+}", o.spread),
+                        };
+                        SlipState::Final {
+                            words: match o.wins2 {
+                                2 => "you won",
+                                1 => "a tie",
+                                _ => "you lost",
+                            },
+                            text,
+                            ending: endings(&s, d, round).await.remove(&g.board),
+                        }
+                    }
+                    (None, Some(slip)) if slip.submitted_by == me => {
+                        let (own, theirs) = mine(slip.first_score, slip.second_score);
+                        SlipState::Submitted { own, theirs }
+                    }
+                    (None, Some(slip)) => {
+                        let (own, theirs) = mine(slip.first_score, slip.second_score);
+                        SlipState::ToConfirm { own, theirs }
+                    }
+                    (None, None) => SlipState::Open,
+                };
+                GameState::Game(Box::new(GameInfo {
+                    round,
+                    board: g.board,
+                    opponent,
+                    first: g.seat_of(me) == Some(Seat::First),
+                    method: r.map(|r| r.method.to_string()).unwrap_or_default(),
+                    based_on: r.map(|r| r.based_on).unwrap_or(0),
+                    seat_link,
+                    status,
+                    winner_submits: d.config.winner_submits,
+                }))
             }
-            None => "—".to_string(),
-        };
-        let _ = write!(
-            out,
-            "<tr><td class=\"n\">{}</td><td>{}</td><td>{seat}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:+}</td></tr>",
-            r.number,
-            esc(&opponent),
-            esc(&result),
-            tilebag_tournament::standings::fmt_half(wins2),
-            spread
-        );
-    }
-    out.push_str("</table>");
-    out
-}
-
-fn slip_form(here: &str, round: u32, winner_submits: bool) -> String {
-    let who = if winner_submits {
-        " Under these rules the winner submits the slip and the loser confirms it (WESPA 5.4.2, \
-SANSPA 18.7); after a tie either may."
-    } else {
-        ""
+            _ => GameState::Absent { round },
+        },
     };
-    format!(
-        "<form method=\"post\" action=\"{here}/slip\"><input type=\"hidden\" name=\"round\" value=\"{round}\">\
-<label>Your final score <input type=\"number\" name=\"score\" id=\"my-score\" min=\"-500\" max=\"2000\" required></label> \
-<label>Your opponent's <input type=\"number\" name=\"opponent_score\" id=\"their-score\" min=\"-500\" max=\"2000\" required></label> \
-<button id=\"submit-slip\">Submit the tally slip</button></form>\
-<p>Final scores after the racks are counted. Your opponent confirms them on their page.{who}</p>"
-    )
+    let page = tpl::PlayerPage {
+        event: &event,
+        key: &key,
+        t: &t,
+        d,
+        me,
+        flash: &f,
+        game,
+    };
+    html_response(StatusCode::OK, tpl::player(&page))
 }
 
 #[derive(Deserialize)]
@@ -295,7 +254,7 @@ async fn player_post(
     confirm: bool,
 ) -> Response {
     if !same_origin(&headers) {
-        return error_page(
+        return public_error(
             StatusCode::FORBIDDEN,
             "This form was posted from another site.",
         );
@@ -344,7 +303,7 @@ async fn player_post(
     )
 }
 
-pub(crate) async fn submit_slip(
+async fn submit_slip(
     State(s): State<DirectorState>,
     headers: HeaderMap,
     Path((event, key)): Path<(String, String)>,
@@ -353,7 +312,7 @@ pub(crate) async fn submit_slip(
     player_post(s, headers, event, key, form, false).await
 }
 
-pub(crate) async fn confirm_slip(
+async fn confirm_slip(
     State(s): State<DirectorState>,
     headers: HeaderMap,
     Path((event, key)): Path<(String, String)>,
@@ -362,62 +321,42 @@ pub(crate) async fn confirm_slip(
     player_post(s, headers, event, key, form, true).await
 }
 
-/// The director's printable list of every player's link (keys are made on first view).
-pub(crate) async fn links_page(
-    State(s): State<DirectorState>,
-    headers: HeaderMap,
-    Path((event, division)): Path<(String, String)>,
-) -> Response {
-    if let Some(r) = guard(&s, &headers, false) {
-        return r;
+#[derive(Deserialize)]
+struct RoundQuery {
+    round: Option<u32>,
+}
+
+async fn public_event(State(s): State<DirectorState>, Path(event): Path<String>) -> Response {
+    match public_load(&s, &event).await {
+        Ok(t) => html_response(StatusCode::OK, tpl::event(&event, &t)),
+        Err(r) => r,
     }
-    let t = match load_division(&s, &event, &division).await {
+}
+
+async fn public_division(
+    State(s): State<DirectorState>,
+    Path((event, division)): Path<(String, String)>,
+    q: Result<Query<RoundQuery>, QueryRejection>,
+) -> Response {
+    let t = match public_load(&s, &event).await {
         Ok(t) => t,
         Err(r) => return r,
     };
-    let d = t.division(&division).expect("checked");
-    let players: Vec<(PlayerId, String)> =
-        d.players.iter().map(|p| (p.id, p.name.clone())).collect();
-    let dir = s.director.clone();
-    let (ev, div) = (event.clone(), division.clone());
-    let keys = blocking(move || {
-        let mut f = dir.events().open(&ev)?;
-        players
-            .iter()
-            .map(|(id, _)| f.player_key(&div, *id, crate::ids::token))
-            .collect::<anyhow::Result<Vec<String>>>()
-    })
-    .await;
-    let keys = match keys {
-        Ok(k) => k,
-        Err(e) => return error_page(StatusCode::INTERNAL_SERVER_ERROR, &e),
-    };
-    let host = headers
-        .get(axum::http::header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let mut body = String::from(
-        "<p>Hand each player their own link (it is their password: keep the sheet safe). On it \
-they see their game and submit and confirm tally slips (NASPA V.J, WESPA 5.4).</p>\
-<table id=\"links\"><tr><th>#</th><th>Player</th><th>Link</th></tr>",
-    );
-    for (p, key) in d.players.iter().zip(&keys) {
-        let path = format!("/p/{}/{}", enc(&event), enc(key));
-        let _ = write!(
-            body,
-            "<tr><td class=\"n\">{}</td><td>{}</td><td><a href=\"{path}\">http://{}{path}</a></td></tr>",
-            p.id,
-            esc(&p.name),
-            esc(host),
+    let Ok(d) = t.division(&division) else {
+        return public_error(
+            StatusCode::NOT_FOUND,
+            &format!("Event {:?} has no division {division:?}.", t.name),
         );
-    }
-    body.push_str("</table>");
-    html(
+    };
+    let last = d.rounds.len() as u32;
+    let round = q
+        .ok()
+        .and_then(|q| q.0.round)
+        .filter(|r| (1..=last).contains(r))
+        .unwrap_or(last);
+    let endings = endings(&s, d, round).await;
+    html_response(
         StatusCode::OK,
-        crate::director::page(
-            &format!("{} · Division {} · player links", t.name, d.name),
-            &[],
-            &body,
-        ),
+        tpl::division(&event, &t, d, round, &endings),
     )
 }

@@ -13,7 +13,7 @@
 //! both racks, as the GCG record (and the physical game, where the racks are counted openly) do.
 //! Observers get racks only through the GCG record of a finished game.
 
-use crate::live::GameMeta;
+use crate::meta::GameMeta;
 use serde::Serialize;
 use tilebag_core::game::{Adjustment, EndReason, Turn, TurnKind};
 use tilebag_core::ruleset::{ChallengeRule, ClockRule, EndRackRule};

@@ -52,6 +52,8 @@ const ASSETS: &[(&str, &str, &[u8])] = assets![
     "clock.js" => JS,
     "judge.js" => JS,
     "scoresheet.js" => JS,
+    "td.js" => JS,
+    "td.css" => CSS,
     "favicon.svg" => SVG,
 ];
 

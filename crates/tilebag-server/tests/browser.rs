@@ -862,9 +862,14 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         "the result",
         "return document.querySelector('#message')?.textContent === 'Result entered.'",
     );
-    assert_eq!(s.text_of("#board-1 .outcome"), "432-389");
+    assert_eq!(s.text_of("#board-1 .outcome"), "432\u{2013}389");
     let first = proposal[0][0].as_str().unwrap().to_string(); // "#N Name"
     let first_name = first.split_once(' ').unwrap().1.to_string();
+    s.click_css("#tab-standings");
+    s.wait_js(
+        "the standings tab",
+        "return !!document.querySelector('#standings')",
+    );
     let top = s.js(
         "const r = document.querySelectorAll('#standings tr')[1]; return [r.cells[2].textContent, r.cells[4].textContent, r.cells[6].textContent]",
         json!([]),
@@ -872,6 +877,8 @@ fn director_pages_pair_a_round_and_enter_a_result() {
     assert_eq!(top, json!([first_name, "1", "+43"]));
     s.screenshot("director-result");
     s.assert_no_console_errors();
+    s.click_css("#tab-round");
+    s.wait_js("the round tab", "return !!document.querySelector('#games')");
 
     // Board 2 online: a player opens their seat and calls the director (NASPA II.A); the
     // division page shows the call and the director restarts the clocks.

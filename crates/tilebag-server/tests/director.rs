@@ -464,7 +464,7 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     assert!(undone.1.contains("report-online"), "{}", undone.1);
     let page = td.get("/td/club/d/A?round=1").await.text();
     assert!(
-        page.contains(&format!("{first_score}-{second_score}")),
+        page.contains(&format!("{first_score}\u{2013}{second_score}")),
         "{page}"
     );
     let t = load(&dir);
@@ -472,7 +472,7 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
 
     // Standings on the page agree with the log; the exports download.
     let standings = t.division("A").unwrap().standings(1);
-    let page = td.get("/td/club/d/A").await.text();
+    let page = td.get("/td/club/d/A?tab=standings").await.text();
     let table_html = between(&page, "<table id=\"standings\">", "</table>").unwrap();
     let leader = &standings[0];
     assert!(
@@ -550,7 +550,10 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     let to = td
         .post("/td/club/d/A/act", "do=withdraw&player=5&round=3")
         .await;
-    assert_eq!(to, "/td/club/d/A?msg=#5 withdrawn from round 3.");
+    assert_eq!(
+        to,
+        "/td/club/d/A?tab=players&msg=#5 withdrawn from round 3."
+    );
     assert_eq!(
         load(&dir).division("A").unwrap().players[4].withdrawn_from,
         Some(3)
@@ -561,7 +564,10 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
             "do=adjust&player=4&round=1&reason=drawing-out-of-order",
         )
         .await;
-    assert_eq!(to, "/td/club/d/A?msg=Spread adjusted for #4 in round 1.");
+    assert_eq!(
+        to,
+        "/td/club/d/A?tab=standings&msg=Spread adjusted for #4 in round 1."
+    );
     let adj = load(&dir).division("A").unwrap().adjustments.clone();
     assert_eq!(adj.len(), 1);
     assert_eq!(
@@ -584,7 +590,7 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
         .await;
     assert_eq!(
         to,
-        "/td/club/d/A?msg=#4 ejected from round 3 (WESPA 6.2.4)."
+        "/td/club/d/A?tab=players&msg=#4 ejected from round 3 (WESPA 6.2.4)."
     );
     let t = load(&dir);
     let d = t.division("A").unwrap();
@@ -594,12 +600,12 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     let to = td
         .post("/td/club/d/A/act", "do=set&key=spread-cap&value=100")
         .await;
-    assert_eq!(to, "/td/club/d/A?msg=spread-cap set to 100.");
+    assert_eq!(to, "/td/club/d/A?tab=settings&msg=spread-cap set to 100.");
     assert_eq!(
         load(&dir).division("A").unwrap().config.spread_cap,
         Some(100)
     );
-    let page = td.get("/td/club/d/A").await.text();
+    let page = td.get("/td/club/d/A?tab=settings").await.text();
     let settings = between(&page, "<table id=\"settings-table\">", "</table>").unwrap();
     assert!(
         settings.contains("<td>spread-cap</td><td><code>100</code></td>"),
@@ -618,7 +624,7 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
             "do=edit-player&player=2&name=Robert&rating=1750",
         )
         .await;
-    assert_eq!(to, "/td/club/d/A?msg=#2 changed.");
+    assert_eq!(to, "/td/club/d/A?tab=players&msg=#2 changed.");
     let p2 = load(&dir).division("A").unwrap().players[1].clone();
     assert_eq!((p2.name.as_str(), p2.rating), ("Robert", 1750));
     let to = td.post("/td/club/d/A/act", "do=edit-player&player=2").await;

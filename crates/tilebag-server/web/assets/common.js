@@ -220,6 +220,7 @@ export function navLinks(current) {
     ['/clock', 'Clock'],
     ['/judge', 'Word judge'],
     ['/scoresheet', 'Score sheet'],
+    ['/td', 'Director'],
   ];
   return el('nav', { 'aria-label': 'tilebag pages' },
     el('ul', {}, links.map(([href, label]) => el('li', {},

@@ -1,0 +1,28 @@
+//! A game's fixed facts, shared by the game's task (`live`) and the views (`view`).
+
+use crate::store::BotSeat;
+
+/// A game's fixed facts.
+#[derive(Debug, Clone)]
+pub struct GameMeta {
+    pub id: String,
+    pub tokens: [String; 2],
+    pub names: [String; 2],
+    pub preset: String,
+    pub lexicon: String,
+    pub created_at_ms: i64,
+    /// The creator chose the seed (`serve --allow-seeds`): shown in every view and the GCG.
+    pub seeded: bool,
+    /// The computer's seat, in a game against the computer.
+    pub bot: Option<BotSeat>,
+}
+
+impl GameMeta {
+    /// The seat a token opens, if any. The computer's seat opens to no token: only its actor
+    /// (`bot.rs`) plays it.
+    pub(crate) fn seat_for_token(&self, token: &str) -> Option<usize> {
+        (0..2)
+            .filter(|&s| self.bot.as_ref().is_none_or(|b| b.seat != s))
+            .find(|&s| crate::ids::same_secret(&self.tokens[s], token))
+    }
+}

@@ -1,0 +1,245 @@
+//! What the director prints: pairings by player in alphabetical order (for the wall, where each
+//! player looks for their own name), and scorecards with the coming rounds' opponents filled in
+//! where the schedule fixes them (a round robin), so a player knows whom they meet next.
+
+use maud::{html, Markup, DOCTYPE};
+use tilebag_tournament::standings::fmt_half;
+use tilebag_tournament::tables::name_of;
+use tilebag_tournament::{Division, Pairing, PlayerId, Round, Seat, Tournament};
+
+fn layout(t: &Tournament, d: &Division, title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (t.name) " — " (title) }
+                link rel="stylesheet" href="/assets/td.css";
+            }
+            body.printout {
+                main {
+                    h1 { (t.name) }
+                    h2 { "Division " (d.name) " · " (title) }
+                    (body)
+                }
+            }
+        }
+    }
+}
+
+/// One line per player, sorted by name: their board, opponent and seat (or bye).
+pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Markup {
+    let mut lines: Vec<(String, PlayerId, String, String, String)> = Vec::new();
+    if let Some(r) = d.round(round) {
+        for p in &r.pairings {
+            match p {
+                Pairing::Game(g) => {
+                    for (me, other, seat) in
+                        [(g.first, g.second, "first"), (g.second, g.first, "second")]
+                    {
+                        lines.push((
+                            name_of(d, me),
+                            me,
+                            g.board.to_string(),
+                            format!("{} (#{other})", name_of(d, other)),
+                            seat.into(),
+                        ));
+                    }
+                }
+                Pairing::Bye { player, spread, .. } => lines.push((
+                    name_of(d, *player),
+                    *player,
+                    String::new(),
+                    format!("bye ({spread:+})"),
+                    String::new(),
+                )),
+                Pairing::Absent { player, .. } => lines.push((
+                    name_of(d, *player),
+                    *player,
+                    String::new(),
+                    "not playing (withdrawn)".into(),
+                    String::new(),
+                )),
+            }
+        }
+    }
+    lines.sort_by(|a, b| {
+        a.0.to_lowercase()
+            .cmp(&b.0.to_lowercase())
+            .then(a.1.cmp(&b.1))
+    });
+    let body = html! {
+        table #by-name {
+            thead { tr { th scope="col" { "Player" } th scope="col" { "Board" } th scope="col" { "Opponent" } th scope="col" { "Goes" } } }
+            tbody { @for (name, id, board, opp, seat) in &lines {
+                tr { td { (name) " (#" (id) ")" } td.n { (board) } td { (opp) } td { (seat) } }
+            } }
+        }
+    };
+    layout(t, d, &format!("Round {round} pairings by player"), body)
+}
+
+/// The standings for the wall, headed by what is really in ("after round N" only when round N
+/// is complete).
+pub(crate) fn standings(t: &Tournament, d: &Division) -> Markup {
+    let (through, heading) = super::standings_through(d);
+    let table = tilebag_tournament::tables::standings_table(d, through);
+    let body = html! {
+        table #standings {
+            thead { tr { @for c in &table.cols { th scope="col" { (c.0) } } } }
+            tbody { @for r in &table.rows {
+                tr { @for (i, c) in r.iter().enumerate() { td class=[table.cols[i].2.then_some("n")] { (c) } } }
+            } }
+        }
+    };
+    layout(t, d, &heading, body)
+}
+
+/// A row of a scorecard.
+enum Line {
+    /// A paired round (played or not).
+    Known {
+        opponent: String,
+        seat: &'static str,
+        result: Option<(String, String, &'static str, tilebag_tournament::Outcome)>,
+    },
+    /// A coming round whose pairing is fixed by the schedule, not posted yet.
+    Coming {
+        opponent: String,
+        seat: &'static str,
+    },
+    /// A round whose pairing depends on results still to come.
+    Open,
+}
+
+fn seat_text(s: Option<Seat>) -> &'static str {
+    match s {
+        Some(Seat::First) => "1st",
+        Some(Seat::Second) => "2nd",
+        None => "",
+    }
+}
+
+/// One scorecard per player: every round of the schedule, the played ones with scores and the
+/// running record, the coming ones with the opponent when it is known (`coming`: the rounds the
+/// schedule fixes, paired ahead on a copy of the event), blank lines to fill in otherwise.
+pub(crate) fn scorecards(t: &Tournament, d: &Division, coming: &[Round]) -> Markup {
+    let total = d
+        .total_rounds()
+        .max(d.rounds.len() as u32 + coming.len() as u32);
+    let body = html! {
+        @for p in &d.players {
+            @let lines = (1..=total).map(|n| (n, line(d, coming, p.id, n))).collect::<Vec<_>>();
+            div.card {
+                p { strong { "#" (p.id) " " (p.name) } " · rating " (p.rating)
+                    @if let Some(m) = &p.member_id { " · " (m) } }
+                table {
+                    thead { tr {
+                        th scope="col" { "Round" } th scope="col" { "Opponent" } th scope="col" { "1st/2nd" }
+                        th scope="col" { "Score" } th scope="col" { "Opp." } th scope="col" { "Result" }
+                        th scope="col" { "Record" } th scope="col" { "Spread" }
+                    } }
+                    tbody { (card_rows(&lines)) }
+                }
+            }
+        }
+    };
+    let body = html! {
+        p.note { "Rounds in italics are still to come: their opponents and seats are the ones the schedule \
+                  fixes (a round robin) until the director posts them; blank rows depend on results still to come." }
+        (body)
+    };
+    layout(t, d, "Scorecards", body)
+}
+
+fn line(d: &Division, coming: &[Round], me: PlayerId, n: u32) -> Line {
+    if let Some(pr) = d.player_round(n, me) {
+        let opponent = match (pr.pairing, pr.opponent) {
+            (_, Some(o)) => format!("{} (#{o})", name_of(d, o)),
+            (Pairing::Bye { .. }, _) => "bye".into(),
+            _ => "withdrawn".into(),
+        };
+        let result = pr.outcome.map(|o| {
+            let (a, b) = o
+                .scores
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .unwrap_or_default();
+            let res = match (o.wins2, o.losses2) {
+                (2, _) => "W",
+                (_, 2) => "L",
+                (1, 1) => "T",
+                _ => "–",
+            };
+            (a, b, res, o)
+        });
+        return Line::Known {
+            opponent,
+            seat: seat_text(pr.seat),
+            result,
+        };
+    }
+    if let Some(r) = coming.iter().find(|r| r.number == n) {
+        if let Some(p) = r.pairings.iter().find(|x| x.involves(me)) {
+            return match p {
+                Pairing::Game(g) => {
+                    let o = g.opponent_of(me).unwrap_or(me);
+                    Line::Coming {
+                        opponent: format!("{} (#{o})", name_of(d, o)),
+                        seat: seat_text(g.seat_of(me)),
+                    }
+                }
+                _ => Line::Coming {
+                    opponent: "bye".into(),
+                    seat: "",
+                },
+            };
+        }
+    }
+    Line::Open
+}
+
+fn card_rows(lines: &[(u32, Line)]) -> Markup {
+    let mut record = Vec::new();
+    let (mut w2, mut l2, mut spread) = (0u32, 0u32, 0i32);
+    for (_, l) in lines {
+        if let Line::Known {
+            result: Some((_, _, _, o)),
+            ..
+        } = l
+        {
+            w2 += o.wins2;
+            l2 += o.losses2;
+            spread += o.spread;
+            record.push(Some((score_record(w2, l2), spread)));
+        } else {
+            record.push(None);
+        }
+    }
+    html! {
+        @for ((n, l), rec) in lines.iter().zip(&record) {
+            tr.(match l { Line::Coming { .. } => "coming", Line::Open => "open", _ => "" }) {
+                td.n { (n) }
+                @match l {
+                    Line::Known { opponent, seat, result } => {
+                        td { (opponent) } td { (seat) }
+                        @match result {
+                            Some((a, b, res, _)) => { td.n { (a) } td.n { (b) } td { (res) } }
+                            None => { td {} td {} td {} }
+                        }
+                    }
+                    Line::Coming { opponent, seat } => { td { (opponent) } td { (seat) } td {} td {} td {} }
+                    Line::Open => { td {} td {} td {} td {} td {} }
+                }
+                @match rec {
+                    Some((r, s)) => { td.n { (r) } td.n { (format!("{s:+}")) } }
+                    None => { td {} td {} }
+                }
+            }
+        }
+    }
+}
+
+fn score_record(w2: u32, l2: u32) -> String {
+    format!("{}\u{2013}{}", fmt_half(w2), fmt_half(l2))
+}

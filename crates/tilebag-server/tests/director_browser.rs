@@ -1,0 +1,629 @@
+//! The director's pages and the players' event pages in headless Chromium (issue 14's director
+//! items and issue 11's public error pages): the division page in tabs that keeps the focus
+//! for the next player, undo that asks first and says what it undoes in words, online games
+//! only for boards that can still take their result (and a result the event refused shown to
+//! the director, never dropped), calls for the director arriving on the open page with a sound,
+//! standings headed by what is really in, scores with an en dash and a resignation said as one,
+//! the printouts, the site navigation, pages that fit a 360 px phone, and axe-core clean.
+//!
+//! The event is set up through `tilebag-events` (the file the pages work on), then the pages
+//! are used as a director and players would. Screenshots go under
+//! `target/browser-screenshots/td-*.png`. Without Chromium the tests print a skip note and pass.
+
+mod browser_support;
+mod common;
+
+use browser_support::{Browser, Session, TestServer};
+use serde_json::json;
+use std::time::Duration;
+use tilebag_events::{EventFile, EventsDir};
+use tilebag_tournament::{Action, Pairing};
+
+/// Creates event `club` (division A, `preset`, `schedule`) with the players, through the event
+/// file the pages read.
+fn setup(server: &TestServer, preset: &str, schedule: &str, players: &[(&str, i32)]) {
+    let dir = EventsDir::new(server.dir.join("tilebag-events"));
+    let mut f = dir.create("club", "Club Night", None).unwrap();
+    let (preset, schedule) = (preset.to_string(), schedule.to_string());
+    f.append(move |_| {
+        Ok(vec![Action::AddDivision {
+            division: "A".into(),
+            preset,
+            schedule,
+            seed: 7,
+        }])
+    })
+    .unwrap();
+    for (name, rating) in players {
+        let (name, rating) = (name.to_string(), *rating);
+        f.append(move |_| {
+            Ok(vec![Action::AddPlayer {
+                division: "A".into(),
+                name,
+                rating,
+                member_id: None,
+                career_games: None,
+                members: vec![],
+            }])
+        })
+        .unwrap();
+    }
+}
+
+fn event_file(server: &TestServer) -> EventFile {
+    EventFile::open(&server.dir.join("tilebag-events/club.tbev")).unwrap()
+}
+
+/// Pairs round `round` of division A as the schedule says, through the event file.
+fn pair(server: &TestServer, round: u32) {
+    event_file(server)
+        .append(move |t| Ok(vec![t.pair("A", round, None, None)?.0]))
+        .unwrap();
+}
+
+fn sign_in(s: &Session<'_>, server: &TestServer) {
+    let key = std::fs::read_to_string(server.dir.join("tilebag-director.key")).unwrap();
+    s.goto(&server.url("/td"));
+    s.fill("#key", key.trim());
+    s.click_css("#sign-in");
+    s.wait_js(
+        "the events page",
+        "return !!document.querySelector('#create-event')",
+    );
+}
+
+/// Waits for the page's banner (`#message` or `#error`) to say `text` exactly; returns it.
+fn message(s: &Session<'_>, text: &str) -> String {
+    s.wait(&format!("the banner {text:?}"), || {
+        let now = s.js(
+            "return document.querySelector('#message, #error')?.textContent ?? ''",
+            json!([]),
+        );
+        (now.as_str() == Some(text)).then(|| text.to_string())
+    })
+}
+
+/// Nothing on the page is wider than the window.
+fn assert_fits(s: &Session<'_>, what: &str) {
+    let overflow = s.js(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
+        json!([]),
+    );
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "{what}: the page is {overflow} px wider than the window"
+    );
+}
+
+/// The player pages' links, from the director's links page: (name, path).
+fn player_links(s: &Session<'_>, server: &TestServer) -> Vec<(String, String)> {
+    s.goto(&server.url("/td/club/d/A/links"));
+    let v = s.js(
+        "return [...document.querySelectorAll('#links tbody tr')].map(r => [r.cells[1].textContent, r.querySelector('a').getAttribute('href')])",
+        json!([]),
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x[0].as_str().unwrap().to_string(),
+                x[1].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 14, director items 4, 5 and 7, and item 7's widths: the division page is in tabs;
+/// "Add player" keeps the focus for the next name; the standings say "after round N" only when
+/// round N is complete; scores use an en dash; every director page has the site navigation and
+/// the main navigation links to /td; the division page, the public page and a player's page fit
+/// a 360 px phone; axe-core finds nothing.
+#[test]
+fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-tabs");
+    setup(
+        &server,
+        "naspa-2013",
+        "RR:3",
+        &[("Ann Able", 1800), ("Bob Baker", 1700), ("Cat Cole", 1600)],
+    );
+    let s = browser.session();
+    sign_in(&s, &server);
+    // Item 7: the director's pages wear the site navigation, with Director as the current page.
+    assert_eq!(
+        s.js(
+            "return document.querySelector('header.site nav a[href=\"/td\"]')?.getAttribute('aria-current')",
+            json!([])
+        ),
+        json!("page")
+    );
+    s.goto(&server.url("/td/club/d/A"));
+    let tabs = s.js(
+        "return [...document.querySelectorAll('nav.tabs a')].map(a => a.textContent)",
+        json!([]),
+    );
+    assert_eq!(
+        tabs,
+        json!([
+            "Round",
+            "Players",
+            "Standings",
+            "Settings",
+            "Print and export"
+        ])
+    );
+    // Before any round, the page opens on Players, with the name field ready.
+    assert_eq!(
+        s.js("return document.activeElement.id", json!([])),
+        json!("player-name")
+    );
+    s.fill("#player-name", "Dan Dunn");
+    s.fill("#player-rating", "1500");
+    s.click_css("#add-player");
+    message(&s, "Added #4 Dan Dunn.");
+    // The focus is back in the name field: the next name can be typed at once.
+    assert_eq!(
+        s.js("return document.activeElement.id", json!([])),
+        json!("player-name")
+    );
+    s.type_keys("Eve");
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#player-name').value",
+            json!([])
+        ),
+        json!("Eve")
+    );
+    s.screenshot("td-players-tab");
+    // A tab is a short page, not the 4,000 px of everything at once.
+    let height = s.js("return document.documentElement.scrollHeight", json!([]));
+    assert!(height.as_i64().unwrap() < 2500, "{height} px");
+
+    // Pair round 1 from the Players tab and enter one of its two results.
+    s.click_css("#propose");
+    s.click_css("#post-pairings");
+    message(&s, "Round 1 pairings posted.");
+    s.fill("#score-1-first", "412");
+    s.fill("#score-1-second", "389");
+    s.js(
+        "document.querySelector('#entry-1').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#enter-1");
+    message(&s, "Result entered.");
+    // Item 5: the score with an en dash.
+    assert_eq!(s.text_of("#board-1 .outcome"), "412\u{2013}389");
+    // Item 5: the standings are not "after round 1" while a game of it is still being played.
+    s.click_css("#tab-standings");
+    let heading = s.text_of("#standings-h");
+    assert_eq!(heading, "Standings during round 1 (1 of 2 games in)");
+    // So does the printout for the wall.
+    s.goto(&server.url("/td/club/d/A/export/standings.html"));
+    assert_eq!(
+        s.text_of("h2"),
+        "Division A \u{b7} Standings during round 1 (1 of 2 games in)"
+    );
+    // The public page says the same.
+    s.goto(&server.url("/events/club/A"));
+    let public = s.text_of("main");
+    assert!(
+        public.contains("Standings during round 1 (1 of 2 games in)")
+            && public.contains("412\u{2013}389"),
+        "{public}"
+    );
+
+    // Item 7: the lobby's navigation links to the director's pages.
+    s.goto(&server.url("/"));
+    s.find("header.site nav a[href=\"/td\"]");
+
+    // Widths (item 7 of the game page list) and axe-core, at 360 px and at desktop size.
+    let links = player_links(&s, &server);
+    let pages = [
+        ("division-round", "/td/club/d/A?tab=round".to_string()),
+        ("division-players", "/td/club/d/A?tab=players".to_string()),
+        (
+            "division-standings",
+            "/td/club/d/A?tab=standings".to_string(),
+        ),
+        ("division-settings", "/td/club/d/A?tab=settings".to_string()),
+        ("division-print", "/td/club/d/A?tab=print".to_string()),
+        ("events", "/td".to_string()),
+        ("event", "/td/club".to_string()),
+        ("undo", "/td/club/undo".to_string()),
+        ("links", "/td/club/d/A/links".to_string()),
+        ("public-event", "/events/club".to_string()),
+        ("public-division", "/events/club/A".to_string()),
+        ("player", links[0].1.clone()),
+    ];
+    for (width, height, size) in [(360, 780, "phone"), (1280, 900, "desktop")] {
+        s.set_window_size(width, height);
+        for (name, path) in &pages {
+            s.goto(&server.url(path));
+            s.find("main h1");
+            std::thread::sleep(Duration::from_millis(100));
+            if size == "phone" {
+                assert_fits(&s, name);
+            }
+            s.screenshot(&format!("td-{name}-{size}"));
+            s.assert_accessible(&format!("{name} ({size})"));
+        }
+    }
+    s.assert_no_console_errors();
+}
+
+/// Issue 14, director item 3: Undo first shows, in words, what it will undo, and undoes it only
+/// when confirmed; its message is words, not the log's JSON.
+#[test]
+fn undo_asks_first_and_says_in_words_what_it_undoes() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-undo");
+    setup(
+        &server,
+        "naspa-2013",
+        "SW:3",
+        &[("Ann", 1800), ("Bob", 1700), ("Cat", 1600)],
+    );
+    let s = browser.session();
+    sign_in(&s, &server);
+    s.goto(&server.url("/td/club"));
+    s.click_css("#undo");
+    let what = s.text_of("#undo-what");
+    assert_eq!(
+        what,
+        "The newest change (action #5) was: adding Cat (rating 1600) to division A."
+    );
+    // Nothing is undone by looking.
+    assert_eq!(event_file(&server).rows().unwrap().len(), 5);
+    s.screenshot("td-undo-confirm");
+    s.click_css("#confirm-undo");
+    message(
+        &s,
+        "Undid action #5: adding Cat (rating 1600) to division A.",
+    );
+    let t = event_file(&server).load().unwrap();
+    assert_eq!(t.division("A").unwrap().players.len(), 2);
+    // A confirmation shown before another change undoes nothing.
+    s.goto(&server.url("/td/club/undo"));
+    s.find("#confirm-undo");
+    event_file(&server)
+        .append(|_| {
+            Ok(vec![Action::AddPlayer {
+                division: "A".into(),
+                name: "Dee".into(),
+                rating: 0,
+                member_id: None,
+                career_games: None,
+                members: vec![],
+            }])
+        })
+        .unwrap();
+    s.click_css("#confirm-undo");
+    s.wait_js(
+        "the refusal",
+        "return document.querySelector('#error')?.textContent.includes('the event changed since the confirmation was shown')",
+    );
+    assert_eq!(
+        event_file(&server)
+            .load()
+            .unwrap()
+            .division("A")
+            .unwrap()
+            .players
+            .len(),
+        3
+    );
+    s.assert_no_console_errors();
+}
+
+/// Issue 14, director item 1: "Start online games" skips a board with a tally slip waiting (and
+/// a player with a result is not offered the online game); an online game whose result the
+/// event refused (the pairing got a result meanwhile) is shown to the director.
+#[test]
+fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-online");
+    setup(
+        &server,
+        "naspa-2013",
+        "RR:3",
+        &[("Ann", 1800), ("Bob", 1700), ("Cat", 1600), ("Dan", 1500)],
+    );
+    pair(&server, 1);
+    let t = event_file(&server).load().unwrap();
+    let games: Vec<_> = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .cloned()
+        .collect();
+    let on = |b: u32| games.iter().find(|g| g.board == b).unwrap().clone();
+    let (g1, g2) = (on(1), on(2));
+    // Board 1: a tally slip is waiting for confirmation.
+    let by = g1.first;
+    event_file(&server)
+        .append(move |_| {
+            Ok(vec![Action::SubmitSlip {
+                division: "A".into(),
+                round: 1,
+                player: by,
+                score: 400,
+                opponent_score: 350,
+            }])
+        })
+        .unwrap();
+    let s = browser.session();
+    sign_in(&s, &server);
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    s.click_css("#start-online");
+    message(&s, "Started 1 online games.");
+    let t = event_file(&server).load().unwrap();
+    let online = &t.division("A").unwrap().online;
+    assert_eq!(online.len(), 1);
+    assert!(
+        online[0].first == g2.first || online[0].first == g2.second,
+        "the game is board 2's"
+    );
+    assert!(s.try_find("#board-1 a.seat").is_none());
+    let id = online[0].game_id.clone();
+
+    // Board 2 gets a result from the director while its online game is still on; the online
+    // game then ends (the director ends it): its result cannot go in, and the page says so.
+    s.fill("#score-2-first", "420");
+    s.fill("#score-2-second", "300");
+    s.js(
+        "document.querySelector('#entry-2').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#enter-2");
+    message(&s, "Result entered.");
+    s.click_css(&format!("#end-{id}"));
+    message(&s, "Game ended by the director.");
+    let conflict = s.wait("the refused online result on the page", || {
+        s.goto(&server.url("/td/club/d/A"));
+        let text = s.text_of("#online-conflicts");
+        (!text.is_empty()).then_some(text)
+    });
+    assert!(
+        conflict.contains(&format!("online game {id} ended "))
+            && conflict.contains("the event holds 420\u{2013}300 (entered by the director)"),
+        "{conflict}"
+    );
+    // The event's result is the director's, and is not said to be the online game's ending.
+    assert_eq!(s.text_of("#board-2 .outcome"), "420\u{2013}300");
+    s.screenshot("td-online-conflict");
+    // The player whose game has a result is not offered the online game any more.
+    let links = player_links(&s, &server);
+    let name = |p: u32| {
+        t.division("A").unwrap().players[p as usize - 1]
+            .name
+            .clone()
+    };
+    let path = links
+        .iter()
+        .find(|(n, _)| *n == name(g2.first))
+        .unwrap()
+        .1
+        .clone();
+    s.goto(&server.url(&path));
+    s.find("#slip");
+    assert!(s.try_find("#play-online").is_none());
+    s.assert_no_console_errors();
+}
+
+/// Issue 14, director item 2: a call for the director from an online game appears on the open
+/// division page by itself (no reload), with a sound.
+#[test]
+fn a_call_for_the_director_arrives_on_the_open_division_page() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-calls");
+    setup(
+        &server,
+        "naspa-2013",
+        "RR:1",
+        &[("Ann", 1800), ("Bob", 1700)],
+    );
+    pair(&server, 1);
+    let s = browser.session();
+    sign_in(&s, &server);
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    s.click_css("#start-online");
+    message(&s, "Started 1 online games.");
+    let seat = s
+        .js(
+            "return document.querySelector('#board-1 a.seat').getAttribute('href')",
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The page stays open (a mark on the window shows it is not reloaded).
+    s.js("window.stillHere = true; window.tdChimes = 0;", json!([]));
+    assert_eq!(s.text_of("#calls"), "");
+    // A player calls the director from their seat, in another window.
+    let p = browser.session();
+    p.goto(&server.url(&seat));
+    p.click_css("#btn-director");
+    p.wait_js(
+        "the confirmation step",
+        "return document.querySelector('#btn-director').textContent.startsWith('Confirm')",
+    );
+    p.click_css("#btn-director");
+    let text = s.wait_js(
+        "the call on the open page",
+        "return document.querySelector('#calls .call-item')?.textContent",
+    );
+    assert!(
+        text.as_str().unwrap().contains("called the director")
+            && text.as_str().unwrap().contains("round 1, board 1"),
+        "{text}"
+    );
+    assert_eq!(s.js("return window.stillHere", json!([])), json!(true));
+    s.wait_js("the chime", "return window.tdChimes >= 1");
+    s.screenshot("td-call-arrived");
+    s.assert_accessible("the division page with a call");
+    s.assert_no_console_errors();
+}
+
+/// Issue 14, director items 5 and 6: a resignation at 0–0 reads as a resignation on every page;
+/// the pairings print alphabetically by player; the scorecards carry the coming rounds'
+/// opponents of a round robin.
+#[test]
+fn a_resignation_reads_as_one_and_the_printouts_help_the_wall() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-print");
+    setup(
+        &server,
+        "naspa-2013",
+        "RR:3",
+        &[("Zoe", 1800), ("Al", 1700), ("Mia", 1600), ("Bea", 1500)],
+    );
+    pair(&server, 1);
+    let s = browser.session();
+    sign_in(&s, &server);
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    s.click_css("#start-online");
+    message(&s, "Started 2 online games.");
+    let t = event_file(&server).load().unwrap();
+    let d = t.division("A").unwrap();
+    let link = d.online[0].clone();
+    let board = d.rounds[0]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .find(|g| g.first == link.first || g.second == link.first)
+        .unwrap()
+        .board;
+    let resigner = format!(
+        "#{} {}",
+        link.first,
+        d.players[link.first as usize - 1].name
+    );
+    // The first seat resigns before any move (NASPA V.K.2: the opponent wins by 50).
+    let tokens = s.js(
+        &format!(
+            "return [...document.querySelectorAll('#board-{board} a.seat')].map(a => new URL(a.href).searchParams.get('token'))"
+        ),
+        json!([]),
+    );
+    let created = json!({
+        "id": link.game_id,
+        "seats": [
+            {"ws": format!("/api/games/{}/ws?token={}", link.game_id, tokens[0].as_str().unwrap())},
+            {"ws": format!("/api/games/{}/ws?token={}", link.game_id, tokens[1].as_str().unwrap())},
+        ],
+        "observer_ws": format!("/api/games/{}/ws", link.game_id),
+    });
+    server.rt.block_on(async {
+        let mut table = common::Table::open(server.addr, &created, false).await;
+        table.ok(0, json!({"type": "resign"})).await;
+    });
+    let outcome = s.wait("the reported resignation", || {
+        s.goto(&server.url("/td/club/d/A?round=1"));
+        let text = s.text_of(&format!("#board-{board} .outcome"));
+        (!text.is_empty()).then_some(text)
+    });
+    let said = format!("{resigner} resigned at 0\u{2013}0");
+    assert!(outcome.contains(&said), "{outcome}");
+    s.goto(&server.url("/events/club/A?round=1"));
+    assert!(s.text_of("#pairings").contains(&said));
+
+    // The wall's pairings: every player once, alphabetically, with board and opponent.
+    s.goto(&server.url("/td/club/d/A/export/pairings-by-name.html?round=1"));
+    let names = s.js(
+        "return [...document.querySelectorAll('#by-name tbody tr')].map(r => r.cells[0].textContent.split(' (')[0])",
+        json!([]),
+    );
+    assert_eq!(names, json!(["Al", "Bea", "Mia", "Zoe"]));
+    s.screenshot("td-print-by-name");
+    // Scorecards: a round robin's coming rounds (2 and 3) already name the opponents, and
+    // over the three rounds each player meets the three others once.
+    s.goto(&server.url("/td/club/d/A/export/scorecards.html"));
+    let cards = s.js(
+        "return [...document.querySelectorAll('.card')].map(c => [...c.querySelectorAll('tbody tr')].map(r => r.cells[1].textContent))",
+        json!([]),
+    );
+    let cards = cards.as_array().unwrap();
+    assert_eq!(cards.len(), 4);
+    for (i, card) in cards.iter().enumerate() {
+        let opps: Vec<&str> = card
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert_eq!(opps.len(), 3, "{opps:?}");
+        let mut ids: Vec<String> = opps
+            .iter()
+            .map(|o| {
+                o.split("(#")
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim_end_matches(')')
+                    .to_string()
+            })
+            .collect();
+        ids.sort();
+        let mut want: Vec<String> = (1..=4)
+            .filter(|p| *p != i + 1)
+            .map(|p| p.to_string())
+            .collect();
+        want.sort();
+        assert_eq!(ids, want, "card {}: {opps:?}", i + 1);
+    }
+    s.screenshot("td-print-scorecards");
+}
+
+/// Issue 11: a public page never names the server's files in an error, and never wears the
+/// director's navigation (breadcrumbs, Sign out).
+#[test]
+fn public_error_pages_name_no_path_and_wear_no_director_navigation() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-public-errors");
+    setup(
+        &server,
+        "naspa-2013",
+        "SW:3",
+        &[("Ann", 1800), ("Bob", 1700)],
+    );
+    let s = browser.session();
+    let root = server.dir.to_string_lossy().to_string();
+    for path in [
+        "/events/nope",
+        "/events/club/Z",
+        "/events/Bad..Name",
+        "/p/club/AAAAAAAAAAAAAAAAAAAAAAAA",
+        "/p/nope/AAAAAAAAAAAAAAAAAAAAAAAA",
+    ] {
+        let r = server.get(path);
+        assert_eq!(r.status, 404, "{path}");
+        let html = r.text();
+        assert!(
+            !html.contains(&root),
+            "{path} names the server's folder: {html}"
+        );
+        assert!(!html.contains(".tbev"), "{path} names a file: {html}");
+        assert!(
+            !html.contains("Sign out") && !html.contains("/td/logout"),
+            "{path}: {html}"
+        );
+        s.goto(&server.url(path));
+        s.find("#error");
+        assert!(s.try_find("nav.crumbs").is_none(), "{path}");
+        s.assert_accessible(path);
+    }
+    s.screenshot("td-public-error");
+}
