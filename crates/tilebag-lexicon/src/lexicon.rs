@@ -1,5 +1,6 @@
 //! [`Lexicon`]: one compiled word list, its statistics, and its file form.
 
+use crate::automaton::Automaton;
 use crate::dawg::{self, Dawg, Words, MAX_WORD_LEN};
 use crate::error::LexiconError;
 use crate::fingerprint::Fingerprint;
@@ -25,6 +26,8 @@ pub struct Lexicon {
     gaddag: OnceLock<Gaddag>,
     /// Whether `gaddag` came from the file.
     gaddag_from_file: bool,
+    /// The generator's flat node table of the GADDAG and DAWG, made on first use.
+    automaton: OnceLock<Automaton>,
     name: String,
     description: String,
     word_count: u32,
@@ -75,6 +78,13 @@ impl Lexicon {
             Gaddag::from_dawg(self.dawg.edges())
                 .unwrap_or_else(|_| Gaddag::from_dawg(&[]).expect("the empty GADDAG builds"))
         })
+    }
+
+    /// The move generator's node table of the GADDAG and the DAWG (see [`crate::automaton`]),
+    /// made on first use and kept.
+    pub fn automaton(&self) -> &Automaton {
+        self.automaton
+            .get_or_init(|| Automaton::new(self.gaddag().edges(), self.dawg.edges()))
     }
 
     /// The DAWG's edges (see [`crate::dawg`]): a move generator follows a GADDAG separator into
@@ -137,6 +147,7 @@ impl Lexicon {
             dawg: dawg::build(&kept)?,
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
+            automaton: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
             word_count: kept.len() as u32,
@@ -152,6 +163,7 @@ impl Lexicon {
             dawg: Dawg::empty(),
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
+            automaton: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
             word_count: 0,
@@ -405,6 +417,7 @@ impl Lexicon {
             dawg,
             gaddag,
             gaddag_from_file,
+            automaton: OnceLock::new(),
             name,
             description,
             word_count,
