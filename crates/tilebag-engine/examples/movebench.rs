@@ -10,6 +10,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).expect("a CGP file");
     let passes: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let top1 = args.get(3).is_some_and(|s| s == "top1");
     let t = Tables::english();
     let text = std::fs::read_to_string(path).expect("readable");
     let positions: Vec<CgpPosition> = text
@@ -27,6 +28,18 @@ fn main() {
         let mut best_total = 0i64;
         for p in &positions {
             let prep = Prepared::new(&p.grid, g, &t);
+            if top1 {
+                let m = tilebag_engine::movegen::best_by_score(
+                    &prep,
+                    &p.rack,
+                    g,
+                    &t,
+                    GenOptions::default(),
+                );
+                best_total += i64::from(m.map_or(0, |m| m.score));
+                n += u64::from(m.is_some());
+                continue;
+            }
             let mut best = 0;
             generate(&prep, &p.rack, g, &t, GenOptions::default(), &mut |c| {
                 n += 1;

@@ -35,6 +35,7 @@
 //! only (the convention some generators use, since the down plays mirror them).
 
 use crate::grid::{Grid, Tables, BLANK, BLANK_BIT, CODE_MASK, N};
+use crate::moves::Move;
 use crate::rack::Rack;
 use tilebag_core::Direction;
 use tilebag_lexicon::gaddag::SEPARATOR;
@@ -593,6 +594,122 @@ fn child(t: &[u32], node: u32, code: u8) -> Option<(u32, bool)> {
     tilebag_lexicon::automaton::child(t, node, code)
 }
 
+/// One line's squares as the generator reads them.
+#[derive(Clone, Copy)]
+struct LineData {
+    cells: [u8; N],
+    mask: [u32; N],
+    xscore: [i32; N],
+    lm: [i32; N],
+    wm: [i32; N],
+    anchors: [bool; N],
+}
+
+/// Row `r` of direction `d` (0 across, 1 down) of the prepared board; None when it has no anchor.
+fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData> {
+    let g = &prep.grids[d];
+    let cc = &prep.checks[d];
+    let mut ld = LineData {
+        cells: [0; N],
+        mask: [0; N],
+        xscore: [0; N],
+        lm: [1; N],
+        wm: [1; N],
+        anchors: [false; N],
+    };
+    let mut any = false;
+    for c in 0..N {
+        ld.cells[c] = g.get(r, c);
+        if ld.cells[c] == 0 {
+            ld.anchors[c] = if prep.empty {
+                r == N / 2 && c == N / 2
+            } else {
+                (c > 0 && g.get(r, c - 1) != 0)
+                    || (c + 1 < N && g.get(r, c + 1) != 0)
+                    || (r > 0 && g.get(r - 1, c) != 0)
+                    || (r + 1 < N && g.get(r + 1, c) != 0)
+            };
+            any |= ld.anchors[c];
+        }
+        ld.mask[c] = cc.mask[r * N + c];
+        ld.xscore[c] = cc.score[r * N + c];
+        // Premiums of the real square: (r, c) across, (c, r) down.
+        let sq = if d == 0 { r * N + c } else { c * N + r };
+        ld.lm[c] = t.letter_mult[sq];
+        ld.wm[c] = t.word_mult[sq];
+    }
+    any.then_some(ld)
+}
+
+/// The directions to generate (0 across, 1 down).
+fn directions(prep: &Prepared, opts: GenOptions) -> &'static [usize] {
+    if prep.empty && !opts.empty_board_down {
+        &[0]
+    } else {
+        &[0, 1]
+    }
+}
+
+const START: Acc = Acc {
+    main: 0,
+    wmul: 1,
+    xtotal: 0,
+    tiles: 0,
+    used: 0,
+};
+
+impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ld: &LineData,
+        d: usize,
+        r: usize,
+        rack: &Rack,
+        index: &LeaveIndex,
+        graphs: &Graphs<'a>,
+        t: &'a Tables,
+        sink: &'a mut F,
+    ) -> Line<'a, F> {
+        Line {
+            t: graphs.auto.table(),
+            values: &t.values,
+            cells: ld.cells,
+            mask: ld.mask,
+            xscore: ld.xscore,
+            lm: ld.lm,
+            wm: ld.wm,
+            placed: [0; N],
+            rack: rack.counts,
+            letter_bits: rack_bits(&rack.counts) & !1,
+            stride: index.stride,
+            rack_total: rack.len().min(255) as u8,
+            anchor: 0,
+            anchor_right_free: true,
+            left_limit: 0,
+            direction: if d == 0 {
+                Direction::Across
+            } else {
+                Direction::Down
+            },
+            line: r as u8,
+            skip_single_with_cross: d == 1,
+            rack_size: t.rack_size.min(255) as u8,
+            sink,
+        }
+    }
+
+    /// Every placement whose leftmost anchor is `a` (`left_limit`: the square after the previous
+    /// anchor of the line, so no placement is found from two anchors).
+    fn run_anchor(&mut self, a: usize, left_limit: usize, root: u32) {
+        self.anchor = a;
+        self.anchor_right_free = a + 1 == N || self.cells[a + 1] == 0;
+        self.left_limit = left_limit;
+        if self.mask[a] != 0 {
+            self.left(a, root, START);
+        }
+    }
+}
+
 /// Generates every placement of `rack` on the prepared board, calling `sink` for each.
 pub fn generate<F: FnMut(&Candidate<'_>)>(
     prep: &Prepared,
@@ -607,92 +724,249 @@ pub fn generate<F: FnMut(&Candidate<'_>)>(
         return;
     }
     let index = LeaveIndex::new(rack);
-    let dirs: &[Direction] = if prep.empty && !opts.empty_board_down {
-        &[Direction::Across]
-    } else {
-        &[Direction::Across, Direction::Down]
-    };
-    for &dir in dirs {
-        let d = match dir {
-            Direction::Across => 0,
-            Direction::Down => 1,
-        };
-        let g = &prep.grids[d];
-        let cc = &prep.checks[d];
+    for &d in directions(prep, opts) {
         for r in 0..N {
-            let mut anchors = [false; N];
-            let mut any = false;
-            for (c, a) in anchors.iter_mut().enumerate() {
-                if g.get(r, c) != 0 {
-                    continue;
-                }
-                *a = if prep.empty {
-                    r == N / 2 && c == N / 2
-                } else {
-                    (c > 0 && g.get(r, c - 1) != 0)
-                        || (c + 1 < N && g.get(r, c + 1) != 0)
-                        || (r > 0 && g.get(r - 1, c) != 0)
-                        || (r + 1 < N && g.get(r + 1, c) != 0)
-                };
-                any |= *a;
-            }
-            if !any {
+            let Some(ld) = line_data(prep, d, r, t) else {
                 continue;
-            }
-            let mut line = Line {
-                t: graphs.auto.table(),
-                values: &t.values,
-                cells: [0; N],
-                mask: [0; N],
-                xscore: [0; N],
-                lm: [1; N],
-                wm: [1; N],
-                placed: [0; N],
-                rack: rack.counts,
-                letter_bits: rack_bits(&rack.counts) & !1,
-                stride: index.stride,
-                rack_total: rack.len().min(255) as u8,
-                anchor: 0,
-                anchor_right_free: true,
-                left_limit: 0,
-                direction: dir,
-                line: r as u8,
-                skip_single_with_cross: d == 1,
-                rack_size: t.rack_size.min(255) as u8,
-                sink,
             };
-            for c in 0..N {
-                line.cells[c] = g.get(r, c);
-                line.mask[c] = cc.mask[r * N + c];
-                line.xscore[c] = cc.score[r * N + c];
-                // Premiums of the real square: (r, c) across, (c, r) down.
-                let sq = if d == 0 { r * N + c } else { c * N + r };
-                line.lm[c] = t.letter_mult[sq];
-                line.wm[c] = t.word_mult[sq];
-            }
+            let mut line = Line::new(&ld, d, r, rack, &index, graphs, t, sink);
             let mut prev_anchor: Option<usize> = None;
-            for (a, &is_anchor) in anchors.iter().enumerate() {
-                if !is_anchor {
-                    continue;
+            for a in 0..N {
+                if ld.anchors[a] {
+                    line.run_anchor(a, prev_anchor.map_or(0, |p| p + 1), root);
+                    prev_anchor = Some(a);
                 }
-                line.anchor = a;
-                line.anchor_right_free = a + 1 == N || line.cells[a + 1] == 0;
-                line.left_limit = prev_anchor.map_or(0, |p| p + 1);
-                prev_anchor = Some(a);
-                if line.mask[a] == 0 {
-                    continue;
-                }
-                let start = Acc {
-                    main: 0,
-                    wmul: 1,
-                    xtotal: 0,
-                    tiles: 0,
-                    used: 0,
-                };
-                line.left(a, root, start);
             }
         }
     }
+}
+
+/// The rack's tile values, highest first, as prefix sums: `top[i]` is the total of the `i` most
+/// valuable tiles (blanks count 0).
+fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
+    let mut vals = [0i32; 16];
+    let mut n = 0;
+    for code in 0..27 {
+        for _ in 0..rack.counts[code] {
+            if n < 15 {
+                vals[n] = if code == 0 { 0 } else { t.values[code] };
+                n += 1;
+            }
+        }
+    }
+    vals[..n].sort_unstable_by(|a, b| b.cmp(a));
+    let mut top = [0i32; 16];
+    for i in 0..n {
+        top[i + 1] = top[i] + vals[i];
+    }
+    (top, n)
+}
+
+/// An upper bound on the score of any placement generated from anchor `a` of the line (left
+/// part from `left_limit`), without the lexicon: over every run of empty squares through the
+/// anchor that the rack could fill (each square allowing some letter of the rack), the board
+/// tiles the main word would take in, the rack's most valuable tiles on the best letter
+/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus.
+fn anchor_bound(
+    ld: &LineData,
+    a: usize,
+    left_limit: usize,
+    top: &[i32; 16],
+    k: usize,
+    usable: u32,
+    t: &Tables,
+) -> i32 {
+    let tile_value = |c: u8| {
+        if c & BLANK_BIT != 0 {
+            0
+        } else {
+            t.values[usize::from(c & CODE_MASK)]
+        }
+    };
+    // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
+    // rightwards to the edge, stopping at one the rack cannot fill.
+    let mut lefts = [0usize; 16];
+    let mut nl = 0;
+    let mut c = a as isize;
+    while c >= left_limit as isize && nl < k {
+        let cu = c as usize;
+        if ld.cells[cu] == 0 {
+            if ld.mask[cu] & usable == 0 {
+                break;
+            }
+            lefts[nl] = cu;
+            nl += 1;
+        }
+        c -= 1;
+    }
+    let mut rights = [0usize; 16];
+    let mut nr = 0;
+    for c in a + 1..N {
+        if nr + 1 >= k {
+            break;
+        }
+        if ld.cells[c] == 0 {
+            if ld.mask[c] & usable == 0 {
+                break;
+            }
+            rights[nr] = c;
+            nr += 1;
+        }
+    }
+    // Board tiles' values as prefix sums, to total the main word's.
+    let mut board = [0i32; N + 1];
+    for c in 0..N {
+        board[c + 1] = board[c]
+            + if ld.cells[c] != 0 {
+                tile_value(ld.cells[c])
+            } else {
+                0
+            };
+    }
+    let ext_left = |mut s: usize| {
+        while s > 0 && ld.cells[s - 1] != 0 {
+            s -= 1;
+        }
+        s
+    };
+    let ext_right = |mut e: usize| {
+        while e + 1 < N && ld.cells[e + 1] != 0 {
+            e += 1;
+        }
+        e
+    };
+    let bingo_at = t.rack_size;
+    let mut best = 0;
+    // Aggregates over the empty squares of the window, grown left then right.
+    let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
+        (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
+    for (p, &s) in lefts[..nl].iter().enumerate() {
+        lw *= ld.wm[s];
+        match ld.lm[s] {
+            3 => l3 += 1,
+            2 => l2 += 1,
+            1 => {}
+            // A premium this bound does not rank: no bound.
+            _ => return i32::MAX,
+        }
+        if ld.xscore[s] >= 0 {
+            lx += 1;
+            lxc += ld.xscore[s] * ld.wm[s];
+            lmax = lmax.max(ld.lm[s] * ld.wm[s]);
+        }
+        let start = ext_left(s);
+        let (mut w, mut c3, mut c2, mut x, mut xc, mut xmax) = (lw, l3, l2, lx, lxc, lmax);
+        let mut last = a;
+        let mut q = 0;
+        loop {
+            let n = p + 1 + q;
+            let end = ext_right(last);
+            let (c3n, c2n) = (c3.min(n), c2.min(n - c3.min(n)));
+            let letters =
+                3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]);
+            let bound = (board[end + 1] - board[start] + letters) * w
+                + xc
+                + xmax * top[x.min(n)]
+                + if n == bingo_at {
+                    tilebag_core::play::BINGO_BONUS
+                } else {
+                    0
+                };
+            best = best.max(bound);
+            if q >= nr || n >= k {
+                break;
+            }
+            let r = rights[q];
+            q += 1;
+            last = r;
+            w *= ld.wm[r];
+            match ld.lm[r] {
+                3 => c3 += 1,
+                2 => c2 += 1,
+                1 => {}
+                _ => return i32::MAX,
+            }
+            if ld.xscore[r] >= 0 {
+                x += 1;
+                xc += ld.xscore[r] * ld.wm[r];
+                xmax = xmax.max(ld.lm[r] * ld.wm[r]);
+            }
+        }
+    }
+    best
+}
+
+/// The best placement by score (ties: the first found), or None when there is none; the same
+/// score as the best of [`generate`], found without walking every placement. Each anchor gets
+/// an upper bound on what any placement from it can score ([`anchor_bound`], no lexicon
+/// needed); anchors are searched from the highest bound down, and the search stops at the first
+/// whose bound cannot beat the best placement found so far.
+pub fn best_by_score(
+    prep: &Prepared,
+    rack: &Rack,
+    graphs: &Graphs<'_>,
+    t: &Tables,
+    opts: GenOptions,
+) -> Option<Move> {
+    let root = graphs.auto.gaddag_root();
+    if rack.is_empty() || root == 0 {
+        return None;
+    }
+    let index = LeaveIndex::new(rack);
+    let (top, k) = top_values(rack, t);
+    let usable = if rack.counts[usize::from(BLANK)] > 0 {
+        ALL_LETTERS
+    } else {
+        rack_bits(&rack.counts) & !1
+    };
+    // (bound, direction, line, anchor, left limit), at most one per square and direction.
+    let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
+    let mut cands = [(0i32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
+    let mut nc = 0;
+    for &d in directions(prep, opts) {
+        for r in 0..N {
+            let Some(ld) = line_data(prep, d, r, t) else {
+                continue;
+            };
+            let mut prev_anchor: Option<usize> = None;
+            for a in 0..N {
+                if !ld.anchors[a] {
+                    continue;
+                }
+                let limit = prev_anchor.map_or(0, |p| p + 1);
+                prev_anchor = Some(a);
+                if ld.mask[a] & usable == 0 {
+                    continue;
+                }
+                let b = anchor_bound(&ld, a, limit, &top, k, usable, t);
+                cands[nc] = (b, d as u8, r as u8, a as u8, limit as u8);
+                nc += 1;
+            }
+            lines[d * N + r] = Some(ld);
+        }
+    }
+    let cands = &mut cands[..nc];
+    cands.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+    let mut best: Option<Move> = None;
+    let mut best_score = i32::MIN;
+    for &(bound, d, r, a, limit) in cands.iter() {
+        if bound <= best_score {
+            break;
+        }
+        let (d, r) = (usize::from(d), usize::from(r));
+        let Some(ld) = &lines[d * N + r] else {
+            continue;
+        };
+        let mut sink = |c: &Candidate<'_>| {
+            if c.score > best_score {
+                best_score = c.score;
+                best = Some(Move::from_candidate(c));
+            }
+        };
+        let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
+        line.run_anchor(usize::from(a), usize::from(limit), root);
+    }
+    best
 }
 
 /// This thread's CPU time in nanoseconds (Linux: `/proc/thread-self/schedstat`; 0 elsewhere).
