@@ -908,6 +908,22 @@ pub fn best_by_score(
     t: &Tables,
     opts: GenOptions,
 ) -> Option<Move> {
+    best_by_value(prep, rack, graphs, t, opts, 0.0, &mut |c| c.score as f32).map(|(m, _)| m)
+}
+
+/// The placement with the highest `value` (ties: the first found) and that value, where
+/// `value(c)` is at most `c.score + bonus_max` for every placement: the search of
+/// [`best_by_score`] with the bound raised by `bonus_max` (the endgame's reply search adds what
+/// going out or being stuck is worth).
+pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
+    prep: &Prepared,
+    rack: &Rack,
+    graphs: &Graphs<'_>,
+    t: &Tables,
+    opts: GenOptions,
+    bonus_max: f32,
+    value: &mut V,
+) -> Option<(Move, f32)> {
     let root = graphs.auto.gaddag_root();
     if rack.is_empty() || root == 0 {
         return None;
@@ -947,10 +963,10 @@ pub fn best_by_score(
     }
     let cands = &mut cands[..nc];
     cands.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-    let mut best: Option<Move> = None;
-    let mut best_score = i32::MIN;
+    let mut best: Option<(Move, f32)> = None;
+    let mut best_value = f32::NEG_INFINITY;
     for &(bound, d, r, a, limit) in cands.iter() {
-        if bound <= best_score {
+        if bound as f32 + bonus_max <= best_value {
             break;
         }
         let (d, r) = (usize::from(d), usize::from(r));
@@ -958,9 +974,10 @@ pub fn best_by_score(
             continue;
         };
         let mut sink = |c: &Candidate<'_>| {
-            if c.score > best_score {
-                best_score = c.score;
-                best = Some(Move::from_candidate(c));
+            let v = value(c);
+            if v > best_value {
+                best_value = v;
+                best = Some((Move::from_candidate(c), v));
             }
         };
         let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
