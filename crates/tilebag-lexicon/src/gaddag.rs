@@ -143,7 +143,7 @@ pub fn unpack_edges(data: &[u8], base: usize) -> Result<Vec<u32>, LexiconError> 
         edges.push(e);
     }
     let rest = &data[p.min(data.len())..];
-    if rest.len() >= 4 || rest.iter().any(|&b| b != 0) || data.len() % 4 != 0 {
+    if rest.len() >= 4 || rest.iter().any(|&b| b != 0) {
         return Err(LexiconError::corrupt(
             base + p,
             format!(

@@ -651,7 +651,9 @@ mod packed_gaddag_tests {
             crate::gaddag::unpack_edges(&packed, 0).unwrap(),
             lex.gaddag().edges()
         );
-        for cut in 0..packed.len() {
+        // Cuts inside the edges (up to 3 zeros of padding may go: they carry nothing).
+        let pad = packed.iter().rev().take_while(|&&b| b == 0).count().min(3);
+        for cut in 0..packed.len() - pad {
             assert!(
                 crate::gaddag::unpack_edges(&packed[..cut], 0).is_err(),
                 "cut at {cut}"
