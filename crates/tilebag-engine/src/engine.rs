@@ -9,7 +9,7 @@
 use crate::cgp::CgpPosition;
 use crate::grid::{Grid, Tables, TablesError, N};
 use crate::leaves::Leaves;
-use crate::movegen::{generate, GenOptions, Graphs, LeaveIndex, Prepared};
+use crate::movegen::{best_by_value, generate, GenOptions, Graphs, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
 use tilebag_core::{Game, Ruleset};
@@ -227,26 +227,28 @@ impl Engine<'_> {
         let kept_value = kept.value(values) as f32;
         let opp_total = opp_rack.value(values);
         let opp_index = LeaveIndex::new(&opp_rack);
-        generate(
+        // A reply is worth its score plus at most twice what we kept (going out), so the
+        // pruned search of `best_by_value` finds the best one without walking every reply.
+        if let Some((_, r)) = best_by_value(
             &prep,
             &opp_rack,
             &self.graphs,
             self.tables,
             GenOptions::default(),
+            2.0 * kept_value,
             &mut |c| {
-                let r = if usize::from(c.tiles) == opp_rack.len() {
+                if usize::from(c.tiles) == opp_rack.len() {
                     c.score as f32 + 2.0 * kept_value
                 } else {
                     // What they keep is theirs to lose, what we kept ours.
                     let used = opp_index.used_rack(&opp_rack, c.used);
                     let left = opp_total - used.value(values);
                     c.score as f32 - left as f32 + kept_value
-                };
-                if r > best_reply {
-                    best_reply = r;
                 }
             },
-        );
+        ) {
+            best_reply = r;
+        }
         // Passing is always possible.
         let pass = -(opp_total as f32) + kept_value;
         v -= best_reply.max(pass);

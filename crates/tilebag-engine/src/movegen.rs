@@ -3,15 +3,26 @@
 //!
 //! # The hot loop
 //!
+//! The lexicon is walked as one flat `u32` table ([`tilebag_lexicon::automaton`]): each node
+//! starts with a bitset of its children's letters and a bitset of those that end a word, then
+//! its children's node indices in letter order. The GADDAG's nodes and the DAWG's share the
+//! table, a separator's child being a DAWG node, so the walk goes left from the anchor and then
+//! right without switching arrays.
+//!
 //! For each direction the generator works on one line (row) at a time, with everything it reads
 //! copied into small fixed arrays on the stack: the line's 15 squares, the letters allowed on each
 //! (a 27-bit mask from the cross-checks), the perpendicular words' scores, the premiums, and the
-//! rack as counts per letter. Placing a tile updates three running sums (main-word letters, word
-//! multiplier, cross-word total) and one index (which sub-multiset of the rack is used, for the
-//! leave value); taking it back restores them. A node's children are one contiguous run of `u32`
-//! edges, read in order and tested against the square's mask and the rack. Nothing is allocated
-//! per move: each complete placement is handed to the caller's sink as a borrowed [`Candidate`],
-//! and only a sink that keeps it copies 24 bytes.
+//! rack as counts per letter plus a bitset of the letters on it. At a node the letters worth
+//! trying are one AND: `children & cross-check & rack letters` (all letters while a blank is
+//! left), so no child the rack or the square rules out is ever read; a board tile's child is found
+//! by a population count. The wanted children's nodes are prefetched before the first is
+//! followed, so their cache misses overlap. Before recursing, the caller checks that the next
+//! square can take something from the child node (about half the calls would otherwise return
+//! at once). Placing a tile updates three running sums (main-word letters, word multiplier,
+//! cross-word total) and one index (which sub-multiset of the rack is used, for the leave value),
+//! passed by value, so taking it back is free. Nothing is allocated per move: each complete
+//! placement is handed to the caller's sink as a borrowed [`Candidate`], and only a sink that
+//! keeps it copies 24 bytes.
 //!
 //! # One entry per placement
 //!
@@ -24,25 +35,24 @@
 //! only (the convention some generators use, since the down plays mirror them).
 
 use crate::grid::{Grid, Tables, BLANK, BLANK_BIT, CODE_MASK, N};
+use crate::moves::Move;
 use crate::rack::Rack;
 use tilebag_core::Direction;
-use tilebag_lexicon::gaddag::{accepts, arc, is_last, letter, SEPARATOR};
-use tilebag_lexicon::{Gaddag, Lexicon};
+use tilebag_lexicon::gaddag::SEPARATOR;
+use tilebag_lexicon::{Automaton, Lexicon};
 
-/// The two automata a generator walks: the GADDAG leftwards from an anchor, and after a
-/// separator the DAWG rightwards (the GADDAG's separators point into it).
+/// The automaton a generator walks: the GADDAG leftwards from an anchor, and after a separator
+/// the DAWG rightwards, both in one flat node table (see [`tilebag_lexicon::automaton`]).
 #[derive(Clone, Copy)]
 pub struct Graphs<'a> {
-    pub gaddag: &'a Gaddag,
-    pub dawg: &'a [u32],
+    pub auto: &'a Automaton,
 }
 
 impl<'a> Graphs<'a> {
     /// The lexicon's graphs (its GADDAG is built on first use if its file had none).
     pub fn of(lex: &'a Lexicon) -> Graphs<'a> {
         Graphs {
-            gaddag: lex.gaddag(),
-            dawg: lex.dawg_edges(),
+            auto: lex.automaton(),
         }
     }
 }
@@ -165,71 +175,50 @@ impl CrossChecks {
     }
 }
 
-/// Follows `cells` (square bytes) through `edges` from the run `run`; the last edge, or 0.
+/// Follows `cells` (square bytes) from `node`: the last child reached and whether it accepts.
 #[inline]
-fn walk(edges: &[u32], mut run: u32, cells: &[u8]) -> u32 {
-    let mut e = 0;
+fn walk(t: &[u32], mut node: u32, cells: &[u8]) -> Option<(u32, bool)> {
+    let mut acc = false;
     for &v in cells {
-        e = child(edges, run, v & CODE_MASK);
-        if e == 0 {
-            return 0;
-        }
-        run = arc(e);
+        let (next, a) = child(t, node, v & CODE_MASK)?;
+        node = next;
+        acc = a;
     }
-    e
+    Some((node, acc))
 }
 
 /// Letters L such that `up reversed + L + down` is a word (`up` nearest first).
 fn cross_mask(graphs: &Graphs<'_>, up: &[u8], down: &[u8]) -> u32 {
-    let gaddag = graphs.gaddag.edges();
-    let dawg = graphs.dawg;
-    let mut mask = 0u32;
-    // With letters above: follow them (nearest first), then the separator into the DAWG, where
-    // each child L is followed by the letters below. With nothing above: each root child L, its
-    // separator, then the letters below in the DAWG.
-    let (run, edges) = if up.is_empty() {
-        (graphs.gaddag.root(), gaddag)
+    let auto = graphs.auto;
+    let t = auto.table();
+    // The run of candidates for L: with letters above, the DAWG node after them (reached
+    // through the GADDAG: the letters nearest first, then the separator); with none, the
+    // DAWG's root.
+    let node = if up.is_empty() {
+        auto.dawg_root()
     } else {
-        let e = walk(gaddag, graphs.gaddag.root(), up);
-        if e == 0 || arc(e) == 0 {
+        let Some((g, _)) = walk(t, auto.gaddag_root(), up) else {
             return 0;
+        };
+        match child(t, g, SEPARATOR) {
+            Some((d, _)) => d,
+            None => return 0,
         }
-        let sep = child(gaddag, arc(e), SEPARATOR);
-        if sep == 0 {
-            return 0;
-        }
-        (arc(sep), dawg)
     };
-    if run == 0 {
-        return 0;
+    let set = t[node as usize] & ALL_LETTERS;
+    if down.is_empty() {
+        return set & t[node as usize + 1];
     }
-    let mut i = run as usize;
-    loop {
-        let e = edges[i];
-        let l = letter(e);
-        if l != SEPARATOR {
-            let ok = if up.is_empty() {
-                let sep = child(gaddag, arc(e), SEPARATOR);
-                sep != 0 && {
-                    let last = walk(dawg, arc(sep), down);
-                    last != 0 && accepts(last)
-                }
-            } else if down.is_empty() {
-                accepts(e)
-            } else {
-                arc(e) != 0 && {
-                    let last = walk(dawg, arc(e), down);
-                    last != 0 && accepts(last)
-                }
-            };
-            if ok {
+    let mut mask = 0u32;
+    let mut bits = set;
+    while bits != 0 {
+        let l = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        if let Some((n, _)) = child(t, node, l) {
+            if n != 0 && matches!(walk(t, n, down), Some((_, true))) {
                 mask |= 1 << l;
             }
         }
-        if is_last(e) {
-            break;
-        }
-        i += 1;
     }
     mask
 }
@@ -288,8 +277,8 @@ struct Acc {
 
 /// The state of the walk along one line.
 struct Line<'a, F> {
-    edges: &'a [u32],
-    dawg: &'a [u32],
+    /// The automaton's node table.
+    t: &'a [u32],
     values: &'a [i32; 27],
     cells: [u8; N],
     mask: [u32; N],
@@ -392,136 +381,157 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             }
     }
 
-    /// Fills square `pos` (at or left of the anchor) from the GADDAG run `run`, going left.
-    fn left(&mut self, pos: usize, run: u32, a: Acc) {
+    /// Fills square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
+    fn left(&mut self, pos: usize, node: u32, a: Acc) {
+        let n = node as usize;
+        let set = self.t[n];
+        let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            let e = child(self.edges, run, cell & CODE_MASK);
-            if e != 0 {
+            let l = cell & CODE_MASK;
+            if set >> l & 1 != 0 {
+                let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
                 let mut a2 = a;
                 if cell & BLANK_BIT == 0 {
-                    a2.main += self.values[usize::from(cell & CODE_MASK)];
+                    a2.main += self.values[usize::from(l)];
                 }
-                self.after_left(pos, e, a2);
+                self.after_left(pos, next, acc >> l & 1 != 0, a2);
             }
             return;
         }
-        // Only letters both allowed here and on the rack; children are in letter order, so the
-        // scan stops once no such letter is left.
-        let allowed = self.allowed(pos);
-        if allowed == 0 {
+        // Only the children whose letter is both allowed here and on the rack.
+        let want = self.allowed(pos) & set;
+        if want == 0 {
             return;
         }
-        let mut i = run as usize;
-        loop {
-            let e = self.edges[i];
-            let l = letter(e);
-            if allowed >> l == 0 {
-                break;
+        let mut kids = [0u32; 27];
+        let nk = wanted_children(self.t, n, set, want, &mut kids);
+        for &kid in &kids[..nk] {
+            let l = (kid & 31) as u8;
+            let next = kid >> 5;
+            let accepts = acc >> l & 1 != 0;
+            if self.rack[usize::from(l)] > 0 {
+                let saved = self.take(l);
+                self.placed[pos] = l;
+                let a2 = self.with_tile(a, pos, l, l);
+                self.after_left(pos, next, accepts, a2);
+                self.give(l, saved);
             }
-            if allowed & (1 << l) != 0 {
-                if self.rack[usize::from(l)] > 0 {
-                    let bits = self.take(l);
-                    self.placed[pos] = l;
-                    let a2 = self.with_tile(a, pos, l, l);
-                    self.after_left(pos, e, a2);
-                    self.give(l, bits);
-                }
-                if self.rack[usize::from(BLANK)] > 0 {
-                    let bits = self.take(BLANK);
-                    self.placed[pos] = l | BLANK_BIT;
-                    let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                    self.after_left(pos, e, a2);
-                    self.give(BLANK, bits);
-                }
+            if self.rack[usize::from(BLANK)] > 0 {
+                let saved = self.take(BLANK);
+                self.placed[pos] = l | BLANK_BIT;
+                let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
+                self.after_left(pos, next, accepts, a2);
+                self.give(BLANK, saved);
             }
-            if is_last(e) {
-                break;
-            }
-            i += 1;
         }
     }
 
+    /// After a letter went on `pos` (leftwards) reaching GADDAG node `next`: record the word if
+    /// complete, go on left, and cross the separator to go right of the anchor.
     #[inline(always)]
-    fn after_left(&mut self, pos: usize, e: u32, a: Acc) {
+    fn after_left(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
         let left_free = pos == 0 || self.cells[pos - 1] == 0;
-        if accepts(e) && left_free && self.anchor_right_free {
+        if accepts && left_free && self.anchor_right_free {
             self.record(a, pos, self.anchor);
         }
-        let run = arc(e);
-        if run == 0 {
+        if next == 0 {
             return;
         }
         let more = a.tiles < self.rack_total;
-        if pos > 0 && (self.cells[pos - 1] != 0 || (pos > self.left_limit && more)) {
-            self.left(pos - 1, run, a);
+        let set = self.t[next as usize];
+        // Each call below is made only when the next square can take something from `next`
+        // (a board tile its children have, or a rack letter they have and the square allows):
+        // about half the calls would otherwise return at once.
+        if pos > 0 {
+            let cell = self.cells[pos - 1];
+            if if cell != 0 {
+                set >> (cell & CODE_MASK) & 1 != 0
+            } else {
+                pos > self.left_limit && more && set & self.allowed(pos - 1) != 0
+            } {
+                self.left(pos - 1, next, a);
+            }
         }
         let anchor = self.anchor;
-        if left_free && anchor + 1 < N {
-            let s = self.edges[run as usize];
-            if letter(s) == SEPARATOR && arc(s) != 0 && (self.cells[anchor + 1] != 0 || more) {
-                self.right(anchor + 1, arc(s), pos, a);
+        // The separator is letter 0: when present it is the first child.
+        if left_free && anchor + 1 < N && set & 1 != 0 {
+            let d = self.t[next as usize + 2];
+            if d != 0 {
+                let dset = self.t[d as usize];
+                let cell = self.cells[anchor + 1];
+                if if cell != 0 {
+                    dset >> (cell & CODE_MASK) & 1 != 0
+                } else {
+                    more && dset & self.allowed(anchor + 1) != 0
+                } {
+                    self.right(anchor + 1, d, pos, a);
+                }
             }
         }
     }
 
-    /// Fills square `pos` (right of the anchor) from the DAWG run `run`, going right.
-    fn right(&mut self, pos: usize, run: u32, start: usize, a: Acc) {
+    /// Fills square `pos` (right of the anchor) from DAWG node `node`, going right.
+    fn right(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
+        let n = node as usize;
+        let set = self.t[n];
+        let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            let e = child(self.dawg, run, cell & CODE_MASK);
-            if e != 0 {
+            let l = cell & CODE_MASK;
+            if set >> l & 1 != 0 {
+                let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
                 let mut a2 = a;
                 if cell & BLANK_BIT == 0 {
-                    a2.main += self.values[usize::from(cell & CODE_MASK)];
+                    a2.main += self.values[usize::from(l)];
                 }
-                self.after_right(pos, e, start, a2);
+                self.after_right(pos, next, acc >> l & 1 != 0, start, a2);
             }
             return;
         }
-        let allowed = self.allowed(pos);
-        if allowed == 0 {
+        let want = self.allowed(pos) & set;
+        if want == 0 {
             return;
         }
-        let mut i = run as usize;
-        loop {
-            let e = self.dawg[i];
-            let l = letter(e);
-            if allowed >> l == 0 {
-                break;
+        let mut kids = [0u32; 27];
+        let nk = wanted_children(self.t, n, set, want, &mut kids);
+        for &kid in &kids[..nk] {
+            let l = (kid & 31) as u8;
+            let next = kid >> 5;
+            let accepts = acc >> l & 1 != 0;
+            if self.rack[usize::from(l)] > 0 {
+                let saved = self.take(l);
+                self.placed[pos] = l;
+                let a2 = self.with_tile(a, pos, l, l);
+                self.after_right(pos, next, accepts, start, a2);
+                self.give(l, saved);
             }
-            if allowed & (1 << l) != 0 {
-                if self.rack[usize::from(l)] > 0 {
-                    let bits = self.take(l);
-                    self.placed[pos] = l;
-                    let a2 = self.with_tile(a, pos, l, l);
-                    self.after_right(pos, e, start, a2);
-                    self.give(l, bits);
-                }
-                if self.rack[usize::from(BLANK)] > 0 {
-                    let bits = self.take(BLANK);
-                    self.placed[pos] = l | BLANK_BIT;
-                    let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                    self.after_right(pos, e, start, a2);
-                    self.give(BLANK, bits);
-                }
+            if self.rack[usize::from(BLANK)] > 0 {
+                let saved = self.take(BLANK);
+                self.placed[pos] = l | BLANK_BIT;
+                let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
+                self.after_right(pos, next, accepts, start, a2);
+                self.give(BLANK, saved);
             }
-            if is_last(e) {
-                break;
-            }
-            i += 1;
         }
     }
 
     #[inline(always)]
-    fn after_right(&mut self, pos: usize, e: u32, start: usize, a: Acc) {
+    fn after_right(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
         let right_free = pos + 1 == N || self.cells[pos + 1] == 0;
-        if accepts(e) && right_free {
+        if accepts && right_free {
             self.record(a, start, pos);
         }
-        let run = arc(e);
-        if run != 0 && pos + 1 < N && (self.cells[pos + 1] != 0 || a.tiles < self.rack_total) {
-            self.right(pos + 1, run, start, a);
+        if next != 0 && pos + 1 < N {
+            let set = self.t[next as usize];
+            let cell = self.cells[pos + 1];
+            if if cell != 0 {
+                set >> (cell & CODE_MASK) & 1 != 0
+            } else {
+                a.tiles < self.rack_total && set & self.allowed(pos + 1) != 0
+            } {
+                self.right(pos + 1, next, start, a);
+            }
         }
     }
 }
@@ -537,22 +547,166 @@ fn rack_bits(rack: &[u8; 27]) -> u32 {
     b
 }
 
+/// Lists the children of node `n` (child set `set`) whose letters are in `want` into `kids`, as
+/// `node << 5 | letter` in letter order, and returns how many. It also asks the CPU to start
+/// loading each of those nodes, so the cache misses of the walk below overlap instead of coming
+/// one after another.
 #[inline(always)]
-fn child(edges: &[u32], run: u32, code: u8) -> u32 {
-    if run == 0 {
-        return 0;
+fn wanted_children(t: &[u32], n: usize, set: u32, want: u32, kids: &mut [u32; 27]) -> usize {
+    // Children in letter order, `k` the slot of the current one; none past the last wanted.
+    let mut rest = set & !1 & (u32::MAX >> want.leading_zeros());
+    let mut k = n + 2 + (set & 1) as usize;
+    let mut nk = 0;
+    while rest != 0 {
+        let l = rest.trailing_zeros();
+        rest &= rest - 1;
+        k += 1;
+        if want >> l & 1 == 0 {
+            continue;
+        }
+        let next = t[k - 1];
+        prefetch(t, next as usize);
+        kids[nk] = next << 5 | l;
+        nk += 1;
     }
-    let mut i = run as usize;
-    loop {
-        let e = edges[i];
-        let l = letter(e);
-        if l == code {
-            return e;
+    nk
+}
+
+#[inline(always)]
+fn prefetch(t: &[u32], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if i < t.len() {
+        // SAFETY: `i` is in bounds (checked), and a prefetch never faults anyway.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch(
+                t.as_ptr().add(i) as *const i8,
+                core::arch::x86_64::_MM_HINT_T0,
+            );
         }
-        if l > code || is_last(e) {
-            return 0;
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (t, i);
+}
+
+/// The child of `node` for letter `code`: `Some((node, accepts))`.
+#[inline(always)]
+fn child(t: &[u32], node: u32, code: u8) -> Option<(u32, bool)> {
+    tilebag_lexicon::automaton::child(t, node, code)
+}
+
+/// One line's squares as the generator reads them.
+#[derive(Clone, Copy)]
+struct LineData {
+    cells: [u8; N],
+    mask: [u32; N],
+    xscore: [i32; N],
+    lm: [i32; N],
+    wm: [i32; N],
+    anchors: [bool; N],
+}
+
+/// Row `r` of direction `d` (0 across, 1 down) of the prepared board; None when it has no anchor.
+fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData> {
+    let g = &prep.grids[d];
+    let cc = &prep.checks[d];
+    let mut ld = LineData {
+        cells: [0; N],
+        mask: [0; N],
+        xscore: [0; N],
+        lm: [1; N],
+        wm: [1; N],
+        anchors: [false; N],
+    };
+    let mut any = false;
+    for c in 0..N {
+        ld.cells[c] = g.get(r, c);
+        if ld.cells[c] == 0 {
+            ld.anchors[c] = if prep.empty {
+                r == N / 2 && c == N / 2
+            } else {
+                (c > 0 && g.get(r, c - 1) != 0)
+                    || (c + 1 < N && g.get(r, c + 1) != 0)
+                    || (r > 0 && g.get(r - 1, c) != 0)
+                    || (r + 1 < N && g.get(r + 1, c) != 0)
+            };
+            any |= ld.anchors[c];
         }
-        i += 1;
+        ld.mask[c] = cc.mask[r * N + c];
+        ld.xscore[c] = cc.score[r * N + c];
+        // Premiums of the real square: (r, c) across, (c, r) down.
+        let sq = if d == 0 { r * N + c } else { c * N + r };
+        ld.lm[c] = t.letter_mult[sq];
+        ld.wm[c] = t.word_mult[sq];
+    }
+    any.then_some(ld)
+}
+
+/// The directions to generate (0 across, 1 down).
+fn directions(prep: &Prepared, opts: GenOptions) -> &'static [usize] {
+    if prep.empty && !opts.empty_board_down {
+        &[0]
+    } else {
+        &[0, 1]
+    }
+}
+
+const START: Acc = Acc {
+    main: 0,
+    wmul: 1,
+    xtotal: 0,
+    tiles: 0,
+    used: 0,
+};
+
+impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        ld: &LineData,
+        d: usize,
+        r: usize,
+        rack: &Rack,
+        index: &LeaveIndex,
+        graphs: &Graphs<'a>,
+        t: &'a Tables,
+        sink: &'a mut F,
+    ) -> Line<'a, F> {
+        Line {
+            t: graphs.auto.table(),
+            values: &t.values,
+            cells: ld.cells,
+            mask: ld.mask,
+            xscore: ld.xscore,
+            lm: ld.lm,
+            wm: ld.wm,
+            placed: [0; N],
+            rack: rack.counts,
+            letter_bits: rack_bits(&rack.counts) & !1,
+            stride: index.stride,
+            rack_total: rack.len().min(255) as u8,
+            anchor: 0,
+            anchor_right_free: true,
+            left_limit: 0,
+            direction: if d == 0 {
+                Direction::Across
+            } else {
+                Direction::Down
+            },
+            line: r as u8,
+            skip_single_with_cross: d == 1,
+            rack_size: t.rack_size.min(255) as u8,
+            sink,
+        }
+    }
+
+    /// Every placement whose leftmost anchor is `a` (`left_limit`: the square after the previous
+    /// anchor of the line, so no placement is found from two anchors).
+    fn run_anchor(&mut self, a: usize, left_limit: usize, root: u32) {
+        self.anchor = a;
+        self.anchor_right_free = a + 1 == N || self.cells[a + 1] == 0;
+        self.left_limit = left_limit;
+        if self.mask[a] != 0 {
+            self.left(a, root, START);
+        }
     }
 }
 
@@ -565,96 +719,279 @@ pub fn generate<F: FnMut(&Candidate<'_>)>(
     opts: GenOptions,
     sink: &mut F,
 ) {
-    let gaddag = graphs.gaddag;
-    if rack.is_empty() || gaddag.root() == 0 {
+    let root = graphs.auto.gaddag_root();
+    if rack.is_empty() || root == 0 {
         return;
     }
     let index = LeaveIndex::new(rack);
-    let dirs: &[Direction] = if prep.empty && !opts.empty_board_down {
-        &[Direction::Across]
-    } else {
-        &[Direction::Across, Direction::Down]
-    };
-    for &dir in dirs {
-        let d = match dir {
-            Direction::Across => 0,
-            Direction::Down => 1,
-        };
-        let g = &prep.grids[d];
-        let cc = &prep.checks[d];
+    for &d in directions(prep, opts) {
         for r in 0..N {
-            let mut anchors = [false; N];
-            let mut any = false;
-            for (c, a) in anchors.iter_mut().enumerate() {
-                if g.get(r, c) != 0 {
-                    continue;
-                }
-                *a = if prep.empty {
-                    r == N / 2 && c == N / 2
-                } else {
-                    (c > 0 && g.get(r, c - 1) != 0)
-                        || (c + 1 < N && g.get(r, c + 1) != 0)
-                        || (r > 0 && g.get(r - 1, c) != 0)
-                        || (r + 1 < N && g.get(r + 1, c) != 0)
-                };
-                any |= *a;
-            }
-            if !any {
+            let Some(ld) = line_data(prep, d, r, t) else {
                 continue;
-            }
-            let mut line = Line {
-                edges: gaddag.edges(),
-                dawg: graphs.dawg,
-                values: &t.values,
-                cells: [0; N],
-                mask: [0; N],
-                xscore: [0; N],
-                lm: [1; N],
-                wm: [1; N],
-                placed: [0; N],
-                rack: rack.counts,
-                letter_bits: rack_bits(&rack.counts) & !1,
-                stride: index.stride,
-                rack_total: rack.len().min(255) as u8,
-                anchor: 0,
-                anchor_right_free: true,
-                left_limit: 0,
-                direction: dir,
-                line: r as u8,
-                skip_single_with_cross: d == 1,
-                rack_size: t.rack_size.min(255) as u8,
-                sink,
             };
-            for c in 0..N {
-                line.cells[c] = g.get(r, c);
-                line.mask[c] = cc.mask[r * N + c];
-                line.xscore[c] = cc.score[r * N + c];
-                // Premiums of the real square: (r, c) across, (c, r) down.
-                let sq = if d == 0 { r * N + c } else { c * N + r };
-                line.lm[c] = t.letter_mult[sq];
-                line.wm[c] = t.word_mult[sq];
-            }
+            let mut line = Line::new(&ld, d, r, rack, &index, graphs, t, sink);
             let mut prev_anchor: Option<usize> = None;
-            for (a, &is_anchor) in anchors.iter().enumerate() {
-                if !is_anchor {
-                    continue;
+            for a in 0..N {
+                if ld.anchors[a] {
+                    line.run_anchor(a, prev_anchor.map_or(0, |p| p + 1), root);
+                    prev_anchor = Some(a);
                 }
-                line.anchor = a;
-                line.anchor_right_free = a + 1 == N || line.cells[a + 1] == 0;
-                line.left_limit = prev_anchor.map_or(0, |p| p + 1);
-                prev_anchor = Some(a);
-                if line.mask[a] == 0 {
-                    continue;
-                }
-                let start = Acc {
-                    main: 0,
-                    wmul: 1,
-                    xtotal: 0,
-                    tiles: 0,
-                    used: 0,
-                };
-                line.left(a, gaddag.root(), start);
             }
         }
     }
+}
+
+/// The rack's tile values, highest first, as prefix sums: `top[i]` is the total of the `i` most
+/// valuable tiles (blanks count 0).
+fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
+    let mut vals = [0i32; 16];
+    let mut n = 0;
+    for code in 0..27 {
+        for _ in 0..rack.counts[code] {
+            if n < 15 {
+                vals[n] = if code == 0 { 0 } else { t.values[code] };
+                n += 1;
+            }
+        }
+    }
+    vals[..n].sort_unstable_by(|a, b| b.cmp(a));
+    let mut top = [0i32; 16];
+    for i in 0..n {
+        top[i + 1] = top[i] + vals[i];
+    }
+    (top, n)
+}
+
+/// An upper bound on the score of any placement generated from anchor `a` of the line (left
+/// part from `left_limit`), without the lexicon: over every run of empty squares through the
+/// anchor that the rack could fill (each square allowing some letter of the rack), the board
+/// tiles the main word would take in, the rack's most valuable tiles on the best letter
+/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus.
+fn anchor_bound(
+    ld: &LineData,
+    a: usize,
+    left_limit: usize,
+    top: &[i32; 16],
+    k: usize,
+    usable: u32,
+    t: &Tables,
+) -> i32 {
+    let tile_value = |c: u8| {
+        if c & BLANK_BIT != 0 {
+            0
+        } else {
+            t.values[usize::from(c & CODE_MASK)]
+        }
+    };
+    // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
+    // rightwards to the edge, stopping at one the rack cannot fill.
+    let mut lefts = [0usize; 16];
+    let mut nl = 0;
+    let mut c = a as isize;
+    while c >= left_limit as isize && nl < k {
+        let cu = c as usize;
+        if ld.cells[cu] == 0 {
+            if ld.mask[cu] & usable == 0 {
+                break;
+            }
+            lefts[nl] = cu;
+            nl += 1;
+        }
+        c -= 1;
+    }
+    let mut rights = [0usize; 16];
+    let mut nr = 0;
+    for c in a + 1..N {
+        if nr + 1 >= k {
+            break;
+        }
+        if ld.cells[c] == 0 {
+            if ld.mask[c] & usable == 0 {
+                break;
+            }
+            rights[nr] = c;
+            nr += 1;
+        }
+    }
+    // Board tiles' values as prefix sums, to total the main word's.
+    let mut board = [0i32; N + 1];
+    for c in 0..N {
+        board[c + 1] = board[c]
+            + if ld.cells[c] != 0 {
+                tile_value(ld.cells[c])
+            } else {
+                0
+            };
+    }
+    let ext_left = |mut s: usize| {
+        while s > 0 && ld.cells[s - 1] != 0 {
+            s -= 1;
+        }
+        s
+    };
+    let ext_right = |mut e: usize| {
+        while e + 1 < N && ld.cells[e + 1] != 0 {
+            e += 1;
+        }
+        e
+    };
+    let bingo_at = t.rack_size;
+    let mut best = 0;
+    // Aggregates over the empty squares of the window, grown left then right.
+    let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
+        (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
+    for (p, &s) in lefts[..nl].iter().enumerate() {
+        lw *= ld.wm[s];
+        match ld.lm[s] {
+            3 => l3 += 1,
+            2 => l2 += 1,
+            1 => {}
+            // A premium this bound does not rank: no bound.
+            _ => return i32::MAX,
+        }
+        if ld.xscore[s] >= 0 {
+            lx += 1;
+            lxc += ld.xscore[s] * ld.wm[s];
+            lmax = lmax.max(ld.lm[s] * ld.wm[s]);
+        }
+        let start = ext_left(s);
+        let (mut w, mut c3, mut c2, mut x, mut xc, mut xmax) = (lw, l3, l2, lx, lxc, lmax);
+        let mut last = a;
+        let mut q = 0;
+        loop {
+            let n = p + 1 + q;
+            let end = ext_right(last);
+            let (c3n, c2n) = (c3.min(n), c2.min(n - c3.min(n)));
+            let letters =
+                3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]);
+            let bound = (board[end + 1] - board[start] + letters) * w
+                + xc
+                + xmax * top[x.min(n)]
+                + if n == bingo_at {
+                    tilebag_core::play::BINGO_BONUS
+                } else {
+                    0
+                };
+            best = best.max(bound);
+            if q >= nr || n >= k {
+                break;
+            }
+            let r = rights[q];
+            q += 1;
+            last = r;
+            w *= ld.wm[r];
+            match ld.lm[r] {
+                3 => c3 += 1,
+                2 => c2 += 1,
+                1 => {}
+                _ => return i32::MAX,
+            }
+            if ld.xscore[r] >= 0 {
+                x += 1;
+                xc += ld.xscore[r] * ld.wm[r];
+                xmax = xmax.max(ld.lm[r] * ld.wm[r]);
+            }
+        }
+    }
+    best
+}
+
+/// The best placement by score (ties: the first found), or None when there is none; the same
+/// score as the best of [`generate`], found without walking every placement. Each anchor gets
+/// an upper bound on what any placement from it can score ([`anchor_bound`], no lexicon
+/// needed); anchors are searched from the highest bound down, and the search stops at the first
+/// whose bound cannot beat the best placement found so far.
+pub fn best_by_score(
+    prep: &Prepared,
+    rack: &Rack,
+    graphs: &Graphs<'_>,
+    t: &Tables,
+    opts: GenOptions,
+) -> Option<Move> {
+    best_by_value(prep, rack, graphs, t, opts, 0.0, &mut |c| c.score as f32).map(|(m, _)| m)
+}
+
+/// The placement with the highest `value` (ties: the first found) and that value, where
+/// `value(c)` is at most `c.score + bonus_max` for every placement: the search of
+/// [`best_by_score`] with the bound raised by `bonus_max` (the endgame's reply search adds what
+/// going out or being stuck is worth).
+pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
+    prep: &Prepared,
+    rack: &Rack,
+    graphs: &Graphs<'_>,
+    t: &Tables,
+    opts: GenOptions,
+    bonus_max: f32,
+    value: &mut V,
+) -> Option<(Move, f32)> {
+    let root = graphs.auto.gaddag_root();
+    if rack.is_empty() || root == 0 {
+        return None;
+    }
+    let index = LeaveIndex::new(rack);
+    let (top, k) = top_values(rack, t);
+    let usable = if rack.counts[usize::from(BLANK)] > 0 {
+        ALL_LETTERS
+    } else {
+        rack_bits(&rack.counts) & !1
+    };
+    // (bound, direction, line, anchor, left limit), at most one per square and direction.
+    let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
+    let mut cands = [(0i32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
+    let mut nc = 0;
+    for &d in directions(prep, opts) {
+        for r in 0..N {
+            let Some(ld) = line_data(prep, d, r, t) else {
+                continue;
+            };
+            let mut prev_anchor: Option<usize> = None;
+            for a in 0..N {
+                if !ld.anchors[a] {
+                    continue;
+                }
+                let limit = prev_anchor.map_or(0, |p| p + 1);
+                prev_anchor = Some(a);
+                if ld.mask[a] & usable == 0 {
+                    continue;
+                }
+                let b = anchor_bound(&ld, a, limit, &top, k, usable, t);
+                cands[nc] = (b, d as u8, r as u8, a as u8, limit as u8);
+                nc += 1;
+            }
+            lines[d * N + r] = Some(ld);
+        }
+    }
+    let cands = &mut cands[..nc];
+    cands.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+    let mut best: Option<(Move, f32)> = None;
+    let mut best_value = f32::NEG_INFINITY;
+    for &(bound, d, r, a, limit) in cands.iter() {
+        if bound as f32 + bonus_max <= best_value {
+            break;
+        }
+        let (d, r) = (usize::from(d), usize::from(r));
+        let Some(ld) = &lines[d * N + r] else {
+            continue;
+        };
+        let mut sink = |c: &Candidate<'_>| {
+            let v = value(c);
+            if v > best_value {
+                best_value = v;
+                best = Some((Move::from_candidate(c), v));
+            }
+        };
+        let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
+        line.run_anchor(usize::from(a), usize::from(limit), root);
+    }
+    best
+}
+
+/// This thread's CPU time in nanoseconds (Linux: `/proc/thread-self/schedstat`; 0 elsewhere).
+/// Benchmarks report it beside wall time, since on a shared machine the wall clock counts the
+/// time other processes ran.
+pub fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
 }

@@ -7,6 +7,7 @@ use tilebag_core::bag::Rng;
 use tilebag_core::play::score_placement;
 use tilebag_core::{Layout, Placement, Square, TileSet};
 use tilebag_engine::grid::{decode, BLANK_BIT, CODE_MASK, N};
+use tilebag_engine::movegen::best_by_score;
 use tilebag_engine::{generate, GenOptions, Graphs, Grid, Move, Prepared, Rack, Tables};
 use tilebag_lexicon::Lexicon;
 
@@ -225,6 +226,14 @@ fn generator_equals_brute_force_on_a_thousand_random_positions() {
                     .collect::<Vec<_>>()
             );
             assert_eq!(got, want, "game {game}: rack {rack}\n{grid:?}");
+            // The pruned best-by-score search finds the brute force's best score.
+            let prep = Prepared::new(&grid, &graphs, &t);
+            let best = best_by_score(&prep, &rack, &graphs, &t, GenOptions::default());
+            assert_eq!(
+                best.map(|m| m.score),
+                want.values().copied().max(),
+                "game {game}: rack {rack}\n{grid:?}"
+            );
             total += got.len();
             positions += 1;
             if got.is_empty() {

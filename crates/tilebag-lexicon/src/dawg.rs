@@ -451,24 +451,75 @@ pub(crate) fn pending_edge(c: u8, accept: bool) -> u64 {
     (u64::from(c) << 33) | (u64::from(accept) << 32) | u64::from(NONE)
 }
 
+/// The nodes registered so far, each stored once: their edges side by side in one arena (no
+/// allocation per node), found again through a map from the edges' hash to the node (a second
+/// map keeps the rare nodes whose hash an earlier, different node already has).
 pub(crate) struct Register {
-    pub(crate) map: HashMap<Box<[u64]>, u32, BuildHasherDefault<Fx>>,
+    arena: Vec<u64>,
+    /// By node id: (start in `arena`, number of edges).
+    spans: Vec<(u32, u32)>,
+    by_hash: HashMap<u64, u32, BuildHasherDefault<Fx>>,
+    collisions: HashMap<Box<[u64]>, u32, BuildHasherDefault<Fx>>,
     pub(crate) edge_total: usize,
 }
 
 impl Register {
+    pub(crate) fn with_capacity(nodes: usize) -> Register {
+        Register {
+            arena: Vec::with_capacity(nodes * 2),
+            spans: Vec::with_capacity(nodes),
+            by_hash: HashMap::with_capacity_and_hasher(nodes, Default::default()),
+            collisions: HashMap::default(),
+            edge_total: 0,
+        }
+    }
+
+    /// Number of nodes registered.
+    pub(crate) fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The edges of node `id`.
+    pub(crate) fn node(&self, id: usize) -> &[u64] {
+        let (start, len) = self.spans[id];
+        &self.arena[start as usize..(start + len) as usize]
+    }
+
     /// The id of the node equal to `edges`, registering it if it is new. Children always get
     /// smaller ids than their parents, because a node is registered only after its children.
     pub(crate) fn intern(&mut self, edges: &[u64]) -> u32 {
         if edges.is_empty() {
             return NONE;
         }
-        if let Some(&id) = self.map.get(edges) {
-            return id;
+        let mut h = Fx::default();
+        for &e in edges {
+            h.write_u64(e);
         }
-        let id = self.map.len() as u32;
+        let h = h.finish();
+        match self.by_hash.get(&h) {
+            Some(&id) if self.node(id as usize) == edges => id,
+            Some(_) => {
+                if let Some(&id) = self.collisions.get(edges) {
+                    return id;
+                }
+                let id = self.push(edges);
+                self.collisions.insert(edges.into(), id);
+                id
+            }
+            None => {
+                let id = self.push(edges);
+                self.by_hash.insert(h, id);
+                id
+            }
+        }
+    }
+
+    fn push(&mut self, edges: &[u64]) -> u32 {
+        let id = self.spans.len() as u32;
+        self.spans
+            .push((self.arena.len() as u32, edges.len() as u32));
+        self.arena.extend_from_slice(edges);
         self.edge_total += edges.len();
-        self.map.insert(edges.into(), id);
         id
     }
 }
@@ -488,11 +539,8 @@ pub(crate) fn lay_out(
             max: MAX_EDGES,
         });
     }
-    let n = reg.map.len();
-    let mut nodes: Vec<&[u64]> = vec![&[]; n];
-    for (k, &id) in &reg.map {
-        nodes[id as usize] = k;
-    }
+    let n = reg.len();
+    let nodes: Vec<&[u64]> = (0..n).map(|id| reg.node(id)).collect();
     let mut pos = vec![0u32; n];
     let mut next = 1u32;
     for id in (0..n).rev() {
@@ -527,10 +575,7 @@ pub(crate) fn lay_out(
 /// Builds the minimal DAWG of `words`, which must be sorted, without duplicates, uppercase A-Z,
 /// and at most [`MAX_WORD_LEN`] letters (the caller, [`crate::Lexicon`], guarantees it).
 pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
-    let mut reg = Register {
-        map: HashMap::with_capacity_and_hasher(words.len() / 2 + 16, Default::default()),
-        edge_total: 0,
-    };
+    let mut reg = Register::with_capacity(words.len() / 2 + 16);
     // pending[d]: the edges of the unfinished node reached by the first d letters of the
     // previous word; its last edge is on that word's path.
     let mut pending: Vec<Vec<u64>> = (0..=MAX_WORD_LEN).map(|_| Vec::with_capacity(26)).collect();

@@ -58,6 +58,11 @@ pub const TAG_DAWG: [u8; 4] = *b"DAWG";
 /// Tag of the GADDAG section (optional: files written before it existed still load, and the
 /// GADDAG is then built in memory when a move generator first needs it).
 pub const TAG_GDAG: [u8; 4] = *b"GDAG";
+/// Tag of the packed GADDAG section that `lexicon build` writes now: the same edges, a byte of
+/// letter and flags each plus its arc as a variable-length number (see
+/// [`crate::gaddag::pack_edges`]); about two thirds of the size. Readers that predate it skip
+/// it (not REQUIRED) and build the GADDAG in memory; this reader takes either section.
+pub const TAG_GDAG_PACKED: [u8; 4] = *b"GDGP";
 
 const HEADER_LEN: usize = 16;
 const ENTRY_LEN: usize = 16;
@@ -184,7 +189,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Vec<(Section<'_>, usize)>, LexiconErr
             ));
         }
         spans.push((offset, end, entry));
-        let known = tag == TAG_META || tag == TAG_DAWG || tag == TAG_GDAG;
+        let known = tag == TAG_META || tag == TAG_DAWG || tag == TAG_GDAG || tag == TAG_GDAG_PACKED;
         if known {
             if out.iter().any(|(s, _)| s.tag == tag) {
                 return Err(LexiconError::corrupt(

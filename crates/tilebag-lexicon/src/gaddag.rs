@@ -21,7 +21,139 @@ use crate::dawg::{
     lay_out, pending_edge, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES, MAX_WORD_LEN,
 };
 use crate::error::LexiconError;
-use std::collections::HashMap;
+
+/// Packs GADDAG edges for the file: the edge count (u32, little-endian), then per edge one byte
+/// (letter code in bits 0..5, LAST bit 5, ACCEPTS bit 6, "has an arc" bit 7) and, when it has an
+/// arc, that arc as LEB128: a separator's DAWG index as it is, any other arc as its distance
+/// forward from the edge (arcs point forward, and most children sit close to their parent, so
+/// most distances take one or two bytes); then zeros to a multiple of 4 bytes.
+pub fn pack_edges(edges: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(edges.len() * 3 + 4);
+    out.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+    for (i, &e) in edges.iter().enumerate() {
+        let l = letter(e);
+        let a = arc(e);
+        let mut b = l & 31;
+        if is_last(e) {
+            b |= 1 << 5;
+        }
+        if accepts(e) {
+            b |= 1 << 6;
+        }
+        if a != 0 {
+            b |= 1 << 7;
+        }
+        out.push(b);
+        if a != 0 {
+            let mut v = if i > 0 && l == SEPARATOR {
+                a
+            } else {
+                a.wrapping_sub(i as u32)
+            };
+            loop {
+                let byte = (v & 0x7f) as u8;
+                v >>= 7;
+                if v == 0 {
+                    out.push(byte);
+                    break;
+                }
+                out.push(byte | 0x80);
+            }
+        }
+    }
+    // Zeros to a multiple of 4 bytes, so the section needs no padding after it in the file
+    // (a file cut short inside the padding would otherwise still load).
+    out.resize(out.len().next_multiple_of(4), 0);
+    out
+}
+
+/// Reads what [`pack_edges`] wrote; `base` is the section's offset, for errors. The edges still
+/// need [`Gaddag::from_edges`]'s validation.
+pub fn unpack_edges(data: &[u8], base: usize) -> Result<Vec<u32>, LexiconError> {
+    let Some(head) = data.get(..4) else {
+        return Err(LexiconError::corrupt(
+            base,
+            "the packed GADDAG section is shorter than its edge count",
+        ));
+    };
+    let n = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+    if n > MAX_EDGES || n > data.len() {
+        return Err(LexiconError::corrupt(
+            base,
+            format!(
+                "the packed GADDAG section claims {n} edges in {} bytes",
+                data.len()
+            ),
+        ));
+    }
+    let mut edges = Vec::with_capacity(n);
+    let mut p = 4;
+    for i in 0..n {
+        let Some(&b) = data.get(p) else {
+            return Err(LexiconError::corrupt(
+                base + p,
+                format!("the packed GADDAG section ends at edge {i} of {n}"),
+            ));
+        };
+        p += 1;
+        let l = u32::from(b & 31);
+        let mut e = l << LETTER_SHIFT;
+        if b & (1 << 5) != 0 {
+            e |= LAST;
+        }
+        if b & (1 << 6) != 0 {
+            e |= ACCEPTS;
+        }
+        if b & (1 << 7) != 0 {
+            let mut v: u32 = 0;
+            let mut shift = 0;
+            loop {
+                let Some(&byte) = data.get(p) else {
+                    return Err(LexiconError::corrupt(
+                        base + p,
+                        format!("the packed GADDAG section ends inside edge {i}'s arc"),
+                    ));
+                };
+                p += 1;
+                if shift > 28 {
+                    return Err(LexiconError::corrupt(
+                        base + p - 1,
+                        format!("edge {i}'s arc is longer than 32 bits"),
+                    ));
+                }
+                v |= u32::from(byte & 0x7f) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+            let a = if i > 0 && l == u32::from(SEPARATOR) {
+                v
+            } else {
+                v.wrapping_add(i as u32)
+            };
+            if a > ARC_MASK {
+                return Err(LexiconError::corrupt(
+                    base + p - 1,
+                    format!("edge {i}'s arc {a} is past the largest the format addresses"),
+                ));
+            }
+            e |= a;
+        }
+        edges.push(e);
+    }
+    let rest = &data[p.min(data.len())..];
+    if rest.len() >= 4 || rest.iter().any(|&b| b != 0) {
+        return Err(LexiconError::corrupt(
+            base + p,
+            format!(
+                "{} bytes follow the packed GADDAG's {n} edges",
+                data.len() - p
+            ),
+        ));
+    }
+    Ok(edges)
+}
 
 /// The separator's letter code: after it, a path runs rightwards from the anchor.
 pub const SEPARATOR: u8 = 0;
@@ -137,10 +269,7 @@ impl Gaddag {
     }
 
     fn from_sorted_keys(keys: &[u128]) -> Result<Gaddag, LexiconError> {
-        let mut reg = Register {
-            map: HashMap::with_capacity_and_hasher(keys.len() / 4 + 16, Default::default()),
-            edge_total: 0,
-        };
+        let mut reg = Register::with_capacity(keys.len() / 4 + 16);
         let mut pending: Vec<Vec<u64>> = (0..=MAX_PATH).map(|_| Vec::with_capacity(27)).collect();
         let mut prev = [0u8; MAX_PATH];
         let mut prev_len = 0usize;

@@ -1,9 +1,12 @@
 //! [`Lexicon`]: one compiled word list, its statistics, and its file form.
 
+use crate::automaton::Automaton;
 use crate::dawg::{self, Dawg, Words, MAX_WORD_LEN};
 use crate::error::LexiconError;
 use crate::fingerprint::Fingerprint;
-use crate::format::{self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_GDAG, TAG_META};
+use crate::format::{
+    self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_GDAG, TAG_GDAG_PACKED, TAG_META,
+};
 use crate::gaddag::Gaddag;
 use crate::wordlist::{normalize, parse_word_list};
 use serde::{Deserialize, Serialize};
@@ -25,6 +28,8 @@ pub struct Lexicon {
     gaddag: OnceLock<Gaddag>,
     /// Whether `gaddag` came from the file.
     gaddag_from_file: bool,
+    /// The generator's flat node table of the GADDAG and DAWG, made on first use.
+    automaton: OnceLock<Automaton>,
     name: String,
     description: String,
     word_count: u32,
@@ -75,6 +80,13 @@ impl Lexicon {
             Gaddag::from_dawg(self.dawg.edges())
                 .unwrap_or_else(|_| Gaddag::from_dawg(&[]).expect("the empty GADDAG builds"))
         })
+    }
+
+    /// The move generator's node table of the GADDAG and the DAWG (see [`crate::automaton`]),
+    /// made on first use and kept.
+    pub fn automaton(&self) -> &Automaton {
+        self.automaton
+            .get_or_init(|| Automaton::new(self.gaddag().edges(), self.dawg.edges()))
     }
 
     /// The DAWG's edges (see [`crate::dawg`]): a move generator follows a GADDAG separator into
@@ -137,6 +149,7 @@ impl Lexicon {
             dawg: dawg::build(&kept)?,
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
+            automaton: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
             word_count: kept.len() as u32,
@@ -152,6 +165,7 @@ impl Lexicon {
             dawg: Dawg::empty(),
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
+            automaton: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
             word_count: 0,
@@ -277,11 +291,7 @@ impl Lexicon {
         for e in edges {
             dawg.extend_from_slice(&e.to_le_bytes());
         }
-        let g_edges = self.gaddag().edges();
-        let mut gdag = Vec::with_capacity(g_edges.len() * 4);
-        for e in g_edges {
-            gdag.extend_from_slice(&e.to_le_bytes());
-        }
+        let gdag = crate::gaddag::pack_edges(self.gaddag().edges());
         format::write(&[
             Section {
                 tag: TAG_META,
@@ -294,7 +304,7 @@ impl Lexicon {
                 data: &dawg,
             },
             Section {
-                tag: TAG_GDAG,
+                tag: TAG_GDAG_PACKED,
                 flags: 0,
                 data: &gdag,
             },
@@ -375,7 +385,15 @@ impl Lexicon {
         }
         let gaddag = OnceLock::new();
         let mut gaddag_from_file = false;
-        if let Some(&(g, g_at)) = sections.iter().find(|(s, _)| s.tag == TAG_GDAG) {
+        let packed = sections
+            .iter()
+            .find(|(s, _)| s.tag == TAG_GDAG_PACKED)
+            .map(|&(g, g_at)| crate::gaddag::unpack_edges(g.data, g_at).map(|e| (e, g_at)))
+            .transpose()?;
+        let raw = sections.iter().find(|(s, _)| s.tag == TAG_GDAG);
+        let edges_at = if let Some(p) = packed {
+            Some(p)
+        } else if let Some(&(g, g_at)) = raw {
             if g.data.len() % 4 != 0 {
                 return Err(LexiconError::corrupt(
                     g_at,
@@ -385,11 +403,17 @@ impl Lexicon {
                     ),
                 ));
             }
-            let g_edges: Vec<u32> = g
-                .data
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
+            Some((
+                g.data
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+                g_at,
+            ))
+        } else {
+            None
+        };
+        if let Some((g_edges, g_at)) = edges_at {
             let built = Gaddag::from_edges(g_edges, g_at, dawg.edges())?;
             let n = built.word_count();
             if n != u64::from(word_count) {
@@ -405,6 +429,7 @@ impl Lexicon {
             dawg,
             gaddag,
             gaddag_from_file,
+            automaton: OnceLock::new(),
             name,
             description,
             word_count,
@@ -563,5 +588,82 @@ mod tests {
         let lex = small();
         let judge: &dyn WordJudge = &lex;
         assert!(judge.is_valid("ZA") && !judge.is_valid("ZZ"));
+    }
+}
+
+#[cfg(test)]
+mod packed_gaddag_tests {
+    use super::*;
+
+    /// A file written before the packed GADDAG section existed (the raw `GDAG` section, 4 bytes
+    /// an edge) still loads, with the same GADDAG from the file; the packed one is smaller.
+    #[test]
+    fn files_with_the_raw_gaddag_section_still_load() {
+        let lex =
+            Lexicon::from_words(["CAT", "CATS", "SCAT", "AT", "TA", "QI", "ZZZ"], "t").unwrap();
+        let file = lex.to_bytes();
+        let raw: Vec<u8> = lex
+            .gaddag()
+            .edges()
+            .iter()
+            .flat_map(|e| e.to_le_bytes())
+            .collect();
+        let sections = format::read(&file).unwrap();
+        let mut packed_len = 0;
+        let old: Vec<Section> = sections
+            .iter()
+            .map(|(s, _)| {
+                if s.tag == TAG_GDAG_PACKED {
+                    packed_len = s.data.len();
+                    Section {
+                        tag: TAG_GDAG,
+                        flags: 0,
+                        data: &raw,
+                    }
+                } else {
+                    Section {
+                        tag: s.tag,
+                        flags: s.flags,
+                        data: s.data,
+                    }
+                }
+            })
+            .collect();
+        assert!(
+            packed_len > 0 && packed_len < raw.len(),
+            "{packed_len} vs {}",
+            raw.len()
+        );
+        let old_back = Lexicon::from_bytes(&format::write(&old)).unwrap();
+        assert!(old_back.gaddag_from_file());
+        assert_eq!(old_back.gaddag().edges(), lex.gaddag().edges());
+        let back = Lexicon::from_bytes(&file).unwrap();
+        assert!(back.gaddag_from_file());
+        assert_eq!(back.gaddag().edges(), lex.gaddag().edges());
+    }
+
+    /// A packed section cut short, or with bytes after its edges, is an error naming the place.
+    #[test]
+    fn damaged_packed_sections_are_errors() {
+        let lex = Lexicon::from_words(["CAT", "CATS", "AT"], "t").unwrap();
+        let packed = crate::gaddag::pack_edges(lex.gaddag().edges());
+        assert_eq!(
+            crate::gaddag::unpack_edges(&packed, 0).unwrap(),
+            lex.gaddag().edges()
+        );
+        // Cuts inside the edges (up to 3 zeros of padding may go: they carry nothing).
+        let pad = packed.iter().rev().take_while(|&&b| b == 0).count().min(3);
+        for cut in 0..packed.len() - pad {
+            assert!(
+                crate::gaddag::unpack_edges(&packed[..cut], 0).is_err(),
+                "cut at {cut}"
+            );
+        }
+        let mut long = packed.clone();
+        long.extend_from_slice(&[0, 0, 0, 0]);
+        let err = crate::gaddag::unpack_edges(&long, 100)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("follow"), "{err}");
     }
 }

@@ -29,6 +29,7 @@
 //! on clean builds, while the lazy build costs about 25 ms of a release binary's first judgement
 //! (under 0.2 s in a debug build), and only when no lexicon is named.
 
+pub mod automaton;
 pub mod dawg;
 mod error;
 mod fingerprint;
@@ -40,6 +41,7 @@ mod source;
 pub mod synth;
 mod wordlist;
 
+pub use automaton::Automaton;
 pub use dawg::{Words, MAX_WORD_LEN};
 pub use error::LexiconError;
 pub use fingerprint::{Fingerprint, KnownList, KNOWN_LISTS};

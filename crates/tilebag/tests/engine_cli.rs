@@ -214,4 +214,28 @@ fn bench_movegen_counts_placements() {
         .parse()
         .unwrap();
     assert!(n > 100, "{s}");
+    // The best by score: AEINRST makes a seven-letter word through the centre (a bingo: at
+    // least 7 × 1 × 2 + 50 = 64); QI has nothing, so one position has a best move.
+    let o = tilebag(&[
+        "bench",
+        "movegen",
+        file.to_str().unwrap(),
+        "--repeat",
+        "1",
+        "--top",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let s = out(&o);
+    assert!(
+        s.contains("placements 1 (the best by score of each position that has one)"),
+        "{s}"
+    );
+    let best: i64 = s
+        .lines()
+        .find_map(|l| l.strip_prefix("best scores total "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(best >= 64, "{s}");
 }
