@@ -615,6 +615,14 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
                 who(division, *player)
             )
         }
+        Action::KeepTshFields {
+            division, player, ..
+        } => {
+            format!(
+                "keeping the tsh fields tilebag does not read for {} in division {division}",
+                who(division, *player)
+            )
+        }
         Action::Reinstate { division, player } => {
             format!(
                 "reinstating {} in division {division}",
