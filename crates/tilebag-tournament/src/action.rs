@@ -193,6 +193,8 @@ pub enum Setting {
     Rules(Vec<String>),
     /// The most times two players may be paired again (None: the method's own rule).
     MaxRepeats(Option<u32>),
+    /// Places paid (None: unset).
+    PrizeBands(Option<u32>),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -581,6 +583,7 @@ impl Division {
                     }
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
                     Setting::MaxRepeats(x) => c.max_repeats = *x,
+                    Setting::PrizeBands(x) => c.prize_bands = *x,
                 }
                 Ok(())
             }

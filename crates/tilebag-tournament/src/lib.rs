@@ -21,6 +21,7 @@
 //! Everything is deterministic: randomness comes from each division's seed, never a clock.
 
 pub mod action;
+pub mod cop;
 pub mod error;
 pub mod firsts;
 pub mod literacy;

@@ -312,7 +312,9 @@ pub enum DivisionCommand {
     /// spread-cap N|none | tie-breaks wins,losses,spread,rating,points-for |
     /// gibson SPREAD:PLACES|off | firsts naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither] |
     /// withdrawn forfeit|void | fontes random|snaked | ratings naspa|naspa-club|wespa|none |
-    /// format individual|literacy-2018 | winner-submits yes|no |
+    /// format individual|literacy-2018 | winner-submits yes|no | max-repeats N|none |
+    /// prize-bands N|none (places paid: the contenders for the CP and COP schedule tokens, the
+    /// places in the prize table) |
     /// rules KEY=VALUE[,KEY=VALUE]|none (the organiser's choices the book leaves open: end-rack
     /// double|add-and-subtract (WESPA 5.1.4), challenge single|double|per-word:N|per-turn:N
     /// (WESPA 3.10.15(b), NASPA VI.B.3), resignation-option on|off (NASPA I.B))
