@@ -195,6 +195,8 @@ pub enum Setting {
     MaxRepeats(Option<u32>),
     /// Places paid (None: unset).
     PrizeBands(Option<u32>),
+    /// Class prizes for the prize table.
+    ClassPrizes(crate::prizes::ClassPrizes),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -584,6 +586,7 @@ impl Division {
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
                     Setting::MaxRepeats(x) => c.max_repeats = *x,
                     Setting::PrizeBands(x) => c.prize_bands = *x,
+                    Setting::ClassPrizes(x) => c.class_prizes = x.clone(),
                 }
                 Ok(())
             }

@@ -28,6 +28,7 @@ pub mod literacy;
 pub mod matching;
 pub mod model;
 pub mod pairing;
+pub mod prizes;
 pub mod ratings;
 pub mod report;
 pub mod schedule;

@@ -132,6 +132,9 @@ pub struct DivisionConfig {
     /// contender-aware pairings (`CP`, `COP`) and how many places the prize table lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prize_bands: Option<u32>,
+    /// Class prizes for the prize table ([`crate::prizes`]).
+    #[serde(default, skip_serializing_if = "crate::prizes::ClassPrizes::is_none")]
+    pub class_prizes: crate::prizes::ClassPrizes,
 }
 
 impl DivisionConfig {
@@ -181,6 +184,7 @@ impl DivisionConfig {
             rules: r.overrides.clone(),
             max_repeats: None,
             prize_bands: None,
+            class_prizes: crate::prizes::ClassPrizes::None,
         }
     }
 }

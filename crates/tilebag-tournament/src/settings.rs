@@ -10,7 +10,7 @@ use crate::model::{
 use crate::ratings::RatingSystem;
 
 /// The keys [`Setting::parse`] knows, in the order a settings page lists them.
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 17] = [
     "schedule",
     "bye-spread",
     "forfeit-spread",
@@ -27,6 +27,7 @@ pub const KEYS: [&str; 16] = [
     "rules",
     "max-repeats",
     "prize-bands",
+    "class-prizes",
 ];
 
 impl Setting {
@@ -123,6 +124,7 @@ impl Setting {
                     }
                 }
             }),
+            "class-prizes" => Setting::ClassPrizes(crate::prizes::ClassPrizes::parse(value)?),
             // The organiser's choices: KEY=VALUE[,KEY=VALUE...], or none.
             "rules" => Setting::Rules(if v == "none" || v.is_empty() {
                 Vec::new()
@@ -149,7 +151,7 @@ impl Setting {
             _ => return Err(format!(
                 "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
                  spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits, rules, \
-                 max-repeats, prize-bands"
+                 max-repeats, prize-bands, class-prizes"
             )),
         })
     }
@@ -220,6 +222,7 @@ pub fn current(d: &Division) -> Vec<(&'static str, String)> {
             "winner-submits" => if c.winner_submits { "yes" } else { "no" }.into(),
             "max-repeats" => c.max_repeats.map_or("none".into(), |x| x.to_string()),
             "prize-bands" => c.prize_bands.map_or("none".into(), |x| x.to_string()),
+            "class-prizes" => c.class_prizes.text(),
             "rules" => {
                 if c.rules.is_empty() {
                     "none".into()

@@ -208,7 +208,8 @@ pub enum TdCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
-    /// Print pairings, standings, firsts, ratings or players (plain text unless --csv/--html).
+    /// Print pairings, standings, firsts, ratings, players or prizes (plain text unless
+    /// --csv/--html).
     Show {
         #[command(flatten)]
         at: At,
@@ -314,7 +315,7 @@ pub enum DivisionCommand {
     /// withdrawn forfeit|void | fontes random|snaked | ratings naspa|naspa-club|wespa|none |
     /// format individual|literacy-2018 | winner-submits yes|no | max-repeats N|none |
     /// prize-bands N|none (places paid: the contenders for the CP and COP schedule tokens, the
-    /// places in the prize table) |
+    /// places in the prize table) | class-prizes none|class|rating:T1,T2,… |
     /// rules KEY=VALUE[,KEY=VALUE]|none (the organiser's choices the book leaves open: end-rack
     /// double|add-and-subtract (WESPA 5.1.4), challenge single|double|per-word:N|per-turn:N
     /// (WESPA 3.10.15(b), NASPA VI.B.3), resignation-option on|off (NASPA I.B))
@@ -410,6 +411,9 @@ pub enum View {
     Players,
     Scorecards,
     Slips,
+    /// The prize table: places (`prize-bands`), class prizes (`class-prizes`), high game, high
+    /// loss, biggest upset.
+    Prizes,
 }
 
 pub fn run(command: TdCommand) -> Result<ExitCode> {
@@ -1260,6 +1264,10 @@ fn render(
             format!("Rating estimates after round {through}"),
         ),
         View::Players => (players_table(d), "Players".to_string()),
+        View::Prizes => (
+            tilebag_tournament::prizes::prize_table(d, through),
+            format!("Prizes after round {through}"),
+        ),
         View::Scorecards => {
             if fmt != Out::Html {
                 bail!("scorecards are printed as --html");

@@ -1285,3 +1285,82 @@ fn imported_unscored_bye_is_missing_until_entered() {
     assert!(td(&work, &["missing", "b.db", "A", "2"]).contains("no games missing"));
     assert_eq!(standing(&work, "b.db", 2, 1).wins2, 4);
 }
+
+/// Issue 13: contender-aware pairing and the prize table from the command line. Eight seeded
+/// players, `KOTH:2 CP:2`, the better seed winning 400–300: after round 2 the standings are 1, 5
+/// (2–0), 2, 3, 6, 7 (1–1), 4, 8 (0–2) (worked in crates/tilebag-tournament/tests/contenders.rs).
+/// With 1 prize band and 100 a round, six can still catch 1st; tsh's flight cap with 2 rounds
+/// left is 4, so 1, 5, 2, 3 play among themselves: 1v5, 2v3, and the rest 6v7, 4v8.
+#[test]
+fn chew_pairings_and_prizes_from_the_command_line() {
+    let dir = temp_dir("chew");
+    let db = "chew.db";
+    td(&dir, &["new", db, "--name", "Chew Open"]);
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "KOTH:2 CP:2",
+        ],
+    );
+    for i in 1..=8u32 {
+        let name = format!("Seed{i:02}, Player");
+        let rating = (2000 - 10 * i).to_string();
+        td(&dir, &["player", "add", db, "A", &name, &rating]);
+    }
+    for r in 1..=2u32 {
+        td(&dir, &["pair", db, "A", &r.to_string()]);
+        better_seed_wins(&dir, db, r);
+    }
+    td(&dir, &["division", "set", db, "A", "prize-bands", "1"]);
+    td(&dir, &["division", "set", db, "A", "gibson", "100:1"]);
+    let out = td(&dir, &["pair", db, "A", "3"]);
+    assert!(out.contains("6 contender(s), flight cap 4"), "{out}");
+    assert_eq!(pairs(&dir, db, 3), vec![(1, 5), (2, 3), (4, 8), (6, 7)]);
+    let err = td_refused(&dir, &["division", "set", db, "A", "prize-bands", "0"]);
+    assert!(
+        err.contains("prize-bands needs the number of places"),
+        "{err}"
+    );
+
+    // Prizes after round 3 (1v5, 2v3, 6v7, 4v8, the better seed winning): 1 is 3–0 +300.
+    better_seed_wins(&dir, db, 3);
+    td(
+        &dir,
+        &["division", "set", db, "A", "class-prizes", "rating:1950"],
+    );
+    let prizes = td(&dir, &["show", db, "A", "prizes"]);
+    let line = |label: &str| -> Vec<String> {
+        prizes
+            .lines()
+            .filter(|l| l.starts_with(label))
+            .map(str::to_string)
+            .collect()
+    };
+    let first = line("1st place");
+    assert_eq!(first.len(), 1, "{prizes}");
+    assert!(
+        first[0].contains("Seed01, Player") && first[0].contains("3-0 +300"),
+        "{prizes}"
+    );
+    // Under 1950: players 6–8 (1940, 1930, 1920; 5 is rated 1950). After round 3, 6 is 2–1
+    // +100 (lost to 5, beat 8, beat 7), 7 is 1–2 −100, 8 is 0–3: 6 is the best placed.
+    let class = line("Class: under 1950");
+    assert_eq!(class.len(), 1, "{prizes}");
+    assert!(
+        class[0].contains("Seed06, Player") && class[0].contains("2-1 +100"),
+        "{prizes}"
+    );
+    // Every winner scored 400 in each of the 12 games: 12 tied high games; no upsets.
+    assert_eq!(line("High game").len(), 12, "{prizes}");
+    assert_eq!(line("High loss").len(), 12, "{prizes}");
+    assert!(line("Biggest upset").is_empty(), "{prizes}");
+    let csv = td(&dir, &["show", db, "A", "prizes", "--csv"]);
+    assert!(csv.starts_with("prize,player,detail\n"), "{csv}");
+}
