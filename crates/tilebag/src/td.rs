@@ -253,6 +253,20 @@ pub enum TdCommand {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Write the rating-submission files for a finished division into DIR: NASPA's tsh `.t` file
+    /// (what tsh's SUBMIT uploads) and/or WESPA's AUPAIR `.TOU` file. Refused, writing nothing,
+    /// while any paired game has no result.
+    Submit {
+        /// The event's SQLite file.
+        event: PathBuf,
+        division: String,
+        /// The directory to write into (created if needed).
+        #[arg(long)]
+        dir: PathBuf,
+        /// naspa | wespa | both (default: by the division's ratings setting; both when none).
+        #[arg(long)]
+        to: Option<String>,
+    },
     /// Import a tsh `.t` file (or a `.tsh` archive) as a division; creates the event if needed.
     Import {
         event: PathBuf,
@@ -766,6 +780,60 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                 Out::Text
             };
             print!("{}", render(&t, d, view, round, fmt)?);
+        }
+        TdCommand::Submit {
+            event,
+            division,
+            dir,
+            to,
+        } => {
+            let t = EventFile::open_read(&event)?.load()?;
+            let d = t.division(&division)?;
+            let (naspa, wespa) = match to.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("naspa") => (true, false),
+                Some("wespa") => (false, true),
+                Some("both") => (true, true),
+                Some(other) => bail!("--to {other:?}: submit to naspa, wespa or both"),
+                None => match d.config.ratings {
+                    tilebag_tournament::RatingSystem::Naspa { .. } => (true, false),
+                    tilebag_tournament::RatingSystem::Wespa => (false, true),
+                    tilebag_tournament::RatingSystem::None => (true, true),
+                },
+            };
+            let mut missing = Vec::new();
+            for r in 1..=d.rounds.len() as u32 {
+                if !d.round_complete(r) {
+                    missing.push(format!("round {r}"));
+                }
+            }
+            if !missing.is_empty() {
+                bail!(
+                    "division {}: results are missing in {} (see td missing EVENT {} ROUND);                      nothing was written",
+                    d.name,
+                    missing.join(", "),
+                    d.name
+                );
+            }
+            if d.rounds.is_empty() {
+                bail!("division {}: no round has been played", d.name);
+            }
+            let mut files = Vec::new();
+            let stem = tsh::file_name(&d.name);
+            if naspa {
+                files.push((stem.clone(), tsh::write_t(d)?));
+            }
+            if wespa {
+                let name = format!("{}.TOU", stem.trim_end_matches(".t"));
+                files.push((name, tou::write_tou(&t, &d.name)?));
+            }
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            for (name, text) in files {
+                let path = dir.join(name);
+                std::fs::write(&path, text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("wrote {}", path.display());
+            }
         }
         TdCommand::Export {
             event,

@@ -1364,3 +1364,77 @@ fn chew_pairings_and_prizes_from_the_command_line() {
     let csv = td(&dir, &["show", db, "A", "prizes", "--csv"]);
     assert!(csv.starts_with("prize,player,detail\n"), "{csv}");
 }
+
+/// Issue 13: the rating-submission files from one command. NASPA takes the division's tsh `.t`
+/// file (tsh's SUBMIT uploads it); WESPA's ratings officer takes AUPAIR's `.TOU`. `td submit`
+/// refuses while a game has no result, naming the round and `td missing`, and writes nothing.
+#[test]
+fn rating_submission_files_from_one_command() {
+    let dir = temp_dir("submit");
+    let db = "submit.db";
+    td(
+        &dir,
+        &["new", db, "--name", "Submit Open", "--date", "2024-05-04"],
+    );
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "RR",
+        ],
+    );
+    for (name, rating) in [
+        ("Able, Ann", "1800"),
+        ("Baker, Bob", "1700"),
+        ("Cole, Cat", "1600"),
+        ("Dunn, Dan", "1500"),
+    ] {
+        td(&dir, &["player", "add", db, "A", name, rating]);
+    }
+    for r in 1..=3u32 {
+        td(&dir, &["pair", db, "A", &r.to_string()]);
+    }
+    better_seed_wins(&dir, db, 1);
+    better_seed_wins(&dir, db, 2);
+    let out = dir.join("out");
+    let err = td_refused(&dir, &["submit", db, "A", "--dir", "out"]);
+    assert!(
+        err.contains("round 3") && err.contains("td missing"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "a refused submission wrote {}",
+        out.display()
+    );
+
+    better_seed_wins(&dir, db, 3);
+    let said = td(&dir, &["submit", db, "A", "--dir", "out"]);
+    // NASPA by the division's ratings setting: the .t file only.
+    let t_file = out.join("a.t");
+    assert!(said.contains("a.t") && !said.contains(".TOU"), "{said}");
+    let t_text = std::fs::read_to_string(&t_file).unwrap();
+    assert_eq!(t_text, td(&dir, &["export", db, "A", "--tsh"]));
+    assert_eq!(t_text.lines().count(), 4, "{t_text}");
+
+    let said = td(&dir, &["submit", db, "A", "--dir", "out", "--to", "wespa"]);
+    let tou_name = said
+        .lines()
+        .find_map(|l| l.strip_prefix("wrote "))
+        .map(|p| p.trim().to_string())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(tou_name.ends_with(".TOU"), "{said}");
+    let tou_text = std::fs::read(dir.join(&tou_name)).unwrap();
+    assert_eq!(
+        tou_text,
+        td(&dir, &["export", db, "A", "--tou"]).into_bytes()
+    );
+    let err = td_refused(&dir, &["submit", db, "A", "--dir", "out", "--to", "absp"]);
+    assert!(err.contains("absp"), "{err}");
+}
