@@ -267,3 +267,179 @@ pub fn prize_table(d: &Division, through: u32) -> Table {
         rows,
     }
 }
+
+/// The common reports (tsh's alphabetical pairings, high wins, high losses, upsets and
+/// round-by-round ratings), as tables.
+///
+/// Alphabetical pairings for `round`: every player by name (case-insensitive), with board,
+/// opponent ("bye", "forfeit loss" or "withdrawn" when there is none) and seat.
+pub fn alpha_pairings_table(d: &Division, round: u32) -> Table {
+    let mut rows = Vec::new();
+    if let Some(r) = d.round(round) {
+        for p in &r.pairings {
+            match p {
+                Pairing::Game(g) => {
+                    for (me, opp, seat) in
+                        [(g.first, g.second, "first"), (g.second, g.first, "second")]
+                    {
+                        rows.push(vec![
+                            name_of(d, me),
+                            g.board.to_string(),
+                            name_of(d, opp),
+                            seat.to_string(),
+                        ]);
+                    }
+                }
+                Pairing::Bye {
+                    player, forfeit, ..
+                } => rows.push(vec![
+                    name_of(d, *player),
+                    String::new(),
+                    if *forfeit { "forfeit loss" } else { "bye" }.into(),
+                    String::new(),
+                ]),
+                Pairing::Absent { player, .. } => rows.push(vec![
+                    name_of(d, *player),
+                    String::new(),
+                    "withdrawn".into(),
+                    String::new(),
+                ]),
+            }
+        }
+    }
+    rows.sort_by(|a, b| {
+        a[0].to_lowercase()
+            .cmp(&b[0].to_lowercase())
+            .then(a[0].cmp(&b[0]))
+    });
+    Table {
+        cols: vec![
+            ("Player", "player", false),
+            ("Board", "board", true),
+            ("Opponent", "opponent", false),
+            ("Goes", "seat", false),
+        ],
+        rows,
+    }
+}
+
+/// A list of games: rank, figure, player, opponent's figure, opponent, round.
+fn game_list(
+    d: &Division,
+    mut v: Vec<(i32, PlayerId, i32, PlayerId, u32)>,
+    n: usize,
+    head: (&'static str, &'static str),
+    opp_head: (&'static str, &'static str),
+) -> Table {
+    // Highest figure first; ties by round, then player number.
+    v.sort_by(|a, b| b.0.cmp(&a.0).then(a.4.cmp(&b.4)).then(a.1.cmp(&b.1)));
+    v.truncate(n);
+    let rows = v
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            vec![
+                (i + 1).to_string(),
+                x.0.to_string(),
+                name_of(d, x.1),
+                x.2.to_string(),
+                name_of(d, x.3),
+                x.4.to_string(),
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "rank", true),
+            (head.0, head.1, true),
+            ("Player", "player", false),
+            (opp_head.0, opp_head.1, true),
+            ("Opponent", "opponent", false),
+            ("Round", "round", true),
+        ],
+        rows,
+    }
+}
+
+/// The `n` highest winning scores in played games through `through`.
+pub fn high_wins_table(d: &Division, through: u32, n: usize) -> Table {
+    let v = played(d, through)
+        .iter()
+        .filter(|g| g.sa != g.sb)
+        .map(|g| {
+            if g.sa > g.sb {
+                (g.sa, g.a, g.sb, g.b, g.round)
+            } else {
+                (g.sb, g.b, g.sa, g.a, g.round)
+            }
+        })
+        .collect();
+    game_list(d, v, n, ("Score", "score"), ("Lost with", "opponent_score"))
+}
+
+/// The `n` highest losing scores in played games through `through`.
+pub fn high_losses_table(d: &Division, through: u32, n: usize) -> Table {
+    let v = played(d, through)
+        .iter()
+        .filter(|g| g.sa != g.sb)
+        .map(|g| {
+            if g.sa < g.sb {
+                (g.sa, g.a, g.sb, g.b, g.round)
+            } else {
+                (g.sb, g.b, g.sa, g.a, g.round)
+            }
+        })
+        .collect();
+    game_list(d, v, n, ("Score", "score"), ("Winner's", "opponent_score"))
+}
+
+/// The `n` biggest upsets by pre-event rating (both players rated) through `through`: the gap,
+/// the winner, the loser's rating and the loser.
+pub fn upsets_table(d: &Division, through: u32, n: usize) -> Table {
+    let rating = |p: PlayerId| d.player(p).map_or(0, |x| x.rating);
+    let v = played(d, through)
+        .iter()
+        .filter_map(|g| {
+            let (w, l) = match g.sa.cmp(&g.sb) {
+                std::cmp::Ordering::Greater => (g.a, g.b),
+                std::cmp::Ordering::Less => (g.b, g.a),
+                std::cmp::Ordering::Equal => return None,
+            };
+            let (rw, rl) = (rating(w), rating(l));
+            (rw > 0 && rl > rw).then_some((rl - rw, w, rl, l, g.round))
+        })
+        .collect();
+    game_list(d, v, n, ("Gap", "gap"), ("Loser rated", "loser_rating"))
+}
+
+/// Column labels `R1`, `R2`, … for tables with a column a round.
+fn round_label(r: u32) -> &'static str {
+    static LABELS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let labels = LABELS.get_or_init(|| (1..=200).map(|r| format!("R{r}")).collect());
+    labels.get(r as usize - 1).map_or("R200+", |s| s.as_str())
+}
+
+/// Each player's rating estimate after every round through `through` (tsh's RoundRATings, one
+/// column a round): how the event is rating them as it goes.
+pub fn rating_by_round_table(d: &Division, through: u32) -> Table {
+    let mut rows: Vec<Vec<String>> = d
+        .players
+        .iter()
+        .map(|p| vec![p.id.to_string(), name_of(d, p.id), p.rating.to_string()])
+        .collect();
+    for r in 1..=through {
+        for (row, (_, c)) in rows.iter_mut().zip(d.rating_estimates(r)) {
+            row.push(c.rounded().to_string());
+        }
+    }
+    let mut cols = vec![
+        ("#", "player", true),
+        ("Player", "name", false),
+        ("Old", "old", true),
+    ];
+    for r in 1..=through {
+        let l = round_label(r);
+        cols.push((l, l, true));
+    }
+    Table { cols, rows }
+}

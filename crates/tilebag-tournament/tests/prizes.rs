@@ -172,3 +172,74 @@ fn an_event_without_results_lists_places_only() {
         .iter()
         .all(|r| !r[0].starts_with("High")));
 }
+
+/// The common reports (issue 13), on the same event.
+/// High wins, by winning score: Ann 500, Cat 480, Bob 450, Bob 420, Ann 400, Dan 390.
+/// High losses: Bob 470, Ann 430, Dan 380, Cat 360, Cat 350, Dan 300.
+/// Upsets by the rating gap: Bob over Ann 150, Cat over Bob 130, Dan over Cat 120.
+#[test]
+fn high_win_high_loss_and_upset_lists_worked_by_hand() {
+    use tilebag_tournament::prizes::{high_losses_table, high_wins_table, upsets_table};
+    let e = event();
+    let col = |t: tables::Table, i: usize, j: usize| -> Vec<String> {
+        t.rows
+            .iter()
+            .map(|r| format!("{} {}", r[i], r[j]))
+            .collect()
+    };
+    assert_eq!(
+        col(high_wins_table(e.d(), 3, 10), 1, 2),
+        ["500 Ann", "480 Cat", "450 Bob", "420 Bob", "400 Ann", "390 Dan"]
+    );
+    assert_eq!(
+        col(high_losses_table(e.d(), 3, 3), 1, 2),
+        ["470 Bob", "430 Ann", "380 Dan"]
+    );
+    assert_eq!(
+        col(upsets_table(e.d(), 3, 10), 1, 2),
+        ["150 Bob", "130 Cat", "120 Dan"]
+    );
+}
+
+/// Alphabetical pairings by player: every player once, sorted by name, with board, opponent and
+/// seat; a bye says so.
+#[test]
+fn alphabetical_pairings_list_every_player_by_name() {
+    use tilebag_tournament::prizes::alpha_pairings_table;
+    let mut e = Event::new("naspa-2013", "SW:1", 1);
+    for (n, r) in [("Zed", 1900), ("Amy", 1750), ("Moe", 1620)] {
+        e.add(n, r);
+    }
+    e.pair(1);
+    let t = alpha_pairings_table(e.d(), 1);
+    let names: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["Amy", "Moe", "Zed"]);
+    // The Swiss seeds Zed, Amy, Moe: the bye goes to the lowest, Moe; Zed meets Amy.
+    let row = |n: &str| t.rows.iter().find(|r| r[0] == n).unwrap().clone();
+    assert_eq!(row("Moe")[2], "bye");
+    assert_eq!(row("Zed")[2], "Amy");
+    assert_eq!(row("Amy")[2], "Zed");
+    let seats: Vec<String> = ["Amy", "Zed"].iter().map(|n| row(n)[3].clone()).collect();
+    assert!(seats.contains(&"first".to_string()) && seats.contains(&"second".to_string()));
+}
+
+/// Rating estimates after each round: the figure after round r equals the ratings table after
+/// round r (the same computation, tsh's RoundRATings), and the last equals `ratings_table`.
+#[test]
+fn rating_by_round_matches_each_rounds_estimate() {
+    use tilebag_tournament::prizes::rating_by_round_table;
+    let e = event();
+    let t = rating_by_round_table(e.d(), 3);
+    assert_eq!(t.rows.len(), 4);
+    for r in 1..=3u32 {
+        let est = e.d().rating_estimates(r);
+        for (row, (p, c)) in t.rows.iter().zip(est) {
+            assert_eq!(row[0], p.to_string());
+            let cell = &row[2 + r as usize];
+            assert_eq!(cell, &c.rounded().to_string(), "player {p} after round {r}");
+        }
+    }
+    // #, Player, Old, then one column a round.
+    assert_eq!(t.cols.len(), 3 + 3);
+    assert_eq!(t.cols[3].0, "R1");
+}

@@ -19,8 +19,8 @@ use tilebag_tournament::tables::{
     firsts_table, pairings_table, players_table, ratings_table, result_text, standings_table,
 };
 use tilebag_tournament::{
-    report, tou, tsh, Action, AdjustmentReason, Division, Method, Pairing, PlayerId, ResultEntry,
-    Setting, Tournament,
+    prizes, report, tou, tsh, Action, AdjustmentReason, Division, Method, Pairing, PlayerId,
+    ResultEntry, Setting, Tournament,
 };
 
 /// The event file and the division, shared by most commands.
@@ -208,8 +208,8 @@ pub enum TdCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
-    /// Print pairings, standings, firsts, ratings, players or prizes (plain text unless
-    /// --csv/--html).
+    /// Print pairings, standings, firsts, ratings, players, prizes, alpha (pairings by player),
+    /// high-wins, high-losses, upsets or rating-by-round (plain text unless --csv/--html).
     Show {
         #[command(flatten)]
         at: At,
@@ -428,6 +428,16 @@ pub enum View {
     /// The prize table: places (`prize-bands`), class prizes (`class-prizes`), high game, high
     /// loss, biggest upset.
     Prizes,
+    /// The round's pairings by player name (one line a player).
+    Alpha,
+    /// The 20 highest winning scores.
+    HighWins,
+    /// The 20 highest losing scores.
+    HighLosses,
+    /// The 20 biggest upsets by pre-event rating.
+    Upsets,
+    /// Each player's rating estimate after every round.
+    RatingByRound,
 }
 
 pub fn run(command: TdCommand) -> Result<ExitCode> {
@@ -1333,8 +1343,31 @@ fn render(
         ),
         View::Players => (players_table(d), "Players".to_string()),
         View::Prizes => (
-            tilebag_tournament::prizes::prize_table(d, through),
+            prizes::prize_table(d, through),
             format!("Prizes after round {through}"),
+        ),
+        View::Alpha => {
+            let r = paired_round()?;
+            (
+                prizes::alpha_pairings_table(d, r),
+                format!("Round {r} pairings by player"),
+            )
+        }
+        View::HighWins => (
+            prizes::high_wins_table(d, through, 20),
+            format!("High wins through round {through}"),
+        ),
+        View::HighLosses => (
+            prizes::high_losses_table(d, through, 20),
+            format!("High losses through round {through}"),
+        ),
+        View::Upsets => (
+            prizes::upsets_table(d, through, 20),
+            format!("Upsets through round {through}"),
+        ),
+        View::RatingByRound => (
+            prizes::rating_by_round_table(d, through),
+            format!("Rating estimates after each round through round {through}"),
         ),
         View::Scorecards => {
             if fmt != Out::Html {

@@ -1438,3 +1438,90 @@ fn rating_submission_files_from_one_command() {
     let err = td_refused(&dir, &["submit", db, "A", "--dir", "out", "--to", "absp"]);
     assert!(err.contains("absp"), "{err}");
 }
+
+/// Issue 13: the common reports from the command line, on a round robin of four where each game
+/// is fixed (hand-worked in crates/tilebag-tournament/tests/prizes.rs): Bob 450–430 Ann,
+/// Ann 400–350 Cat, Ann 500–300 Dan, Cat 480–470 Bob, Bob 420–380 Dan, Dan 390–360 Cat.
+#[test]
+fn common_reports_from_the_command_line() {
+    let dir = temp_dir("reports");
+    let db = "reports.db";
+    td(&dir, &["new", db, "--name", "Reports Open"]);
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "RR",
+        ],
+    );
+    for (name, rating) in [
+        ("Ann", "1900"),
+        ("Bob", "1750"),
+        ("Cat", "1620"),
+        ("Dan", "1500"),
+    ] {
+        td(&dir, &["player", "add", db, "A", name, rating]);
+    }
+    let result = |a: u32, b: u32| -> (u32, &'static str, &'static str) {
+        match (a, b) {
+            (1, 2) => (2, "450", "430"),
+            (1, 3) => (1, "400", "350"),
+            (1, 4) => (1, "500", "300"),
+            (2, 3) => (3, "480", "470"),
+            (2, 4) => (2, "420", "380"),
+            _ => (4, "390", "360"),
+        }
+    };
+    for r in 1..=3u32 {
+        let rs = r.to_string();
+        td(&dir, &["pair", db, "A", &rs]);
+        for (a, b) in pairs(&dir, db, r) {
+            let (w, ws, ls) = result(a, b);
+            td(&dir, &["result", db, "A", &rs, &w.to_string(), ws, ls]);
+        }
+    }
+    let wins = td(&dir, &["show", db, "A", "high-wins"]);
+    let first: Vec<&str> = wins.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(&first[..3], ["1", "500", "Ann"], "{wins}");
+    let losses = td(&dir, &["show", db, "A", "high-losses"]);
+    let first: Vec<&str> = losses.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(&first[..3], ["1", "470", "Bob"], "{losses}");
+    let upsets = td(&dir, &["show", db, "A", "upsets", "--csv"]);
+    assert_eq!(upsets.lines().count(), 1 + 3, "{upsets}");
+    assert!(
+        upsets
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1,150,Bob,1900,Ann,"),
+        "{upsets}"
+    );
+    let alpha = td(&dir, &["show", db, "A", "alpha", "--round", "1"]);
+    let names: Vec<&str> = alpha
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(names, ["Ann", "Bob", "Cat", "Dan"], "{alpha}");
+    let by_round = td(&dir, &["show", db, "A", "rating-by-round"]);
+    let head: Vec<&str> = by_round
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(&head[head.len() - 3..], ["R1", "R2", "R3"], "{by_round}");
+    // The last column is the ratings table's new figure.
+    let ratings = td(&dir, &["show", db, "A", "ratings", "--csv"]);
+    for (line, rat) in by_round.lines().skip(1).zip(ratings.lines().skip(1)) {
+        let last = line.split_whitespace().last().unwrap();
+        let new = rat.split(',').nth(3).unwrap();
+        assert_eq!(last, new, "{by_round}\n{ratings}");
+    }
+}
