@@ -193,6 +193,10 @@ pub enum Setting {
     Rules(Vec<String>),
     /// The most times two players may be paired again (None: the method's own rule).
     MaxRepeats(Option<u32>),
+    /// Places paid (None: unset).
+    PrizeBands(Option<u32>),
+    /// Class prizes for the prize table.
+    ClassPrizes(crate::prizes::ClassPrizes),
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -581,6 +585,8 @@ impl Division {
                     }
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
                     Setting::MaxRepeats(x) => c.max_repeats = *x,
+                    Setting::PrizeBands(x) => c.prize_bands = *x,
+                    Setting::ClassPrizes(x) => c.class_prizes = x.clone(),
                 }
                 Ok(())
             }

@@ -21,12 +21,14 @@
 //! Everything is deterministic: randomness comes from each division's seed, never a clock.
 
 pub mod action;
+pub mod cop;
 pub mod error;
 pub mod firsts;
 pub mod literacy;
 pub mod matching;
 pub mod model;
 pub mod pairing;
+pub mod prizes;
 pub mod ratings;
 pub mod report;
 pub mod schedule;

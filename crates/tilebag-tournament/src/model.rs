@@ -128,6 +128,13 @@ pub struct DivisionConfig {
     /// twice. Unset, the Swiss avoids every repeat it can and King of the Hill ignores them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_repeats: Option<u32>,
+    /// Places paid (tsh `prize_bands`, Woogles `place_prizes`): who is a contender for the
+    /// contender-aware pairings (`CP`, `COP`) and how many places the prize table lists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prize_bands: Option<u32>,
+    /// Class prizes for the prize table ([`crate::prizes`]).
+    #[serde(default, skip_serializing_if = "crate::prizes::ClassPrizes::is_none")]
+    pub class_prizes: crate::prizes::ClassPrizes,
 }
 
 impl DivisionConfig {
@@ -176,6 +183,8 @@ impl DivisionConfig {
             winner_submits: matches!(r.name.as_str(), "wespa-2010" | "sanspa-1999"),
             rules: r.overrides.clone(),
             max_repeats: None,
+            prize_bands: None,
+            class_prizes: crate::prizes::ClassPrizes::None,
         }
     }
 }

@@ -269,9 +269,11 @@ impl Division {
         let mut ctx = Ctx::new(self, round, based_on);
         let active = self.active_players(round);
         let pairs = match method {
-            Method::KingOfTheHill | Method::Swiss | Method::AustralianDraw => {
-                standings_method(&mut ctx, method, &active)?
-            }
+            Method::KingOfTheHill
+            | Method::Swiss
+            | Method::AustralianDraw
+            | Method::ChewPair
+            | Method::Cop => standings_method(&mut ctx, method, &active)?,
             Method::RoundRobin | Method::InitialFontes => table_method(&mut ctx, method, &active)?,
             Method::Random => {
                 let mut order = active.clone();
@@ -453,6 +455,10 @@ fn standings_method(ctx: &mut Ctx, method: Method, active: &[PlayerId]) -> Resul
             .into_iter()
             .map(|(a, b)| (a, Some(b)))
             .collect(),
+        Method::ChewPair | Method::Cop => contenders_method(ctx, method, &rest)
+            .into_iter()
+            .map(|(a, b)| (a, Some(b)))
+            .collect(),
         _ => australian(ctx, &rest)?
             .into_iter()
             .map(|(a, b)| (a, Some(b)))
@@ -467,6 +473,118 @@ fn standings_method(ctx: &mut Ctx, method: Method, active: &[PlayerId]) -> Resul
         ctx.notes.push(format!("{repeats} repeat pairing(s)"));
     }
     Ok(out)
+}
+
+/// tsh's default flight cap (research §1, PairingCommand): how many contenders may be paired
+/// among themselves: 2 with one round left, 4·(r−1) with 2–3 rounds left, 12 otherwise.
+pub fn flight_cap(rounds_left: u32) -> usize {
+    match rounds_left {
+        0 | 1 => 2,
+        2 | 3 => 4 * (rounds_left as usize - 1),
+        _ => 12,
+    }
+}
+
+/// The best-possible-finish spread a round (tsh's `gibson_spread`, default 500): the division's
+/// Gibson spread when set.
+fn bpf_spread(ctx: &Ctx) -> i32 {
+    ctx.div.config.gibson.map_or(500, |g| g.spread_per_round)
+}
+
+/// Chew pairings and COP, after Gibsons and the bye: `order` (standings order, even count) is
+/// split into the contenders for the prize bands, taken from the top and rounded up to an even
+/// group, and the rest; each group is paired on its own (Swiss; COP plays King of the Hill among
+/// the contenders in the last round).
+fn contenders_method(
+    ctx: &mut Ctx,
+    method: Method,
+    order: &[PlayerId],
+) -> Vec<(PlayerId, PlayerId)> {
+    let rounds_left = ctx.div.total_rounds().saturating_sub(ctx.based_on).max(1);
+    let bands = match ctx.div.config.prize_bands {
+        Some(b) => b as usize,
+        None => {
+            ctx.notes
+                .push("prize-bands is not set: 1 place assumed for the contenders".into());
+            1
+        }
+    };
+    let bands = bands.clamp(1, order.len().max(1));
+    let contender: Vec<bool> = if method == Method::ChewPair {
+        // Best possible finish: in the bands already, or able to catch the player now at the
+        // last paid place, winning every remaining game by the BPF spread.
+        let spread = bpf_spread(ctx);
+        let target = ctx.standing(order[bands - 1]).clone();
+        order
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| i < bands || can_catch(ctx.standing(p), &target, rounds_left, spread))
+            .collect()
+    } else {
+        let field: Vec<crate::cop::SimStanding> = order
+            .iter()
+            .map(|&p| {
+                let s = ctx.standing(p);
+                crate::cop::SimStanding {
+                    wins2: s.wins2 as i32,
+                    spread: s.ranking_spread(),
+                }
+            })
+            .collect();
+        let seed = ctx.rng(0x434F50, ctx.round).next_u64();
+        let chances = crate::cop::place_chances(
+            &field,
+            rounds_left,
+            bands,
+            crate::cop::DEFAULT_SIMS,
+            seed,
+            ctx.div.config.bye_spread,
+        );
+        let need = crate::cop::HOPEFULNESS[(rounds_left as usize - 1).min(4)];
+        chances.iter().map(|&c| c >= need).collect()
+    };
+    let count = contender.iter().filter(|&&c| c).count();
+    let mut k = contender.iter().rposition(|&c| c).map_or(0, |i| i + 1);
+    k += k % 2;
+    let mut cap_note = String::new();
+    if method == Method::ChewPair {
+        let cap = flight_cap(rounds_left);
+        if k > cap {
+            k = cap;
+            cap_note = format!(", flight cap {cap}");
+        }
+    }
+    let k = k.min(order.len());
+    let names = |v: &[PlayerId]| {
+        v.iter()
+            .map(|&p| ctx.div.who(p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let listed: Vec<PlayerId> = order
+        .iter()
+        .zip(&contender)
+        .filter(|(_, &c)| c)
+        .map(|(&p, _)| p)
+        .collect();
+    ctx.notes.push(format!(
+        "{} contenders for {} prize band(s) ({} round(s) left): {count} contender(s){cap_note}: {}",
+        if method == Method::Cop { "COP" } else { "Chew" },
+        bands,
+        rounds_left,
+        names(&listed)
+    ));
+    let (top, rest) = order.split_at(k);
+    let mut out = if method == Method::Cop && rounds_left == 1 {
+        match ctx.div.config.max_repeats {
+            Some(limit) => koth_limited(ctx, top, limit),
+            None => top.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
+        }
+    } else {
+        swiss(ctx, top)
+    };
+    out.extend(swiss(ctx, rest));
+    out
 }
 
 /// Whether `chaser` can still catch `leader` with `rounds` left, gaining `spread` a round

@@ -38,10 +38,18 @@ pub enum Method {
     Final,
     /// The director pairs by hand.
     Manual,
+    /// tsh's Chew pairings (ChewPair): players whose best possible finish still reaches a prize
+    /// band (the division's `prize-bands`), up to tsh's flight cap, are paired among themselves;
+    /// the others by their own standing.
+    ChewPair,
+    /// Woogles/JVC's COP: who is still in contention for the prize bands is decided by
+    /// simulating the remaining rounds ([`crate::cop`]); contenders are paired among
+    /// themselves (King of the Hill in the last round), the others by their own standing.
+    Cop,
 }
 
 impl Method {
-    pub const ALL: [Method; 10] = [
+    pub const ALL: [Method; 12] = [
         Method::RoundRobin,
         Method::KingOfTheHill,
         Method::Swiss,
@@ -52,6 +60,8 @@ impl Method {
         Method::Playoff,
         Method::Final,
         Method::Manual,
+        Method::ChewPair,
+        Method::Cop,
     ];
 
     /// The schedule code.
@@ -67,6 +77,8 @@ impl Method {
             Method::Playoff => "PO",
             Method::Final => "FIN",
             Method::Manual => "MAN",
+            Method::ChewPair => "CP",
+            Method::Cop => "COP",
         }
     }
 
@@ -83,6 +95,8 @@ impl Method {
             "PO" | "PLAYOFF" => Method::Playoff,
             "FIN" | "FINAL" => Method::Final,
             "MAN" | "MANUAL" => Method::Manual,
+            "CP" | "CHEW" | "CHEWPAIR" => Method::ChewPair,
+            "COP" => Method::Cop,
             _ => return None,
         })
     }
@@ -91,7 +105,11 @@ impl Method {
     pub fn uses_standings(self) -> bool {
         matches!(
             self,
-            Method::KingOfTheHill | Method::Swiss | Method::AustralianDraw
+            Method::KingOfTheHill
+                | Method::Swiss
+                | Method::AustralianDraw
+                | Method::ChewPair
+                | Method::Cop
         )
     }
 }
@@ -129,7 +147,7 @@ pub struct Schedule {
 /// A schedule string that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScheduleError {
-    #[error("schedule token {token:?}: unknown pairing method {code:?} (known: RR, DRR, KOTH, SW, IF, AD, RAND, LIT3, PO, FIN, MAN)")]
+    #[error("schedule token {token:?}: unknown pairing method {code:?} (known: RR, DRR, KOTH, SW, IF, AD, RAND, LIT3, PO, FIN, MAN, CP, COP)")]
     UnknownMethod { token: String, code: String },
     #[error("schedule token {token:?}: {what} must be a whole number")]
     BadNumber { token: String, what: &'static str },

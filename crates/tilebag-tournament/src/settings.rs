@@ -10,7 +10,7 @@ use crate::model::{
 use crate::ratings::RatingSystem;
 
 /// The keys [`Setting::parse`] knows, in the order a settings page lists them.
-pub const KEYS: [&str; 15] = [
+pub const KEYS: [&str; 17] = [
     "schedule",
     "bye-spread",
     "forfeit-spread",
@@ -26,6 +26,8 @@ pub const KEYS: [&str; 15] = [
     "winner-submits",
     "rules",
     "max-repeats",
+    "prize-bands",
+    "class-prizes",
 ];
 
 impl Setting {
@@ -110,6 +112,19 @@ impl Setting {
                     format!("max-repeats needs a whole number of repeats (0: none) or none, not {value:?}")
                 })?)
             }),
+            "prize-bands" => Setting::PrizeBands(if v == "none" || v == "off" {
+                None
+            } else {
+                match v.parse::<u32>() {
+                    Ok(n) if n > 0 => Some(n),
+                    _ => {
+                        return Err(format!(
+                            "prize-bands needs the number of places paid (1 or more) or none, not {value:?}"
+                        ))
+                    }
+                }
+            }),
+            "class-prizes" => Setting::ClassPrizes(crate::prizes::ClassPrizes::parse(value)?),
             // The organiser's choices: KEY=VALUE[,KEY=VALUE...], or none.
             "rules" => Setting::Rules(if v == "none" || v.is_empty() {
                 Vec::new()
@@ -135,7 +150,8 @@ impl Setting {
             }),
             _ => return Err(format!(
                 "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
-                 spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits, rules"
+                 spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits, rules, \
+                 max-repeats, prize-bands, class-prizes"
             )),
         })
     }
@@ -205,6 +221,8 @@ pub fn current(d: &Division) -> Vec<(&'static str, String)> {
             },
             "winner-submits" => if c.winner_submits { "yes" } else { "no" }.into(),
             "max-repeats" => c.max_repeats.map_or("none".into(), |x| x.to_string()),
+            "prize-bands" => c.prize_bands.map_or("none".into(), |x| x.to_string()),
+            "class-prizes" => c.class_prizes.text(),
             "rules" => {
                 if c.rules.is_empty() {
                     "none".into()

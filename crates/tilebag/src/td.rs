@@ -19,8 +19,8 @@ use tilebag_tournament::tables::{
     firsts_table, pairings_table, players_table, ratings_table, result_text, standings_table,
 };
 use tilebag_tournament::{
-    report, tou, tsh, Action, AdjustmentReason, Division, Method, Pairing, PlayerId, ResultEntry,
-    Setting, Tournament,
+    prizes, report, tou, tsh, Action, AdjustmentReason, Division, Method, Pairing, PlayerId,
+    ResultEntry, Setting, Tournament,
 };
 
 /// The event file and the division, shared by most commands.
@@ -208,7 +208,8 @@ pub enum TdCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
-    /// Print pairings, standings, firsts, ratings or players (plain text unless --csv/--html).
+    /// Print pairings, standings, firsts, ratings, players, prizes, alpha (pairings by player),
+    /// high-wins, high-losses, upsets or rating-by-round (plain text unless --csv/--html).
     Show {
         #[command(flatten)]
         at: At,
@@ -251,6 +252,20 @@ pub enum TdCommand {
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
+    },
+    /// Write the rating-submission files for a finished division into DIR: NASPA's tsh `.t` file
+    /// (what tsh's SUBMIT uploads) and/or WESPA's AUPAIR `.TOU` file. Refused, writing nothing,
+    /// while any paired game has no result.
+    Submit {
+        /// The event's SQLite file.
+        event: PathBuf,
+        division: String,
+        /// The directory to write into (created if needed).
+        #[arg(long)]
+        dir: PathBuf,
+        /// naspa | wespa | both (default: by the division's ratings setting; both when none).
+        #[arg(long)]
+        to: Option<String>,
     },
     /// Import a tsh `.t` file (or a `.tsh` archive) as a division; creates the event if needed.
     Import {
@@ -312,7 +327,9 @@ pub enum DivisionCommand {
     /// spread-cap N|none | tie-breaks wins,losses,spread,rating,points-for |
     /// gibson SPREAD:PLACES|off | firsts naspa|wespa|draw[,byes=alternate|ignore][,forfeits=alternate|neither] |
     /// withdrawn forfeit|void | fontes random|snaked | ratings naspa|naspa-club|wespa|none |
-    /// format individual|literacy-2018 | winner-submits yes|no |
+    /// format individual|literacy-2018 | winner-submits yes|no | max-repeats N|none |
+    /// prize-bands N|none (places paid: the contenders for the CP and COP schedule tokens, the
+    /// places in the prize table) | class-prizes none|class|rating:T1,T2,… |
     /// rules KEY=VALUE[,KEY=VALUE]|none (the organiser's choices the book leaves open: end-rack
     /// double|add-and-subtract (WESPA 5.1.4), challenge single|double|per-word:N|per-turn:N
     /// (WESPA 3.10.15(b), NASPA VI.B.3), resignation-option on|off (NASPA I.B))
@@ -408,6 +425,19 @@ pub enum View {
     Players,
     Scorecards,
     Slips,
+    /// The prize table: places (`prize-bands`), class prizes (`class-prizes`), high game, high
+    /// loss, biggest upset.
+    Prizes,
+    /// The round's pairings by player name (one line a player).
+    Alpha,
+    /// The 20 highest winning scores.
+    HighWins,
+    /// The 20 highest losing scores.
+    HighLosses,
+    /// The 20 biggest upsets by pre-event rating.
+    Upsets,
+    /// Each player's rating estimate after every round.
+    RatingByRound,
 }
 
 pub fn run(command: TdCommand) -> Result<ExitCode> {
@@ -760,6 +790,60 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                 Out::Text
             };
             print!("{}", render(&t, d, view, round, fmt)?);
+        }
+        TdCommand::Submit {
+            event,
+            division,
+            dir,
+            to,
+        } => {
+            let t = EventFile::open_read(&event)?.load()?;
+            let d = t.division(&division)?;
+            let (naspa, wespa) = match to.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("naspa") => (true, false),
+                Some("wespa") => (false, true),
+                Some("both") => (true, true),
+                Some(other) => bail!("--to {other:?}: submit to naspa, wespa or both"),
+                None => match d.config.ratings {
+                    tilebag_tournament::RatingSystem::Naspa { .. } => (true, false),
+                    tilebag_tournament::RatingSystem::Wespa => (false, true),
+                    tilebag_tournament::RatingSystem::None => (true, true),
+                },
+            };
+            let mut missing = Vec::new();
+            for r in 1..=d.rounds.len() as u32 {
+                if !d.round_complete(r) {
+                    missing.push(format!("round {r}"));
+                }
+            }
+            if !missing.is_empty() {
+                bail!(
+                    "division {}: results are missing in {} (see td missing EVENT {} ROUND);                      nothing was written",
+                    d.name,
+                    missing.join(", "),
+                    d.name
+                );
+            }
+            if d.rounds.is_empty() {
+                bail!("division {}: no round has been played", d.name);
+            }
+            let mut files = Vec::new();
+            let stem = tsh::file_name(&d.name);
+            if naspa {
+                files.push((stem.clone(), tsh::write_t(d)?));
+            }
+            if wespa {
+                let name = format!("{}.TOU", stem.trim_end_matches(".t"));
+                files.push((name, tou::write_tou(&t, &d.name)?));
+            }
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            for (name, text) in files {
+                let path = dir.join(name);
+                std::fs::write(&path, text)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("wrote {}", path.display());
+            }
         }
         TdCommand::Export {
             event,
@@ -1258,6 +1342,33 @@ fn render(
             format!("Rating estimates after round {through}"),
         ),
         View::Players => (players_table(d), "Players".to_string()),
+        View::Prizes => (
+            prizes::prize_table(d, through),
+            format!("Prizes after round {through}"),
+        ),
+        View::Alpha => {
+            let r = paired_round()?;
+            (
+                prizes::alpha_pairings_table(d, r),
+                format!("Round {r} pairings by player"),
+            )
+        }
+        View::HighWins => (
+            prizes::high_wins_table(d, through, 20),
+            format!("High wins through round {through}"),
+        ),
+        View::HighLosses => (
+            prizes::high_losses_table(d, through, 20),
+            format!("High losses through round {through}"),
+        ),
+        View::Upsets => (
+            prizes::upsets_table(d, through, 20),
+            format!("Upsets through round {through}"),
+        ),
+        View::RatingByRound => (
+            prizes::rating_by_round_table(d, through),
+            format!("Rating estimates after each round through round {through}"),
+        ),
         View::Scorecards => {
             if fmt != Out::Html {
                 bail!("scorecards are printed as --html");

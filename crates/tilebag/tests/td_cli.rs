@@ -1285,3 +1285,243 @@ fn imported_unscored_bye_is_missing_until_entered() {
     assert!(td(&work, &["missing", "b.db", "A", "2"]).contains("no games missing"));
     assert_eq!(standing(&work, "b.db", 2, 1).wins2, 4);
 }
+
+/// Issue 13: contender-aware pairing and the prize table from the command line. Eight seeded
+/// players, `KOTH:2 CP:2`, the better seed winning 400–300: after round 2 the standings are 1, 5
+/// (2–0), 2, 3, 6, 7 (1–1), 4, 8 (0–2) (worked in crates/tilebag-tournament/tests/contenders.rs).
+/// With 1 prize band and 100 a round, six can still catch 1st; tsh's flight cap with 2 rounds
+/// left is 4, so 1, 5, 2, 3 play among themselves: 1v5, 2v3, and the rest 6v7, 4v8.
+#[test]
+fn chew_pairings_and_prizes_from_the_command_line() {
+    let dir = temp_dir("chew");
+    let db = "chew.db";
+    td(&dir, &["new", db, "--name", "Chew Open"]);
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "KOTH:2 CP:2",
+        ],
+    );
+    for i in 1..=8u32 {
+        let name = format!("Seed{i:02}, Player");
+        let rating = (2000 - 10 * i).to_string();
+        td(&dir, &["player", "add", db, "A", &name, &rating]);
+    }
+    for r in 1..=2u32 {
+        td(&dir, &["pair", db, "A", &r.to_string()]);
+        better_seed_wins(&dir, db, r);
+    }
+    td(&dir, &["division", "set", db, "A", "prize-bands", "1"]);
+    td(&dir, &["division", "set", db, "A", "gibson", "100:1"]);
+    let out = td(&dir, &["pair", db, "A", "3"]);
+    assert!(out.contains("6 contender(s), flight cap 4"), "{out}");
+    assert_eq!(pairs(&dir, db, 3), vec![(1, 5), (2, 3), (4, 8), (6, 7)]);
+    let err = td_refused(&dir, &["division", "set", db, "A", "prize-bands", "0"]);
+    assert!(
+        err.contains("prize-bands needs the number of places"),
+        "{err}"
+    );
+
+    // Prizes after round 3 (1v5, 2v3, 6v7, 4v8, the better seed winning): 1 is 3–0 +300.
+    better_seed_wins(&dir, db, 3);
+    td(
+        &dir,
+        &["division", "set", db, "A", "class-prizes", "rating:1950"],
+    );
+    let prizes = td(&dir, &["show", db, "A", "prizes"]);
+    let line = |label: &str| -> Vec<String> {
+        prizes
+            .lines()
+            .filter(|l| l.starts_with(label))
+            .map(str::to_string)
+            .collect()
+    };
+    let first = line("1st place");
+    assert_eq!(first.len(), 1, "{prizes}");
+    assert!(
+        first[0].contains("Seed01, Player") && first[0].contains("3-0 +300"),
+        "{prizes}"
+    );
+    // Under 1950: players 6–8 (1940, 1930, 1920; 5 is rated 1950). After round 3, 6 is 2–1
+    // +100 (lost to 5, beat 8, beat 7), 7 is 1–2 −100, 8 is 0–3: 6 is the best placed.
+    let class = line("Class: under 1950");
+    assert_eq!(class.len(), 1, "{prizes}");
+    assert!(
+        class[0].contains("Seed06, Player") && class[0].contains("2-1 +100"),
+        "{prizes}"
+    );
+    // Every winner scored 400 in each of the 12 games: 12 tied high games; no upsets.
+    assert_eq!(line("High game").len(), 12, "{prizes}");
+    assert_eq!(line("High loss").len(), 12, "{prizes}");
+    assert!(line("Biggest upset").is_empty(), "{prizes}");
+    let csv = td(&dir, &["show", db, "A", "prizes", "--csv"]);
+    assert!(csv.starts_with("prize,player,detail\n"), "{csv}");
+}
+
+/// Issue 13: the rating-submission files from one command. NASPA takes the division's tsh `.t`
+/// file (tsh's SUBMIT uploads it); WESPA's ratings officer takes AUPAIR's `.TOU`. `td submit`
+/// refuses while a game has no result, naming the round and `td missing`, and writes nothing.
+#[test]
+fn rating_submission_files_from_one_command() {
+    let dir = temp_dir("submit");
+    let db = "submit.db";
+    td(
+        &dir,
+        &["new", db, "--name", "Submit Open", "--date", "2024-05-04"],
+    );
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "RR",
+        ],
+    );
+    for (name, rating) in [
+        ("Able, Ann", "1800"),
+        ("Baker, Bob", "1700"),
+        ("Cole, Cat", "1600"),
+        ("Dunn, Dan", "1500"),
+    ] {
+        td(&dir, &["player", "add", db, "A", name, rating]);
+    }
+    for r in 1..=3u32 {
+        td(&dir, &["pair", db, "A", &r.to_string()]);
+    }
+    better_seed_wins(&dir, db, 1);
+    better_seed_wins(&dir, db, 2);
+    let out = dir.join("out");
+    let err = td_refused(&dir, &["submit", db, "A", "--dir", "out"]);
+    assert!(
+        err.contains("round 3") && err.contains("td missing"),
+        "{err}"
+    );
+    assert!(
+        !out.exists(),
+        "a refused submission wrote {}",
+        out.display()
+    );
+
+    better_seed_wins(&dir, db, 3);
+    let said = td(&dir, &["submit", db, "A", "--dir", "out"]);
+    // NASPA by the division's ratings setting: the .t file only.
+    let t_file = out.join("a.t");
+    assert!(said.contains("a.t") && !said.contains(".TOU"), "{said}");
+    let t_text = std::fs::read_to_string(&t_file).unwrap();
+    assert_eq!(t_text, td(&dir, &["export", db, "A", "--tsh"]));
+    assert_eq!(t_text.lines().count(), 4, "{t_text}");
+
+    let said = td(&dir, &["submit", db, "A", "--dir", "out", "--to", "wespa"]);
+    let tou_name = said
+        .lines()
+        .find_map(|l| l.strip_prefix("wrote "))
+        .map(|p| p.trim().to_string())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(tou_name.ends_with(".TOU"), "{said}");
+    let tou_text = std::fs::read(dir.join(&tou_name)).unwrap();
+    assert_eq!(
+        tou_text,
+        td(&dir, &["export", db, "A", "--tou"]).into_bytes()
+    );
+    let err = td_refused(&dir, &["submit", db, "A", "--dir", "out", "--to", "absp"]);
+    assert!(err.contains("absp"), "{err}");
+}
+
+/// Issue 13: the common reports from the command line, on a round robin of four where each game
+/// is fixed (hand-worked in crates/tilebag-tournament/tests/prizes.rs): Bob 450–430 Ann,
+/// Ann 400–350 Cat, Ann 500–300 Dan, Cat 480–470 Bob, Bob 420–380 Dan, Dan 390–360 Cat.
+#[test]
+fn common_reports_from_the_command_line() {
+    let dir = temp_dir("reports");
+    let db = "reports.db";
+    td(&dir, &["new", db, "--name", "Reports Open"]);
+    td(
+        &dir,
+        &[
+            "division",
+            "add",
+            db,
+            "A",
+            "--rules",
+            "naspa-2013",
+            "--schedule",
+            "RR",
+        ],
+    );
+    for (name, rating) in [
+        ("Ann", "1900"),
+        ("Bob", "1750"),
+        ("Cat", "1620"),
+        ("Dan", "1500"),
+    ] {
+        td(&dir, &["player", "add", db, "A", name, rating]);
+    }
+    let result = |a: u32, b: u32| -> (u32, &'static str, &'static str) {
+        match (a, b) {
+            (1, 2) => (2, "450", "430"),
+            (1, 3) => (1, "400", "350"),
+            (1, 4) => (1, "500", "300"),
+            (2, 3) => (3, "480", "470"),
+            (2, 4) => (2, "420", "380"),
+            _ => (4, "390", "360"),
+        }
+    };
+    for r in 1..=3u32 {
+        let rs = r.to_string();
+        td(&dir, &["pair", db, "A", &rs]);
+        for (a, b) in pairs(&dir, db, r) {
+            let (w, ws, ls) = result(a, b);
+            td(&dir, &["result", db, "A", &rs, &w.to_string(), ws, ls]);
+        }
+    }
+    let wins = td(&dir, &["show", db, "A", "high-wins"]);
+    let first: Vec<&str> = wins.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(&first[..3], ["1", "500", "Ann"], "{wins}");
+    let losses = td(&dir, &["show", db, "A", "high-losses"]);
+    let first: Vec<&str> = losses.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(&first[..3], ["1", "470", "Bob"], "{losses}");
+    let upsets = td(&dir, &["show", db, "A", "upsets", "--csv"]);
+    assert_eq!(upsets.lines().count(), 1 + 3, "{upsets}");
+    assert!(
+        upsets
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1,150,Bob,1900,Ann,"),
+        "{upsets}"
+    );
+    let alpha = td(&dir, &["show", db, "A", "alpha", "--round", "1"]);
+    let names: Vec<&str> = alpha
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(names, ["Ann", "Bob", "Cat", "Dan"], "{alpha}");
+    let by_round = td(&dir, &["show", db, "A", "rating-by-round"]);
+    let head: Vec<&str> = by_round
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(&head[head.len() - 3..], ["R1", "R2", "R3"], "{by_round}");
+    // The last column is the ratings table's new figure.
+    let ratings = td(&dir, &["show", db, "A", "ratings", "--csv"]);
+    for (line, rat) in by_round.lines().skip(1).zip(ratings.lines().skip(1)) {
+        let last = line.split_whitespace().last().unwrap();
+        let new = rat.split(',').nth(3).unwrap();
+        assert_eq!(last, new, "{by_round}\n{ratings}");
+    }
+}

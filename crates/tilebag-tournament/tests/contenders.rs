@@ -1,0 +1,188 @@
+//! Issue 13: contender-aware pairing — tsh's Chew pairings (`CP`) and Woogles/JVC's COP (`COP`).
+//!
+//! The event: 8 players seeded 1–8 (rated 1990 … 1920), `KOTH:2` then two contender rounds; the
+//! better seed always wins 400–300 (+100).
+//! - Round 1 (KOTH by seed): 1v2, 3v4, 5v6, 7v8; 1, 3, 5, 7 win.
+//! - Round 2 (KOTH): the winners by rating 1, 3, 5, 7, then 2, 4, 6, 8: 1v3, 5v7, 2v4, 6v8;
+//!   1, 5, 2, 6 win.
+//! - After round 2: 1 and 5 are 2–0 +200; 2, 3, 6, 7 are 1–1 +0 (by rating: 2, 3, 6, 7); 4 and 8
+//!   are 0–2 −200. Standings: 1, 5, 2, 3, 6, 7, 4, 8.
+
+mod common;
+
+use common::Event;
+use tilebag_tournament::*;
+
+fn two_rounds(schedule: &str, settings: &[(&str, &str)]) -> Event {
+    let mut e = Event::new("naspa-2013", schedule, 1);
+    e.add_seeded(8);
+    for (k, v) in settings {
+        let s = Setting::parse(e.d(), k, v).unwrap();
+        e.set(s);
+    }
+    for r in 1..=2 {
+        e.pair(r);
+        e.better_seed_wins(r);
+    }
+    assert_eq!(e.pairs(1), vec![(1, 2), (3, 4), (5, 6), (7, 8)]);
+    assert_eq!(e.pairs(2), vec![(1, 3), (2, 4), (5, 7), (6, 8)]);
+    assert_eq!(e.order(2), vec![1, 5, 2, 3, 6, 7, 4, 8]);
+    e
+}
+
+#[test]
+fn schedule_tokens_name_the_contender_methods() {
+    let s = Schedule::parse("IF:3 SW:4 CP:2 COP:1").unwrap();
+    assert_eq!(s.block_for(8, 10).unwrap().0.method, Method::ChewPair);
+    assert_eq!(s.block_for(10, 10).unwrap().0.method, Method::Cop);
+    assert_eq!(Method::from_code("chewpair"), Some(Method::ChewPair));
+    assert!(Method::ChewPair.uses_standings() && Method::Cop.uses_standings());
+}
+
+#[test]
+fn prize_bands_is_a_division_setting() {
+    let e = two_rounds("KOTH:2 CP:2", &[("prize-bands", "3")]);
+    assert!(settings::current(e.d()).contains(&("prize-bands", "3".to_string())));
+    let e = two_rounds("KOTH:2 CP:2", &[]);
+    assert!(settings::current(e.d()).contains(&("prize-bands", "none".to_string())));
+    for bad in ["0", "many", "-2"] {
+        let err = Setting::parse(e.d(), "prize-bands", bad).unwrap_err();
+        assert!(err.contains("prize-bands"), "{bad}: {err}");
+    }
+}
+
+/// Plain Swiss after round 2: 1v5 (the 2–0 group), the 1–1 group 2, 3, 6, 7 folded top half
+/// against bottom half (2v6, 3v7), and 4v8; no pair has met.
+#[test]
+fn swiss_reference_for_the_event() {
+    let mut e = two_rounds("KOTH:2 SW:2", &[]);
+    e.pair(3);
+    assert_eq!(e.pairs(3), vec![(1, 5), (2, 6), (3, 7), (4, 8)]);
+}
+
+/// Chew pairings, 2 rounds left (rounds 3 and 4), 1 prize band, best possible finish at 100 a
+/// round (`gibson 100:1`; nobody is a Gibson, since 5 is level with 1).
+/// - BPF: a player is a contender when they can still catch the player now 1st (1: 2–0, +200).
+///   Two rounds are 4 half-wins: 5 (gap 0) and 2, 3, 6, 7 (gap 2 half-wins) can; 4 and 8 are
+///   exactly 4 half-wins behind, so spread decides: −200 + 2·100 = 0 < +200, so they cannot.
+///   Contenders: 1, 5, 2, 3, 6, 7 — six.
+/// - tsh's flight cap with 2 rounds left is 4·(2−1) = 4: the flight is the top four, 1, 5, 2, 3,
+///   paired among themselves (Swiss: 1v5, then 2v3), and the rest 6, 7, 4, 8 by their own
+///   standing (6v7, 4v8). Different from the Swiss above, which crosses 2v6 and 3v7.
+#[test]
+fn chew_pairs_the_flight_of_contenders_among_themselves() {
+    let mut e = two_rounds("KOTH:2 CP:2", &[("prize-bands", "1"), ("gibson", "100:1")]);
+    let notes = e.pair(3);
+    assert_eq!(e.pairs(3), vec![(1, 5), (2, 3), (4, 8), (6, 7)]);
+    let said = notes.join("\n");
+    assert!(said.contains("6 contender"), "{said}");
+    assert!(said.contains("flight cap 4"), "{said}");
+}
+
+/// With 3 prize bands, the contenders are those who can still reach 3rd (now 2, 1–1 +0): with 2
+/// rounds left 4 and 8 are 2 half-wins behind (< 4) and can; all 8 contend, the flight cap of 4
+/// keeps the top four together again.
+#[test]
+fn chew_with_wider_prize_bands_still_caps_the_flight() {
+    let mut e = two_rounds("KOTH:2 CP:2", &[("prize-bands", "3"), ("gibson", "100:1")]);
+    let notes = e.pair(3).join("\n");
+    assert!(notes.contains("8 contender"), "{notes}");
+    assert_eq!(e.pairs(3), vec![(1, 5), (2, 3), (4, 8), (6, 7)]);
+}
+
+/// COP's simulation: chances of finishing in the prize bands, from the standings.
+/// Each simulated tournament puts exactly `bands` players in the bands, so the chances add up to
+/// `bands`; a player who cannot catch the leader on wins has no chance; the leaders' chances are
+/// the highest; and the same seed gives the same figures.
+#[test]
+fn cop_simulation_chances() {
+    use tilebag_tournament::cop::{place_chances, SimStanding};
+    // 1 round left: A 4–0, B 3–1, C 2–2 (+400: 2 half-wins short, so not even a win is enough),
+    // D 3–1 with much lower spread.
+    let field = [
+        SimStanding {
+            wins2: 8,
+            spread: 300,
+        },
+        SimStanding {
+            wins2: 6,
+            spread: 100,
+        },
+        SimStanding {
+            wins2: 4,
+            spread: 400,
+        },
+        SimStanding {
+            wins2: 6,
+            spread: -300,
+        },
+    ];
+    let p = place_chances(&field, 1, 1, 20_000, 7, 50);
+    let total: f64 = p.iter().sum();
+    assert!((total - 1.0).abs() < 1e-9, "{p:?}");
+    // C cannot reach 8 half-wins in one round.
+    assert_eq!(p[2], 0.0, "{p:?}");
+    // Factor pairing with 1 round left is KOTH: A v B, C v D. B catches A only by winning by
+    // 200+ (the tie-break is spread); D would need A to lose too and 600+ of spread: nearly never.
+    assert!(
+        p[0] > 0.5 && p[1] > 0.0 && p[0] > p[1] && p[1] >= p[3],
+        "{p:?}"
+    );
+    assert_eq!(p, place_chances(&field, 1, 1, 20_000, 7, 50));
+    let p3 = place_chances(&field, 1, 3, 20_000, 7, 50);
+    assert!((p3.iter().sum::<f64>() - 3.0).abs() < 1e-9, "{p3:?}");
+}
+
+/// COP pairing: the contenders (chance of a prize band at least Woogles' hopefulness for the
+/// rounds left) are paired among themselves, the others among themselves; the note lists them.
+#[test]
+fn cop_pairs_contenders_among_themselves() {
+    let mut e = two_rounds("KOTH:2 COP:2", &[("prize-bands", "1")]);
+    let notes = e.pair(3).join("\n");
+    let line = notes
+        .lines()
+        .find(|l| l.starts_with("COP contenders"))
+        .unwrap_or_else(|| panic!("no contender note: {notes}"));
+    // 1 and 5 are 2–0: at least they contend; 4 and 8 (0–2) need both leaders to lose twice.
+    assert!(line.contains("Seed01") && line.contains("Seed05"), "{line}");
+    assert!(
+        !line.contains("Seed04") && !line.contains("Seed08"),
+        "{line}"
+    );
+    let contenders: Vec<u32> = (1..=8)
+        .filter(|i| line.contains(&format!("Seed{i:02}")))
+        .collect();
+    let group: std::collections::BTreeSet<u32> = {
+        // Rounded up to an even group from the top of the standings.
+        let order = e.order(2);
+        let last = order.iter().rposition(|p| contenders.contains(p)).unwrap();
+        let k = (last + 1 + (last + 1) % 2).min(order.len());
+        order[..k].iter().copied().collect()
+    };
+    for (a, b) in e.pairs(3) {
+        assert_eq!(
+            group.contains(&a),
+            group.contains(&b),
+            "{a}v{b} crosses {group:?}"
+        );
+    }
+    // Deterministic: the same event pairs the same way.
+    let mut again = two_rounds("KOTH:2 COP:2", &[("prize-bands", "1")]);
+    again.pair(3);
+    assert_eq!(again.pairs(3), e.pairs(3));
+}
+
+/// In the last round COP plays King of the Hill among the contenders (Woogles' KH constraint).
+#[test]
+fn cop_last_round_is_king_of_the_hill_among_contenders() {
+    let mut e = two_rounds("KOTH:2 SW:1 COP:1", &[("prize-bands", "2")]);
+    e.pair(3);
+    e.better_seed_wins(3);
+    let order = e.order(3);
+    e.pair(4);
+    let pairs = e.pairs(4);
+    let top = (order[0].min(order[1]), order[0].max(order[1]));
+    if e.d().times_met(order[0], order[1], 4) == 0 {
+        assert!(pairs.contains(&top), "{pairs:?} (order {order:?})");
+    }
+}

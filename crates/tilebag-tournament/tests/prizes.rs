@@ -1,0 +1,245 @@
+//! Issue 13: the prize table, on a small event worked by hand.
+//!
+//! Four players, a round robin (3 rounds, NASPA 2013): Ann 1900, Bob 1750, Cat 1620, Dan 1500.
+//! Every game, whatever round the Berger table puts it in:
+//!
+//! | game    | result           | winner's rating deficit |
+//! |---------|------------------|-------------------------|
+//! | Ann–Bob | Bob 450, Ann 430 | 1900 − 1750 = 150 (upset) |
+//! | Ann–Cat | Ann 400, Cat 350 | — |
+//! | Ann–Dan | Ann 500, Dan 300 | — |
+//! | Bob–Cat | Cat 480, Bob 470 | 1750 − 1620 = 130 (upset) |
+//! | Bob–Dan | Bob 420, Dan 380 | — |
+//! | Cat–Dan | Dan 390, Cat 360 | 1620 − 1500 = 120 (upset) |
+//!
+//! Records, per game: Ann −20 (v Bob), +50 (v Cat), +200 (v Dan): 2–1 +230. Bob +20, −10, +40: 2–1 +50. Cat −50, +10, −30: 1–2 −70. Dan −200, −40, +30:
+//! 1–2 −210 (the spreads add to 0). Standings: Ann, Bob, Cat, Dan.
+//!
+//! - Places (prize-bands 2): 1st Ann, 2nd Bob.
+//! - Class prizes by rating band (`rating:1700,1550`): "under 1700" (1550–1699) is Cat alone;
+//!   "under 1550" is Dan. With `rating:1700` only, "under 1700" holds Cat and Dan: Cat (3rd)
+//!   places higher.
+//! - High game: Ann's 500 (v Dan). High loss: the losing scores are 430, 350, 300, 470, 380, 360:
+//!   Bob's 470 (v Cat). Biggest upset: Bob over Ann, 150 rating points.
+
+mod common;
+
+use common::Event;
+use tilebag_tournament::prizes::prize_table;
+use tilebag_tournament::*;
+
+fn event() -> Event {
+    let mut e = Event::new("naspa-2013", "RR", 1);
+    for (n, r) in [("Ann", 1900), ("Bob", 1750), ("Cat", 1620), ("Dan", 1500)] {
+        e.add(n, r);
+    }
+    // (winner, winner's score, loser's score) by the pair.
+    let result = |a: u32, b: u32| -> (u32, i32, i32) {
+        match (a, b) {
+            (1, 2) => (2, 450, 430),
+            (1, 3) => (1, 400, 350),
+            (1, 4) => (1, 500, 300),
+            (2, 3) => (3, 480, 470),
+            (2, 4) => (2, 420, 380),
+            (3, 4) => (4, 390, 360),
+            _ => unreachable!(),
+        }
+    };
+    for r in 1..=3 {
+        e.pair(r);
+        for (a, b) in e.pairs(r) {
+            let (w, ws, ls) = result(a, b);
+            e.score(r, w, ws, ls);
+        }
+    }
+    assert_eq!(e.order(3), vec![1, 2, 3, 4]);
+    assert_eq!(e.standing(3, 1).spread, 230);
+    assert_eq!(e.standing(3, 4).spread, -210);
+    e
+}
+
+fn set(e: &mut Event, key: &str, value: &str) {
+    let s = Setting::parse(e.d(), key, value).unwrap_or_else(|err| panic!("{key}: {err}"));
+    e.set(s);
+}
+
+fn rows(e: &Event) -> Vec<(String, String, String)> {
+    prize_table(e.d(), 3)
+        .rows
+        .into_iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone()))
+        .collect()
+}
+
+#[test]
+fn prize_table_worked_by_hand() {
+    let mut e = event();
+    set(&mut e, "prize-bands", "2");
+    set(&mut e, "class-prizes", "rating:1700,1550");
+    let got = rows(&e);
+    let want = [
+        ("1st place", "Ann", "2-1 +230"),
+        ("2nd place", "Bob", "2-1 +50"),
+        ("Class: under 1700", "Cat", "3rd, 1-2 -70"),
+        ("Class: under 1550", "Dan", "4th, 1-2 -210"),
+        ("High game", "Ann", "500 v Dan"),
+        ("High loss", "Bob", "470 v Cat"),
+        ("Biggest upset", "Bob", "1750 beat Ann 1900: 150"),
+    ];
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g.0, w.0, "{got:#?}");
+        assert_eq!(g.1, w.1, "{got:#?}");
+        assert!(g.2.starts_with(w.2), "{:?} should start {:?}", g.2, w.2);
+    }
+    // Round numbers follow the Berger table: the detail names it.
+    assert!(got[4].2.contains("round "), "{got:#?}");
+}
+
+#[test]
+fn one_rating_band_gives_the_best_placed_of_it() {
+    let mut e = event();
+    set(&mut e, "prize-bands", "1");
+    set(&mut e, "class-prizes", "rating:1700");
+    let got = rows(&e);
+    assert_eq!(got[0].1, "Ann");
+    // Bob is not in the band (1750); Cat (3rd) beats Dan (4th).
+    let class: Vec<_> = got.iter().filter(|r| r.0.starts_with("Class")).collect();
+    assert_eq!(class.len(), 1, "{got:#?}");
+    assert_eq!(class[0].1, "Cat");
+}
+
+/// Class prizes by the tsh `class` field an imported `.t` file keeps (`; class B`): one prize a
+/// class, to the best-placed player of the class who has not already won a place prize.
+#[test]
+fn class_prizes_by_the_tsh_class_field() {
+    let mut e = event();
+    for (p, c) in [(1, "A"), (2, "A"), (3, "B"), (4, "B")] {
+        e.act(Action::KeepTshFields {
+            division: "A".into(),
+            player: p,
+            fields: vec![format!("; class {c}")],
+            p12: Vec::new(),
+        });
+    }
+    set(&mut e, "prize-bands", "1");
+    set(&mut e, "class-prizes", "class");
+    let got = rows(&e);
+    let class: Vec<_> = got.iter().filter(|r| r.0.starts_with("Class")).collect();
+    // Class A: Ann took 1st place, so Bob. Class B: Cat (3rd) before Dan.
+    assert_eq!(class.len(), 2, "{got:#?}");
+    assert_eq!(
+        (class[0].0.as_str(), class[0].1.as_str()),
+        ("Class A", "Bob")
+    );
+    assert_eq!(
+        (class[1].0.as_str(), class[1].1.as_str()),
+        ("Class B", "Cat")
+    );
+}
+
+#[test]
+fn class_prize_setting_errors_name_the_problem() {
+    let e = event();
+    for (v, says) in [
+        ("rating:lots", "class-prizes"),
+        ("ratings", "class-prizes"),
+        ("rating:", "class-prizes"),
+    ] {
+        let err = Setting::parse(e.d(), "class-prizes", v).unwrap_err();
+        assert!(err.contains(says), "{v}: {err}");
+    }
+    assert!(settings::current(e.d()).contains(&("class-prizes", "none".to_string())));
+}
+
+/// Before any result there is no high game, loss or upset, and places are still listed.
+#[test]
+fn an_event_without_results_lists_places_only() {
+    let mut e = Event::new("naspa-2013", "RR", 1);
+    for (n, r) in [("Ann", 1900), ("Bob", 1750)] {
+        e.add(n, r);
+    }
+    let t = prize_table(e.d(), 0);
+    assert_eq!(
+        t.rows.len(),
+        2,
+        "default 3 places, capped by the field of 2: {:?}",
+        t.rows
+    );
+    e.pair(1);
+    assert!(prize_table(e.d(), 1)
+        .rows
+        .iter()
+        .all(|r| !r[0].starts_with("High")));
+}
+
+/// The common reports (issue 13), on the same event.
+/// High wins, by winning score: Ann 500, Cat 480, Bob 450, Bob 420, Ann 400, Dan 390.
+/// High losses: Bob 470, Ann 430, Dan 380, Cat 360, Cat 350, Dan 300.
+/// Upsets by the rating gap: Bob over Ann 150, Cat over Bob 130, Dan over Cat 120.
+#[test]
+fn high_win_high_loss_and_upset_lists_worked_by_hand() {
+    use tilebag_tournament::prizes::{high_losses_table, high_wins_table, upsets_table};
+    let e = event();
+    let col = |t: tables::Table, i: usize, j: usize| -> Vec<String> {
+        t.rows
+            .iter()
+            .map(|r| format!("{} {}", r[i], r[j]))
+            .collect()
+    };
+    assert_eq!(
+        col(high_wins_table(e.d(), 3, 10), 1, 2),
+        ["500 Ann", "480 Cat", "450 Bob", "420 Bob", "400 Ann", "390 Dan"]
+    );
+    assert_eq!(
+        col(high_losses_table(e.d(), 3, 3), 1, 2),
+        ["470 Bob", "430 Ann", "380 Dan"]
+    );
+    assert_eq!(
+        col(upsets_table(e.d(), 3, 10), 1, 2),
+        ["150 Bob", "130 Cat", "120 Dan"]
+    );
+}
+
+/// Alphabetical pairings by player: every player once, sorted by name, with board, opponent and
+/// seat; a bye says so.
+#[test]
+fn alphabetical_pairings_list_every_player_by_name() {
+    use tilebag_tournament::prizes::alpha_pairings_table;
+    let mut e = Event::new("naspa-2013", "SW:1", 1);
+    for (n, r) in [("Zed", 1900), ("Amy", 1750), ("Moe", 1620)] {
+        e.add(n, r);
+    }
+    e.pair(1);
+    let t = alpha_pairings_table(e.d(), 1);
+    let names: Vec<&str> = t.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["Amy", "Moe", "Zed"]);
+    // The Swiss seeds Zed, Amy, Moe: the bye goes to the lowest, Moe; Zed meets Amy.
+    let row = |n: &str| t.rows.iter().find(|r| r[0] == n).unwrap().clone();
+    assert_eq!(row("Moe")[2], "bye");
+    assert_eq!(row("Zed")[2], "Amy");
+    assert_eq!(row("Amy")[2], "Zed");
+    let seats: Vec<String> = ["Amy", "Zed"].iter().map(|n| row(n)[3].clone()).collect();
+    assert!(seats.contains(&"first".to_string()) && seats.contains(&"second".to_string()));
+}
+
+/// Rating estimates after each round: the figure after round r equals the ratings table after
+/// round r (the same computation, tsh's RoundRATings), and the last equals `ratings_table`.
+#[test]
+fn rating_by_round_matches_each_rounds_estimate() {
+    use tilebag_tournament::prizes::rating_by_round_table;
+    let e = event();
+    let t = rating_by_round_table(e.d(), 3);
+    assert_eq!(t.rows.len(), 4);
+    for r in 1..=3u32 {
+        let est = e.d().rating_estimates(r);
+        for (row, (p, c)) in t.rows.iter().zip(est) {
+            assert_eq!(row[0], p.to_string());
+            let cell = &row[2 + r as usize];
+            assert_eq!(cell, &c.rounded().to_string(), "player {p} after round {r}");
+        }
+    }
+    // #, Player, Old, then one column a round.
+    assert_eq!(t.cols.len(), 3 + 3);
+    assert_eq!(t.cols[3].0, "R1");
+}
