@@ -278,6 +278,16 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     assert!(to.contains("err=refused: division \"B\""), "{to}");
     assert_eq!(load(&dir), before);
 
+    // The pairing form offers every method, the contender-aware ones included (tsh's Chew
+    // pairings and COP, issue 13).
+    let page = td.get("/td/club/d/A").await.text();
+    for code in ["RR", "KOTH", "SW", "CP", "COP", "IF", "AD"] {
+        assert!(
+            page.contains(&format!("<option value=\"{code}\">")),
+            "method {code} missing from the pairing form"
+        );
+    }
+
     // Preview: nothing is posted until the director posts it.
     let r = td.get("/td/club/d/A/pair?round=1&method=&based_on=").await;
     assert_eq!(r.status, 200);

@@ -142,7 +142,7 @@ pub(crate) fn event_page(f: &Flash, event: &str, t: &Tournament, default_preset:
                 label { "Seed " input type="number" name="seed" min="0" placeholder="random"; }
                 button #add-division { "Add division" }
             }
-            p { "Schedule: methods with round counts — RR (round robin), KOTH, SW (Swiss), IF (Initial Fontes), \
+            p { "Schedule: methods with round counts — RR (round robin), KOTH, SW (Swiss), CP (Chew), COP, IF (Initial Fontes), \
                  AD (Australian Draw), RAND, MAN (by hand); e.g. " code { "IF:3 SW:9 KOTH:1" } ", or "
                 code { "RR:2" } " for a double round robin." }
         }
@@ -392,7 +392,7 @@ fn pair_section(d: &Division, url: &str) -> Markup {
                 label { "Round " input type="number" name="round" #pair-round min="1" value=(next) required; }
                 label { "Method " select name="method" #pair-method {
                     option value="" { "as the schedule says" }
-                    @for m in ["RR", "KOTH", "SW", "IF", "AD", "RAND", "LIT3", "PO", "FIN"] {
+                    @for m in ["RR", "KOTH", "SW", "CP", "COP", "IF", "AD", "RAND", "LIT3", "PO", "FIN"] {
                         @if let Some(method) = Method::from_code(m) { option value=(m) { (method.to_string()) } }
                     }
                 } }
