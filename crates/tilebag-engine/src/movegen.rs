@@ -382,20 +382,39 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     }
 
     /// Fills square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
+    /// Step through a tile already on the board (`cell`) from node `n` (its child set `set`,
+    /// its accept set `acc`): the child node, whether the path so far is a word, and the running
+    /// totals with the tile's value (a blank on the board scores nothing). `None` when no word
+    /// goes on through that letter.
+    #[inline(always)]
+    fn through_tile(
+        &self,
+        n: usize,
+        set: u32,
+        acc: u32,
+        cell: u8,
+        a: Acc,
+    ) -> Option<(u32, bool, Acc)> {
+        let l = cell & CODE_MASK;
+        if set >> l & 1 == 0 {
+            return None;
+        }
+        let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
+        let mut a2 = a;
+        if cell & BLANK_BIT == 0 {
+            a2.main += self.values[usize::from(l)];
+        }
+        Some((next, acc >> l & 1 != 0, a2))
+    }
+
     fn left(&mut self, pos: usize, node: u32, a: Acc) {
         let n = node as usize;
         let set = self.t[n];
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            let l = cell & CODE_MASK;
-            if set >> l & 1 != 0 {
-                let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
-                let mut a2 = a;
-                if cell & BLANK_BIT == 0 {
-                    a2.main += self.values[usize::from(l)];
-                }
-                self.after_left(pos, next, acc >> l & 1 != 0, a2);
+            if let Some((next, accepts, a2)) = self.through_tile(n, set, acc, cell, a) {
+                self.after_left(pos, next, accepts, a2);
             }
             return;
         }
@@ -478,14 +497,8 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            let l = cell & CODE_MASK;
-            if set >> l & 1 != 0 {
-                let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
-                let mut a2 = a;
-                if cell & BLANK_BIT == 0 {
-                    a2.main += self.values[usize::from(l)];
-                }
-                self.after_right(pos, next, acc >> l & 1 != 0, start, a2);
+            if let Some((next, accepts, a2)) = self.through_tile(n, set, acc, cell, a) {
+                self.after_right(pos, next, accepts, start, a2);
             }
             return;
         }

@@ -141,25 +141,7 @@ impl Dawg {
     ) -> Result<(Dawg, Summary), LexiconError> {
         let at = |i: usize| base + 4 * i;
         let n = edges.len();
-        if n == 0 {
-            return Err(LexiconError::corrupt(
-                base,
-                "the DAWG section holds no edges",
-            ));
-        }
-        if n > MAX_EDGES {
-            return Err(LexiconError::corrupt(
-                base,
-                format!("the DAWG holds {n} edges; at most {MAX_EDGES} can be addressed"),
-            ));
-        }
-        let e0 = edges[0];
-        if letter(e0) != 0 || !is_last(e0) || accepts(e0) {
-            return Err(LexiconError::corrupt(
-                base,
-                "edge 0 must be the root sentinel (letter 0, last, not accepting)",
-            ));
-        }
+        check_root(&edges, base, "DAWG", "")?;
         for (i, &e) in edges.iter().enumerate() {
             let a = arc(e);
             if a != 0 && (a <= i || a >= n) {
@@ -251,7 +233,7 @@ impl Dawg {
                 runs[slot[i] as usize] = acc;
             }
         }
-        let root = arc(e0);
+        let root = arc(edges[0]);
         let counts_by_length = if root == 0 {
             [0; 16]
         } else {
@@ -444,6 +426,38 @@ impl Hasher for Fx {
 
 /// No child: a leaf edge. Node ids are dense from 0, so this never collides.
 pub(crate) const NONE: u32 = u32::MAX;
+
+/// What every edge table must start with, whichever automaton it holds (`what`: "DAWG" or
+/// "GADDAG"; `edge0` prefixes the sentinel's message): at least one edge, no more than can be
+/// addressed, and edge 0 the root sentinel. `base` is the byte offset of edge 0 in the file.
+pub(crate) fn check_root(
+    edges: &[u32],
+    base: usize,
+    what: &str,
+    edge0: &str,
+) -> Result<(), LexiconError> {
+    let n = edges.len();
+    if n == 0 {
+        return Err(LexiconError::corrupt(
+            base,
+            format!("the {what} section holds no edges"),
+        ));
+    }
+    if n > MAX_EDGES {
+        return Err(LexiconError::corrupt(
+            base,
+            format!("the {what} holds {n} edges; at most {MAX_EDGES} can be addressed"),
+        ));
+    }
+    let e0 = edges[0];
+    if letter(e0) != 0 || !is_last(e0) || accepts(e0) {
+        return Err(LexiconError::corrupt(
+            base,
+            format!("{edge0}edge 0 must be the root sentinel (letter 0, last, not accepting)"),
+        ));
+    }
+    Ok(())
+}
 
 /// Builder edge: letter code in bits 33.., accept in bit 32, child node id in bits 0..32.
 #[inline]

@@ -444,25 +444,7 @@ impl Gaddag {
     pub fn from_edges(edges: Vec<u32>, base: usize, dawg: &[u32]) -> Result<Gaddag, LexiconError> {
         let at = |i: usize| base + 4 * i;
         let n = edges.len();
-        if n == 0 {
-            return Err(LexiconError::corrupt(
-                base,
-                "the GADDAG section holds no edges",
-            ));
-        }
-        if n > MAX_EDGES {
-            return Err(LexiconError::corrupt(
-                base,
-                format!("the GADDAG holds {n} edges; at most {MAX_EDGES} can be addressed"),
-            ));
-        }
-        let e0 = edges[0];
-        if letter(e0) != 0 || !is_last(e0) || accepts(e0) {
-            return Err(LexiconError::corrupt(
-                base,
-                "GADDAG edge 0 must be the root sentinel (letter 0, last, not accepting)",
-            ));
-        }
+        crate::dawg::check_root(&edges, base, "GADDAG", "GADDAG ")?;
         for (i, &e) in edges.iter().enumerate() {
             let a = arc(e) as usize;
             if i > 0 && letter(e) == SEPARATOR {

@@ -640,22 +640,7 @@ fn scoresheet_catches_a_wrong_score() {
     s.fill("#name-1", "Bob");
     // `change` fires when the field loses focus.
     s.click_css("#entry-move");
-    let add = |mv: &str, score: &str| {
-        s.fill("#entry-move", mv);
-        s.fill("#entry-score", score);
-        let n = s
-            .js("return window.tilebagSheet.sheet.lines.length", json!([]))
-            .as_u64()
-            .unwrap();
-        s.type_keys(keys::ENTER);
-        s.wait("the line to be added", || {
-            (s.js("return window.tilebagSheet.sheet.lines.length", json!([]))
-                .as_u64()
-                .unwrap()
-                == n + 1)
-                .then_some(())
-        });
-    };
+    let add = |mv: &str, score: &str| s.add_sheet_line(mv, score);
     add("8G CAT", "10"); // C3 A1 T1 on a double word: right
     add("H7 B.D", "7"); // B3 A1 D2, no premium: 6, not 7
     add("-", ""); // Ann passes (a pass scores 0 by itself)

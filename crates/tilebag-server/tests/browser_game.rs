@@ -828,22 +828,7 @@ fn scoresheet_scores_before_add_edits_any_line_and_shows_both_totals() {
     s.fill("#name-0", "Ann");
     s.fill("#name-1", "Bob");
     s.click_css("#entry-move");
-    let add = |mv: &str, score: &str| {
-        s.fill("#entry-move", mv);
-        s.fill("#entry-score", score);
-        let n = s
-            .js("return window.tilebagSheet.sheet.lines.length", json!([]))
-            .as_u64()
-            .unwrap();
-        s.type_keys(keys::ENTER);
-        s.wait("the line to be added", || {
-            (s.js("return window.tilebagSheet.sheet.lines.length", json!([]))
-                .as_u64()
-                .unwrap()
-                == n + 1)
-                .then_some(())
-        });
-    };
+    let add = |mv: &str, score: &str| s.add_sheet_line(mv, score);
     // Before Add: 8G CAT is C3 A1 T1 = 5, doubled on the centre = 10.
     s.fill("#entry-move", "8G CAT");
     s.wait_js(

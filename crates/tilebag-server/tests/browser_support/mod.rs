@@ -585,6 +585,21 @@ impl Session<'_> {
         self.profile.join("downloads")
     }
 
+    /// On the score sheet (`/scoresheet`): enter a move and its announced score, press Enter,
+    /// and wait until the sheet has one more line.
+    pub fn add_sheet_line(&self, mv: &str, score: &str) {
+        let lines = || {
+            self.js("return window.tilebagSheet.sheet.lines.length", json!([]))
+                .as_u64()
+                .unwrap()
+        };
+        self.fill("#entry-move", mv);
+        self.fill("#entry-score", score);
+        let n = lines();
+        self.type_keys(keys::ENTER);
+        self.wait("the line to be added", || (lines() == n + 1).then_some(()));
+    }
+
     /// Save a PNG under `target/browser-screenshots/NAME.png` and return its path.
     pub fn screenshot(&self, name: &str) -> PathBuf {
         let dir = screenshot_dir();
