@@ -149,6 +149,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/{event}/undo", get(undo_page).post(undo))
         .route("/td/{event}/d/{division}", get(division_page))
         .route("/td/{event}/d/{division}/calls", get(calls_json))
+        .route("/td/{event}/d/{division}/calls/stream", get(calls_stream))
         .route("/td/{event}/d/{division}/player", post(add_player))
         .route(
             "/td/{event}/d/{division}/pair",
@@ -1011,16 +1012,59 @@ async fn calls_json(
     let Ok(d) = t.division(&division) else {
         return (StatusCode::NOT_FOUND, "no such division").into_response();
     };
-    let calls = calls(&s, d).await;
+    let body = calls_body(&calls(&s, d).await);
+    ([(header::CACHE_CONTROL, "no-store")], axum::Json(body)).into_response()
+}
+
+/// `{"calls": [{round, board, who}], "html": "..."}` (the banner as the page shows it).
+fn calls_body(calls: &[Call]) -> serde_json::Value {
     let list: Vec<serde_json::Value> = calls
         .iter()
         .map(|c| serde_json::json!({"round": c.round, "board": c.board, "who": c.who}))
         .collect();
-    let body = serde_json::json!({
+    serde_json::json!({
         "calls": list,
-        "html": tpl::calls_banner(&calls).into_string(),
+        "html": tpl::calls_banner(calls).into_string(),
+    })
+}
+
+/// The calls for the director, pushed: a Server-Sent Events stream whose `calls` events carry
+/// the same JSON as [`calls_json`], sent when the page opens it and again whenever the calls
+/// change (a new call, or one the director has answered), within a second.
+async fn calls_stream(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path((event, division)): Path<(String, String)>,
+) -> Response {
+    if !signed_in(&s, &headers) {
+        return (StatusCode::FORBIDDEN, "sign in first").into_response();
+    }
+    match load(&s, &event).await {
+        Ok((t, _)) if t.division(&division).is_ok() => {}
+        Ok(_) => return (StatusCode::NOT_FOUND, "no such division").into_response(),
+        Err(_) => return (StatusCode::NOT_FOUND, "no such event").into_response(),
+    }
+    let hub = s.hub.clone();
+    let last: Arc<Mutex<Option<String>>> = Arc::default();
+    let ask: crate::push::Ask = Arc::new(move || {
+        let (s, event, division, last) = (s.clone(), event.clone(), division.clone(), last.clone());
+        Box::pin(async move {
+            let (t, _) = load(&s, &event).await.ok()?;
+            let d = t.division(&division).ok()?;
+            let body = calls_body(&calls(&s, d).await).to_string();
+            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+            if last.as_deref() == Some(body.as_str()) {
+                return None;
+            }
+            *last = Some(body.clone());
+            Some(
+                axum::response::sse::Event::default()
+                    .event("calls")
+                    .data(body),
+            )
+        })
     });
-    ([(header::CACHE_CONTROL, "no-store")], axum::Json(body)).into_response()
+    crate::push::stream(&hub, std::time::Duration::from_secs(1), true, ask).into_response()
 }
 
 #[derive(Deserialize)]

@@ -51,6 +51,7 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
     };
     Router::new()
         .route("/api/games", get(list_games).post(create_game))
+        .route("/api/lobby/changes", get(lobby_changes))
         .route("/api/games/{id}", get(get_game))
         .route("/api/games/{id}/gcg", get(get_gcg))
         .route(
@@ -413,6 +414,22 @@ fn random_seat() -> usize {
 #[derive(Debug, Deserialize)]
 struct ListQuery {
     limit: Option<usize>,
+}
+
+/// `GET /api/lobby/changes`: a Server-Sent Events stream with an event `games` whenever the
+/// games list may have changed (at most one every two seconds); the lobby then asks
+/// `GET /api/games` again. Nothing is sent while nothing changes.
+async fn lobby_changes(State(s): State<AppState>) -> Response {
+    let ask: crate::push::Ask = Arc::new(|| {
+        Box::pin(async {
+            Some(
+                axum::response::sse::Event::default()
+                    .event("games")
+                    .data("changed"),
+            )
+        })
+    });
+    crate::push::stream(&s.hub, std::time::Duration::from_secs(2), false, ask).into_response()
 }
 
 async fn list_games(

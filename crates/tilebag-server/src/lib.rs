@@ -32,6 +32,7 @@ mod online_results;
 mod pages;
 mod player_pages;
 pub mod protocol;
+mod push;
 mod quota;
 pub mod store;
 pub mod view;

@@ -289,6 +289,9 @@ pub(crate) struct Hub {
     pub(crate) engines: Arc<crate::bot::Engines>,
     /// Analyses of ended games (`GET /api/games/{id}/analysis`).
     pub(crate) analyses: crate::analysis::Cache,
+    /// Counts changes to any game (created, joined, a move, a call, an end, an expiry): the
+    /// lobby's and the director's pages are told through it (`push.rs`).
+    changes: Arc<watch::Sender<u64>>,
 }
 
 impl Hub {
@@ -316,7 +319,17 @@ impl Hub {
             on_end: std::sync::OnceLock::new(),
             engines: Arc::new(crate::bot::Engines::new(config.word_sources.clone())),
             analyses: crate::analysis::Cache::default(),
+            changes: Arc::new(watch::channel(0).0),
         })
+    }
+
+    /// Told of every change to any game (a counter; only its changing matters).
+    pub(crate) fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    fn changed(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
     }
 
     /// The database's state as last found, and a way to check it now.
@@ -510,7 +523,9 @@ impl Hub {
             expires_at: expires.map(|d| Instant::now() + d),
             expiry: self.quotas.unjoined_expiry,
             linked: self.keep_waiting.get().cloned(),
+            changes: self.changes.clone(),
         };
+        self.changed();
         let ruleset = task.game.ruleset().clone();
         let over = task.game.is_over();
         tokio::spawn(task.run(rx, self.shutdown.clone()));
@@ -885,6 +900,8 @@ struct GameTask {
     /// Whether a game belongs to an event (asked each time: the director links a game to its
     /// event just after creating it).
     linked: Option<Linked>,
+    /// The hub's change counter (see [`Hub::changes`]).
+    changes: Arc<watch::Sender<u64>>,
 }
 
 impl GameTask {
@@ -948,6 +965,7 @@ impl GameTask {
         match self.store.expire_game(&self.meta.id).await {
             Ok(true) => {
                 self.shared.expired.store(true, Ordering::Release);
+                self.changes.send_modify(|n| *n = n.wrapping_add(1));
                 let msg = format!(
                     "game {} expired: nobody started it within {} minutes of its creation",
                     self.meta.id,
@@ -1471,6 +1489,7 @@ impl GameTask {
 
     /// Send every subscriber the new view, built once per audience.
     fn broadcast(&mut self, effects: &[Effect]) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
         let mut cache: HashMap<Audience, Utf8Bytes> = HashMap::new();
         let mut dead = Vec::new();
         for (&conn, sub) in &self.subs {

@@ -421,7 +421,30 @@ fn lobby_lists_rules_and_waiting_games_and_refreshes_itself() {
     );
     assert!(s
         .text_of("[data-testid=games-updated]")
-        .contains("by itself"));
+        .contains("Kept up to date by the server"));
+    // Pushed by the server (Server-Sent Events), not polled.
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#games').dataset.live",
+            json!([])
+        ),
+        json!("push")
+    );
+    // A game made elsewhere starts: its row changes from waiting to live by itself.
+    let g = create(&server, json!({"players": ["Eve", "Fay"]}));
+    s.wait_js(
+        "the third game",
+        "return document.querySelectorAll('[data-testid=game-row]').length === 3",
+    );
+    let eve = browser.session();
+    eve.goto(&seat_url(&server, &g, 0));
+    let fay = browser.session();
+    fay.goto(&seat_url(&server, &g, 1));
+    s.wait_js(
+        "Eve's game to show as live",
+        "return [...document.querySelectorAll('[data-testid=game-row]')].some(r => r.textContent.includes('Eve vs Fay') && r.textContent.includes('Live'))",
+    );
+    drop((eve, fay));
     // No tournament game: no tournament table.
     assert!(!visible(&s, "[data-testid=event-games]"));
     s.screenshot("g14-lobby");

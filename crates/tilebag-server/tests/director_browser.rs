@@ -449,6 +449,14 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
     // The page stays open (a mark on the window shows it is not reloaded).
     s.js("window.stillHere = true; window.tdChimes = 0;", json!([]));
     assert_eq!(s.text_of("#calls"), "");
+    // The calls are pushed by the server (Server-Sent Events), not polled.
+    assert_eq!(
+        s.js(
+            "return document.querySelector('#calls').dataset.live",
+            json!([])
+        ),
+        json!("push")
+    );
     // A player calls the director from their seat, in another window.
     let p = browser.session();
     p.goto(&server.url(&seat));

@@ -280,7 +280,7 @@ pub(crate) fn division_page(p: &DivisionPage<'_>) -> Markup {
             "Rules " b { (rules_text(d)) } " · schedule " code { (d.schedule.to_string()) } " · "
             (d.players.len()) " players · " (last) " of " (d.total_rounds()) " rounds paired"
         }
-        div #calls.calls aria-live="assertive" data-poll=(format!("{url}/calls")) {
+        div #calls.calls aria-live="assertive" data-poll=(format!("{url}/calls")) data-stream=(format!("{url}/calls/stream")) {
             (calls_banner(&p.calls))
         }
         @if !p.conflicts.is_empty() {

@@ -193,16 +193,32 @@ async function listGames() {
     $('games-empty').hidden = casual.length > 0;
     $('event-games').tBodies[0].replaceChildren(...event.map(gameRow));
     $('event-games-area').hidden = event.length === 0;
-    $('games-updated').textContent = `Updated by itself every ${REFRESH_MS / 1000} s; last at ${new Date().toLocaleTimeString()}.`;
+    $('games-updated').textContent = `Kept up to date by the server; last change at ${new Date().toLocaleTimeString()}.`;
   } catch {
     // The list is a convenience; creating a game still works.
   }
 }
 
-// The list keeps itself current (while the page is visible).
-const REFRESH_MS = 5000;
-setInterval(() => { if (!document.hidden) listGames(); }, REFRESH_MS);
-document.addEventListener('visibilitychange', () => { if (!document.hidden) listGames(); });
+// The list keeps itself current: the server pushes an event whenever games change
+// (`GET /api/lobby/changes`, Server-Sent Events) and the list is fetched again. While the page is
+// hidden, a change is only noted and the list is fetched when the page is seen again. The browser
+// reconnects a dropped stream by itself, and the list is fetched again then (changes may have
+// been missed). A browser without EventSource asks every 5 s instead.
+let stale = false;
+const refresh = () => {
+  if (document.hidden) { stale = true; return; }
+  stale = false;
+  listGames();
+};
+if (window.EventSource) {
+  const changes = new EventSource('/api/lobby/changes');
+  changes.addEventListener('games', refresh);
+  changes.addEventListener('open', refresh);
+  $('games').dataset.live = 'push';
+} else {
+  setInterval(refresh, 5000);
+}
+document.addEventListener('visibilitychange', () => { if (!document.hidden && stale) refresh(); });
 
 $('nav').replaceWith(navLinks('/'));
 $('preset').addEventListener('change', () => onPreset());

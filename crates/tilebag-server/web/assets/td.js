@@ -1,7 +1,9 @@
-// The director's division page: calls for the director arrive while the page is open. The page
-// asks the server every few seconds (`GET .../calls`); a new call is shown at the top of the page
-// (an assertive live region, so a screen reader says it at once) with a short sound. The page
-// works without this script: it then shows the calls waiting when it is loaded.
+// The director's division page: calls for the director arrive while the page is open. The server
+// pushes them (`GET .../calls/stream`, Server-Sent Events: an event whenever the calls change,
+// and one when the stream opens); a browser without EventSource asks every few seconds
+// (`GET .../calls`). A new call is shown at the top of the page (an assertive live region, so a
+// screen reader says it at once) with a short sound. The page works without this script: it
+// then shows the calls waiting when it is loaded.
 
 const POLL_MS = 3000;
 const box = document.getElementById('calls');
@@ -32,32 +34,43 @@ function chime() {
 
 function keyOf(c) { return `${c.round}/${c.board}/${c.who}`; }
 
-if (box && box.dataset.poll) {
+if (box && (box.dataset.stream || box.dataset.poll)) {
   // The calls shown when the page was loaded are not new.
   let known = new Set([...box.querySelectorAll('.call-item')].map(p => p.textContent));
   let seen = new Set();
   let first = true;
-  async function poll() {
-    try {
-      const r = await fetch(box.dataset.poll, { headers: { Accept: 'application/json' }, cache: 'no-store' });
-      if (r.ok) {
-        const data = await r.json();
-        const keys = new Set(data.calls.map(keyOf));
-        const fresh = [...keys].some(k => !seen.has(k));
-        box.innerHTML = data.html;
-        box.dataset.count = String(data.calls.length);
-        const textNow = [...box.querySelectorAll('.call-item')].map(p => p.textContent);
-        if (fresh && !(first && textNow.every(t => known.has(t)))) chime();
-        seen = keys;
-        known = new Set();
-        first = false;
+  /** Show the calls now waiting; chime when one is new. */
+  const show = (data) => {
+    const keys = new Set(data.calls.map(keyOf));
+    const fresh = [...keys].some(k => !seen.has(k));
+    box.innerHTML = data.html;
+    box.dataset.count = String(data.calls.length);
+    const textNow = [...box.querySelectorAll('.call-item')].map(p => p.textContent);
+    if (fresh && !(first && textNow.every(t => known.has(t)))) chime();
+    seen = keys;
+    known = new Set();
+    first = false;
+  };
+  if (window.EventSource && box.dataset.stream) {
+    // The browser reconnects by itself; the stream's first event is the calls waiting then.
+    const source = new EventSource(box.dataset.stream);
+    source.addEventListener('calls', (e) => {
+      try { show(JSON.parse(e.data)); } catch (_) { /* a damaged event: the next one mends it */ }
+    });
+    box.dataset.live = 'push';
+  } else {
+    const poll = async () => {
+      try {
+        const r = await fetch(box.dataset.poll, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+        if (r.ok) show(await r.json());
+      } catch (_) {
+        // The server is away for a moment: try again at the next tick.
       }
-    } catch (_) {
-      // The server is away for a moment: try again at the next tick.
-    }
+      setTimeout(poll, POLL_MS);
+    };
     setTimeout(poll, POLL_MS);
+    box.dataset.live = 'poll';
   }
-  setTimeout(poll, POLL_MS);
 }
 
 // The players' pages (pairings and standings on the wall): reload every minute while the box is

@@ -1,0 +1,65 @@
+//! Server push for pages that show many games at once: the lobby's list and the director's
+//! division page (calls for the director). Each is a Server-Sent Events stream
+//! (`text/event-stream`, read by the browser's `EventSource`, which reconnects by itself).
+//!
+//! Every game tells the hub when it changes ([`Hub::changes`]: created, joined, a move, a call,
+//! an end, an expiry). A stream waits for such a change, lets further changes gather for a short
+//! while (so a busy server sends a page at most one event per `gap`, however many games move),
+//! then asks its page's question again and sends the answer if it says something new. While
+//! nothing changes nothing is sent but a keep-alive comment, more often than the connection's
+//! idle timeout, so the connection is not closed as idle. Streams end when the server stops.
+
+use crate::live::Hub;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::future::BoxFuture;
+use futures_util::Stream;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a stream sends after a change: `None` when there is nothing new to say.
+pub(crate) type Ask = Arc<dyn Fn() -> BoxFuture<'static, Option<Event>> + Send + Sync>;
+
+/// A stream that answers `ask` once at the start (if `initial`) and again after each change to
+/// any game, at most once per `gap`.
+pub(crate) fn stream(
+    hub: &Hub,
+    gap: Duration,
+    initial: bool,
+    ask: Ask,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let changes = hub.changes();
+    let stop = hub.shutdown.clone();
+    let state = (changes, stop, ask, initial);
+    let events = futures_util::stream::unfold(state, move |(mut changes, mut stop, ask, first)| {
+        async move {
+            if first {
+                if let Some(ev) = ask().await {
+                    return Some((Ok(ev), (changes, stop, ask, false)));
+                }
+            }
+            loop {
+                if *stop.borrow() {
+                    return None;
+                }
+                tokio::select! {
+                    r = changes.changed() => if r.is_err() { return None; },
+                    _ = stop.changed() => return None,
+                }
+                // Let the changes of the next moment arrive too: one answer for all of them.
+                tokio::select! {
+                    _ = tokio::time::sleep(gap) => {}
+                    _ = stop.changed() => return None,
+                }
+                changes.borrow_and_update();
+                if let Some(ev) = ask().await {
+                    return Some((Ok(ev), (changes, stop, ask, false)));
+                }
+            }
+        }
+    });
+    // A comment line well inside the idle timeout keeps the connection from being closed as idle.
+    let idle = hub.net.idle_timeout;
+    let every = (idle / 2).clamp(Duration::from_millis(200), Duration::from_secs(15));
+    Sse::new(events).keep_alive(KeepAlive::new().interval(every))
+}
