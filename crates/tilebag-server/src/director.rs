@@ -582,13 +582,23 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             format!("adding division {division} ({preset}, schedule {schedule})")
         }
         Action::Configure { division, setting } => {
-            format!(
-                "changing a setting of division {division} ({})",
-                serde_json::to_string(setting)
-                    .unwrap_or_default()
-                    .trim_matches(|c| c == '{' || c == '}')
-                    .replace('"', "")
-            )
+            // The value as the director types it: the setting applied (again, if `t` already
+            // has it) to a copy, read back the way the settings form shows it.
+            let key = setting.key();
+            let mut after = t.clone();
+            let value = after
+                .apply(a)
+                .ok()
+                .and_then(|_| after.division(division).ok())
+                .or_else(|| t.division(division).ok())
+                .and_then(|d| {
+                    tilebag_tournament::settings::current(d)
+                        .into_iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, v)| v)
+                })
+                .unwrap_or_default();
+            format!("setting {key} of division {division} to {value}")
         }
         Action::AddPlayer {
             division,

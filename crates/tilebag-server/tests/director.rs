@@ -645,6 +645,17 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
     let to = td.post("/td/club/d/A/act", "do=explode").await;
     assert!(to.contains("err=refused: unknown change"), "{to}");
 
+    // The undo page says in words what it will undo: a setting by its key and new value.
+    let to = td
+        .post("/td/club/d/A/act", "do=set&key=spread-cap&value=150")
+        .await;
+    assert!(!to.contains("err="), "{to}");
+    let page = td.get("/td/club/undo").await.text();
+    assert!(
+        page.contains("setting spread-cap of division A to 150"),
+        "{page}"
+    );
+
     // Undo from the page removes the newest action.
     let n_before = EventFile::open_read(&dir.join("tilebag-events/club.tbev"))
         .unwrap()

@@ -31,6 +31,29 @@ pub const KEYS: [&str; 17] = [
 ];
 
 impl Setting {
+    /// The key a director types for this setting (one of [`KEYS`]).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Setting::Schedule(_) => "schedule",
+            Setting::ByeSpread(_) => "bye-spread",
+            Setting::ForfeitSpread(_) => "forfeit-spread",
+            Setting::ResignationMargin(_) => "resignation-margin",
+            Setting::SpreadCap(_) => "spread-cap",
+            Setting::TieBreaks(_) => "tie-breaks",
+            Setting::Gibson(_) => "gibson",
+            Setting::Firsts(_) => "firsts",
+            Setting::WithdrawnResult(_) => "withdrawn",
+            Setting::Fontes(_) => "fontes",
+            Setting::Ratings(_) => "ratings",
+            Setting::Format(_) => "format",
+            Setting::WinnerSubmits(_) => "winner-submits",
+            Setting::Rules(_) => "rules",
+            Setting::MaxRepeats(_) => "max-repeats",
+            Setting::PrizeBands(_) => "prize-bands",
+            Setting::ClassPrizes(_) => "class-prizes",
+        }
+    }
+
     /// Reads `key value` as the director types it; `d` supplies the parts of a setting the value
     /// leaves out (the firsts policy is changed one part at a time).
     pub fn parse(d: &Division, key: &str, value: &str) -> Result<Setting, String> {
