@@ -480,6 +480,31 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
     s.screenshot("td-call-arrived");
     s.assert_accessible("the division page with a call");
     s.assert_no_console_errors();
+
+    // The lobby lists the event's game apart from casual ones (issue 14, lobby item 9).
+    let l = browser.session();
+    l.goto(&server.url("/"));
+    let rows = l.wait_js(
+        "the event's game in the tournament table",
+        "const r = [...document.querySelectorAll('#event-games [data-testid=game-row]')];          return r.length === 1 && !document.querySelector('#event-games-area').hidden ? r[0].textContent : null",
+    );
+    assert!(
+        rows.as_str().unwrap().contains("Ann") && rows.as_str().unwrap().contains("Bob"),
+        "{rows}"
+    );
+    assert_eq!(
+        l.js(
+            "return document.querySelectorAll('#games [data-testid=game-row]').length",
+            json!([])
+        ),
+        json!(0),
+        "no casual game listed"
+    );
+    l.js(
+        "document.querySelector('#event-games-area').scrollIntoView(); return true",
+        json!([]),
+    );
+    l.screenshot("lobby-event-game");
 }
 
 /// Issue 14, director items 5 and 6: a resignation at 0–0 reads as a resignation on every page;
