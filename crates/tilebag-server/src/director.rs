@@ -703,11 +703,19 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             score: a,
             opponent_score: b,
             game_id,
+            ending,
         } => format!(
-            "the online result of game {game_id}, {} {} in round {round}{} (division {division})",
+            "the online result of game {game_id}, {} {} in round {round}{}{} (division {division})",
             who(division, *player),
             score(*a, *b),
-            board(division, *round, *player)
+            board(division, *round, *player),
+            match ending {
+                Some(tilebag_tournament::OnlineEnding::Resigned { player }) =>
+                    format!(", {} resigned", who(division, *player)),
+                Some(tilebag_tournament::OnlineEnding::Left { player }) =>
+                    format!(", {} left the game", who(division, *player)),
+                None => String::new(),
+            }
         ),
         Action::SubmitSlip {
             division,

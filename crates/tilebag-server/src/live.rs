@@ -51,8 +51,17 @@ const IDLE_FINISHED: Duration = Duration::from_secs(600);
 
 pub use crate::meta::GameMeta;
 
-/// A game that ended: its id and final scores in seat order (sent to whoever reports results).
-pub(crate) type Ended = (String, [i32; 2]);
+/// A game that ended: its id, final scores in seat order and why it ended (sent to whoever
+/// reports results).
+pub(crate) type Ended = (String, Final);
+
+/// A game's final scores, in seat order, and why it ended (`None` if the stored record does not
+/// say).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Final {
+    pub scores: [i32; 2],
+    pub reason: Option<tilebag_core::game::EndReason>,
+}
 
 /// A game's public state as the list shows it, kept current by the game's task.
 #[derive(Debug, Clone, Serialize)]
@@ -348,8 +357,9 @@ impl Hub {
         let _ = self.on_end.set(tx);
     }
 
-    /// The final scores of a stored game that has ended; `None` if it is live or unknown.
-    pub(crate) async fn ended_scores(&self, id: &str) -> Option<[i32; 2]> {
+    /// The final scores of a stored game that has ended, and why it ended; `None` if it is live
+    /// or unknown.
+    pub(crate) async fn ended_scores(&self, id: &str) -> Option<Final> {
         if !crate::ids::plausible_id(id) {
             return None;
         }
@@ -360,7 +370,13 @@ impl Hub {
         let v: serde_json::Value = serde_json::from_str(rec.result_json.as_deref()?).ok()?;
         let s = v.get("scores")?.as_array()?;
         let score = |i: usize| s.get(i)?.as_i64().and_then(|x| i32::try_from(x).ok());
-        Some([score(0)?, score(1)?])
+        let reason = v
+            .get("reason")
+            .and_then(|r| serde_json::from_value(r.clone()).ok());
+        Some(Final {
+            scores: [score(0)?, score(1)?],
+            reason,
+        })
     }
 
     pub(crate) fn lexicon_names(&self) -> Vec<String> {
@@ -1466,7 +1482,15 @@ impl GameTask {
         if ended {
             self.shared.ended.store(true, Ordering::Release);
             if let Some(tx) = &self.on_end {
-                let _ = tx.send((self.meta.id.clone(), self.game.scores()));
+                let reason = match self.game.phase() {
+                    tilebag_core::Phase::Ended { reason } => Some(*reason),
+                    _ => None,
+                };
+                let end = Final {
+                    scores: self.game.scores(),
+                    reason,
+                };
+                let _ = tx.send((self.meta.id.clone(), end));
             }
         }
     }

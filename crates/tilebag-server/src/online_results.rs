@@ -8,10 +8,12 @@
 //!
 //! This module knows nothing of pages: the director's pages ask it, the live games tell it.
 
-use crate::live::{Ended, Hub};
+use crate::live::{Ended, Final, Hub};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use tilebag_core::game::EndReason;
 use tilebag_events::EventsDir;
+use tilebag_tournament::OnlineEnding;
 use tilebag_tournament::{Action, Division, GameResult, ResultSource, Tournament};
 use tokio::sync::mpsc;
 
@@ -50,7 +52,8 @@ impl Reporter {
     }
 
     /// Reports a finished online game into its event, if it belongs to one.
-    pub(crate) fn report(&self, game_id: &str, scores: [i32; 2]) -> Option<Result<(), String>> {
+    pub(crate) fn report(&self, game_id: &str, end: Final) -> Option<Result<(), String>> {
+        let scores = end.scores;
         let (event, division) = self.links.lock().expect("links lock").get(game_id)?.clone();
         let done = self.events.open(&event).and_then(|mut f| {
             f.append(|t| {
@@ -65,6 +68,16 @@ impl Reporter {
                     player: link.first,
                     score: scores[0],
                     opponent_score: scores[1],
+                    // The game's first seat is the link's `first` player.
+                    ending: match end.reason {
+                        Some(EndReason::Resigned { seat }) => Some(OnlineEnding::Resigned {
+                            player: if seat == 0 { link.first } else { link.second },
+                        }),
+                        Some(EndReason::Left { seat }) => Some(OnlineEnding::Left {
+                            player: if seat == 0 { link.first } else { link.second },
+                        }),
+                        _ => None,
+                    },
                 }])
             })
         });
@@ -78,9 +91,9 @@ impl Reporter {
     pub(crate) fn spawn(self: &Arc<Self>, mut rx: mpsc::UnboundedReceiver<Ended>) {
         let me = self.clone();
         tokio::spawn(async move {
-            while let Some((id, scores)) = rx.recv().await {
+            while let Some((id, end)) = rx.recv().await {
                 let me = me.clone();
-                let done = tokio::task::spawn_blocking(move || me.report(&id, scores)).await;
+                let done = tokio::task::spawn_blocking(move || me.report(&id, end)).await;
                 if let Ok(Some(Err(e))) = done {
                     // Also shown on the division page (`conflicts`).
                     eprintln!("tilebag-server: could not report an online result: {e}");
@@ -105,10 +118,10 @@ impl Reporter {
                 if !waiting {
                     continue;
                 }
-                if let Some(scores) = hub.ended_scores(&o.game_id).await {
+                if let Some(end) = hub.ended_scores(&o.game_id).await {
                     self.link(event, &d.name, [o.game_id.clone()]);
                     let (me, id) = (self.clone(), o.game_id.clone());
-                    match tokio::task::spawn_blocking(move || me.report(&id, scores)).await {
+                    match tokio::task::spawn_blocking(move || me.report(&id, end)).await {
                         Ok(Some(Ok(()))) => reported = true,
                         Ok(Some(Err(e))) => {
                             eprintln!("tilebag-server: could not report an online result: {e}")
@@ -179,7 +192,7 @@ pub(crate) async fn conflicts(hub: &Hub, d: &Division) -> Vec<Conflict> {
         if replaced {
             continue;
         }
-        if let Some(s) = hub.ended_scores(&o.game_id).await {
+        if let Some(s) = hub.ended_scores(&o.game_id).await.map(|f| f.scores) {
             let online = if g.first == o.first {
                 (s[0], s[1])
             } else {

@@ -462,7 +462,8 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
             source: ResultSource::Online {
                 game_id: id.clone()
             },
-            left_by: None
+            left_by: None,
+            resigned_by: None,
         })
     );
 
@@ -1037,7 +1038,8 @@ async fn players_submit_and_confirm_their_own_tally_slips() {
                 submitted_by: g.first,
                 confirmed_by: g.second
             },
-            left_by: None
+            left_by: None,
+            resigned_by: None,
         })
     );
     let pb = page(&paths[b]).await;

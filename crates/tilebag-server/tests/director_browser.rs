@@ -571,6 +571,26 @@ fn a_resignation_reads_as_one_and_the_printouts_help_the_wall() {
     assert!(outcome.contains(&said), "{outcome}");
     s.goto(&server.url("/events/club/A?round=1"));
     assert!(s.text_of("#pairings").contains(&said));
+    // The event itself records a resignation (not a 0–0 game with a spread): the CLI's
+    // tables and printouts say so too.
+    let t = event_file(&server).load().unwrap();
+    let d = t.division("A").unwrap();
+    let g = d.rounds[0]
+        .pairings
+        .iter()
+        .filter_map(Pairing::game)
+        .find(|g| g.board == board)
+        .unwrap();
+    assert!(
+        matches!(g.result, Some(tilebag_tournament::GameResult::Played { resigned_by: Some(p), .. }) if p == link.first),
+        "{:?}",
+        g.result
+    );
+    let text = tilebag_tournament::tables::result_text(d, g.result.as_ref(), false);
+    assert!(
+        text.ends_with(&format!("(#{} resigned)", link.first)),
+        "{text}"
+    );
 
     // The wall's pairings: every player once, alphabetically, with board and opponent.
     s.goto(&server.url("/td/club/d/A/export/pairings-by-name.html?round=1"));

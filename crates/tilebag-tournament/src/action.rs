@@ -132,6 +132,11 @@ pub enum Action {
         player: PlayerId,
         score: i32,
         opponent_score: i32,
+        /// How the game ended when the scores alone would mislead: a player resigned (NASPA
+        /// I.B, V.K.2) or left it (NASPA V.K.2, WESPA 5.7, SANSPA 19.3). The scores already carry
+        /// the rule's margin; this keeps the fact (a resignation at 0–0 is not a tie).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ending: Option<OnlineEnding>,
     },
     /// One player submits a tally slip (NASPA V.J, WESPA 5.4, SANSPA 18.10).
     SubmitSlip {
@@ -197,6 +202,14 @@ pub enum Setting {
     PrizeBands(Option<u32>),
     /// Class prizes for the prize table.
     ClassPrizes(crate::prizes::ClassPrizes),
+}
+
+/// How an online game ended, when it ended early (see [`Action::ReportOnline`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum OnlineEnding {
+    Resigned { player: PlayerId },
+    Left { player: PlayerId },
 }
 
 /// A result as the director enters it, from `player`'s side.
@@ -949,6 +962,7 @@ impl Division {
                 player,
                 score,
                 opponent_score,
+                ending,
                 ..
             } => {
                 // A pairing started online takes its result from that game only.
@@ -975,6 +989,17 @@ impl Division {
                 }
                 let (g, f, s) =
                     self.game_awaiting_result(*round, *player, *score, *opponent_score)?;
+                // Only a player of this game can have resigned or left it.
+                let of_game = |p: PlayerId| p == first || p == second;
+                let (left_by, resigned_by) = match ending {
+                    Some(OnlineEnding::Left { player }) if of_game(*player) => {
+                        (Some(*player), None)
+                    }
+                    Some(OnlineEnding::Resigned { player }) if of_game(*player) => {
+                        (None, Some(*player))
+                    }
+                    _ => (None, None),
+                };
                 g.slip = None;
                 g.result = Some(GameResult::Played {
                     first_score: f,
@@ -982,7 +1007,8 @@ impl Division {
                     source: ResultSource::Online {
                         game_id: game_id.clone(),
                     },
-                    left_by: None,
+                    left_by,
+                    resigned_by,
                 });
                 Ok(())
             }
@@ -1041,6 +1067,7 @@ impl Division {
                         confirmed_by: *player,
                     },
                     left_by: None,
+                    resigned_by: None,
                 });
                 Ok(())
             }
@@ -1157,6 +1184,7 @@ impl Division {
                     second_score: s,
                     source: ResultSource::Director,
                     left_by: None,
+                    resigned_by: None,
                 })
             }
             ResultEntry::LeftInProgress {
@@ -1178,6 +1206,7 @@ impl Division {
                     second_score: s,
                     source: ResultSource::Director,
                     left_by: Some(p),
+                    resigned_by: None,
                 })
             }
             ResultEntry::Forfeit { spread } => Some(GameResult::Forfeit {

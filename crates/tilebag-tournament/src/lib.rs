@@ -38,7 +38,7 @@ pub mod tables;
 pub mod tou;
 pub mod tsh;
 
-pub use action::{Action, ReplayError, ResultEntry, Setting};
+pub use action::{Action, OnlineEnding, ReplayError, ResultEntry, Setting};
 pub use error::TournamentError;
 pub use model::*;
 pub use pairing::Proposal;

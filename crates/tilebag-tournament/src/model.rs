@@ -434,6 +434,10 @@ pub enum GameResult {
         /// scores already carry the adjustment.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         left_by: Option<PlayerId>,
+        /// This player resigned (NASPA I.B; the margin of NASPA V.K.2 is in the scores): the
+        /// result is a played game, but a 0–0 start is not a tie.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resigned_by: Option<PlayerId>,
     },
     /// NASPA V.K.1 (no-show), WESPA 2.3.6 (lateness), SANSPA 19.2: not rated.
     Forfeit { loser: PlayerId, spread: i32 },

@@ -325,10 +325,12 @@ pub fn result_text(d: &Division, r: Option<&GameResult>, slip: bool) -> String {
             first_score,
             second_score,
             left_by,
+            resigned_by,
             ..
-        }) => match left_by {
-            Some(p) => format!("{first_score}-{second_score} (#{p} left)"),
-            None => format!("{first_score}-{second_score}"),
+        }) => match (left_by, resigned_by) {
+            (Some(p), _) => format!("{first_score}-{second_score} (#{p} left)"),
+            (None, Some(p)) => format!("{first_score}-{second_score} (#{p} resigned)"),
+            (None, None) => format!("{first_score}-{second_score}"),
         },
         Some(GameResult::Forfeit { loser, spread }) => {
             format!("forfeit by #{loser} ({}) by {spread}", name_of(d, *loser))

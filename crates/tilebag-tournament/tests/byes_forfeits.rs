@@ -115,6 +115,7 @@ fn naspa_v_k_2_leaving_a_game_in_progress() {
         g.result,
         Some(GameResult::Played {
             left_by: Some(2),
+            resigned_by: None,
             ..
         })
     ));

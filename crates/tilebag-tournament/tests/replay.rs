@@ -36,6 +36,7 @@ fn small_event() -> Event {
                     player: g.first,
                     score: 350,
                     opponent_score: 350,
+                    ending: None,
                 }),
                 _ => e.score(round, g.first, 300 + i as i32, 410),
             }

@@ -25,6 +25,7 @@ fn online_results_are_reported_automatically() {
         player: g.second,
         score: 420,
         opponent_score: 390,
+        ending: None,
     });
     let g = e.games(1)[0].clone();
     assert_eq!(
@@ -35,7 +36,8 @@ fn online_results_are_reported_automatically() {
             source: ResultSource::Online {
                 game_id: "xyz123".into()
             },
-            left_by: None
+            left_by: None,
+            resigned_by: None,
         })
     );
     // A second report is refused: the result is final.
@@ -47,8 +49,65 @@ fn online_results_are_reported_automatically() {
             player: g.first,
             score: 1,
             opponent_score: 2,
+            ending: None,
         }),
         Err(TournamentError::ResultFinal { .. })
+    ));
+}
+
+/// NASPA I.B and V.K.2: a player who resigns before any move loses by the margin (50); the
+/// result stays a resignation, not a 0–0 tie with a spread, in every table and printout.
+#[test]
+fn an_online_resignation_at_nil_nil_is_recorded_as_a_resignation() {
+    let mut e = two_player_event("naspa-2013");
+    let g = e.games(1)[0].clone();
+    // The server's final scores, the margin applied: 0 for the resigner, 50 for the other.
+    e.act(Action::ReportOnline {
+        division: "A".into(),
+        round: 1,
+        game_id: "res1".into(),
+        player: g.first,
+        score: 0,
+        opponent_score: 50,
+        ending: Some(OnlineEnding::Resigned { player: g.first }),
+    });
+    let got = e.games(1)[0].clone();
+    assert_eq!(
+        got.result,
+        Some(GameResult::Played {
+            first_score: 0,
+            second_score: 50,
+            source: ResultSource::Online {
+                game_id: "res1".into()
+            },
+            left_by: None,
+            resigned_by: Some(g.first),
+        })
+    );
+    let text = tables::result_text(e.d(), got.result.as_ref(), false);
+    assert_eq!(text, format!("0-50 (#{} resigned)", g.first));
+    // A win and a loss, spread 50 each way (a played, rated game).
+    let st = e.d().standings(1);
+    let loser = st.iter().find(|r| r.player == g.first).unwrap();
+    assert_eq!((loser.wins2, loser.losses2, loser.spread), (0, 2, -50));
+
+    // An ending naming someone outside the game is not recorded as theirs.
+    let mut e = two_player_event("naspa-2013");
+    e.act(Action::ReportOnline {
+        division: "A".into(),
+        round: 1,
+        game_id: "res2".into(),
+        player: g.first,
+        score: 0,
+        opponent_score: 50,
+        ending: Some(OnlineEnding::Resigned { player: 99 }),
+    });
+    assert!(matches!(
+        e.games(1)[0].result,
+        Some(GameResult::Played {
+            resigned_by: None,
+            ..
+        })
     ));
 }
 
@@ -87,6 +146,7 @@ fn a_pairing_started_online_takes_its_result_from_that_game_only() {
         player: g.first,
         score: 400,
         opponent_score: 350,
+        ending: None,
     };
     // The abandoned game cannot report into the pairing.
     let err = e.try_act(report("first-try")).unwrap_err().to_string();
@@ -149,7 +209,8 @@ fn naspa_v_j_tally_slip_needs_both_players() {
                 submitted_by: g.first,
                 confirmed_by: g.second
             },
-            left_by: None
+            left_by: None,
+            resigned_by: None,
         })
     );
     // WESPA 5.4.1: a signed sheet is final; a new slip is refused.

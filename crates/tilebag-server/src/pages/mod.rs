@@ -305,14 +305,21 @@ pub(crate) fn result_words(d: &Division, g: &Game, ending: Option<String>) -> St
             first_score,
             second_score,
             left_by,
+            resigned_by,
             ..
-        }) => match left_by {
-            Some(p) => format!(
+        }) => match (left_by, resigned_by) {
+            // The live game's own words (below) say it better, with the score at the time.
+            (Some(p), _) if ending.is_none() => format!(
                 "{} (#{p} {} left the game)",
                 score(*first_score, *second_score),
                 name_of(d, *p)
             ),
-            None => score(*first_score, *second_score),
+            (_, Some(p)) if ending.is_none() => format!(
+                "{} (#{p} {} resigned)",
+                score(*first_score, *second_score),
+                name_of(d, *p)
+            ),
+            _ => score(*first_score, *second_score),
         },
         Some(GameResult::Forfeit { loser, spread }) => {
             format!(
