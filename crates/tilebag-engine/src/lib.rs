@@ -14,6 +14,7 @@ pub mod grid;
 pub mod movegen;
 pub mod moves;
 pub mod rack;
+pub mod random;
 
 pub use cgp::{CgpError, CgpPosition};
 pub use grid::{Grid, Tables};

@@ -1,9 +1,12 @@
 //! The load tool: N concurrent games over loopback, each played by two real WebSocket clients
 //! making legal moves, timing every action from its sending to its acknowledgement.
 //!
-//! The clients play random placements from their own rack that are geometrically legal (checked
-//! with the engine's own placement rules on a mirror of the board built from their view). Most
-//! form phonies, which are legal moves under a challenge rule; nobody challenges, so they stand.
+//! The clients play the engine's random moves (`tilebag_engine::random`) from their own rack and
+//! their view of the board: by default random placements the rules accept with any letters (most
+//! form phonies, which are legal moves under a challenge rule; nobody challenges, so they stand,
+//! and the server's validator is exercised hardest); with `words`, random plays of real ENABLE
+//! words found by the engine's generator (games that look like games, at a higher cost to the
+//! clients' CPU, which shares the machine with the server).
 //! When no placement is found a client exchanges or passes; it goes out, accepts an out play, and
 //! claims the end after six scoreless turns (NASPA V.B), so every game ends.
 
@@ -14,8 +17,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tilebag_core::bag::Rng;
-use tilebag_core::play::score_placement;
-use tilebag_core::{Board, Layout, PlacedTile, Placement, Position, Square, TileSet};
+use tilebag_engine::random::{phony_play, word_play};
 
 /// How the load tool plays.
 #[derive(Debug, Clone)]
@@ -32,6 +34,8 @@ pub struct BenchOptions {
     pub timeout: Duration,
     /// Seeds the games' bags and the clients' choices.
     pub seed: u64,
+    /// Play real words (the engine's generator, built-in ENABLE list) rather than phonies.
+    pub words: bool,
 }
 
 impl Default for BenchOptions {
@@ -43,6 +47,7 @@ impl Default for BenchOptions {
             setup_concurrency: 32,
             timeout: Duration::from_secs(900),
             seed: 2013,
+            words: false,
         }
     }
 }
@@ -428,7 +433,7 @@ async fn play_seat(mut c: WsClient, seed: u64, opts: &BenchOptions) -> GameStats
             force_pass = false;
             Some(json!({"type": "pass"}))
         } else {
-            decide_action(view, &mut rng, opts.max_tiles)
+            decide_action(view, &mut rng, opts.max_tiles, opts.words)
         };
         let Some(mut action) = action else { continue };
         if !opts.think.is_zero() {
@@ -486,10 +491,26 @@ struct BotPhase {
 /// The action a client makes on this seat view, or `None` when it is not its turn.
 pub fn choose_action(view: &Value, rng: &mut Rng, max_tiles: usize) -> Option<Value> {
     let v: BotView = serde_json::from_value(view.clone()).ok()?;
-    decide_action(&v, rng, max_tiles)
+    decide_action(&v, rng, max_tiles, false)
 }
 
-fn decide_action(view: &BotView, rng: &mut Rng, max_tiles: usize) -> Option<Value> {
+/// The engine the clients find real words with: the built-in ENABLE list, made once.
+fn words_engine() -> &'static tilebag_engine::Engine<'static> {
+    static TABLES: std::sync::OnceLock<tilebag_engine::Tables> = std::sync::OnceLock::new();
+    static ENGINE: std::sync::OnceLock<tilebag_engine::Engine<'static>> =
+        std::sync::OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let t = TABLES.get_or_init(tilebag_engine::Tables::english);
+        tilebag_engine::Engine::new(
+            tilebag_lexicon::Lexicon::builtin_enable(),
+            t,
+            tilebag_engine::Leaves::enable(),
+            7,
+        )
+    })
+}
+
+fn decide_action(view: &BotView, rng: &mut Rng, max_tiles: usize, words: bool) -> Option<Value> {
     let phase = view.phase.kind.as_str();
     if phase == "ended" || view.seat != Some(view.to_move) {
         return None;
@@ -501,7 +522,12 @@ fn decide_action(view: &BotView, rng: &mut Rng, max_tiles: usize) -> Option<Valu
         return Some(json!({"type": "end-after-six-zeros"}));
     }
     let rack = view.rack.as_str();
-    if let Some((position, word)) = random_play(&view.board, rack, max_tiles, rng) {
+    let play = if words {
+        word_play(words_engine(), &view.board, rack, max_tiles, rng)
+    } else {
+        phony_play(&view.board, rack, max_tiles, rng)
+    };
+    if let Some((position, word)) = play {
         return Some(json!({"type": "play", "position": position, "word": word}));
     }
     if view.bag_count >= 7 && !rack.is_empty() {
@@ -512,180 +538,4 @@ fn decide_action(view: &BotView, rng: &mut Rng, max_tiles: usize) -> Option<Valu
         return Some(json!({"type": "exchange", "tiles": t}));
     }
     Some(json!({"type": "pass"}))
-}
-
-/// A random placement of up to `max_tiles` tiles of `rack` that the rules accept (any letters:
-/// most are phonies), in GCG notation, found by trying random spots; `None` if 300 tries fail.
-pub fn random_play(
-    rows: &[String],
-    rack: &str,
-    max_tiles: usize,
-    rng: &mut Rng,
-) -> Option<(String, String)> {
-    let set = TileSet::english();
-    let layout = Layout::standard();
-    let size = layout.size;
-    let mut board = Board::new(size);
-    for (r, row) in rows.iter().enumerate().take(size) {
-        for (c, ch) in row.chars().enumerate().take(size) {
-            if ch == '.' {
-                continue;
-            }
-            let letter = set.letter_index(ch).ok()?;
-            board.set(
-                Square::new(r as u8, c as u8),
-                PlacedTile {
-                    letter,
-                    blank: ch.is_lowercase(),
-                },
-            );
-        }
-    }
-    let rack: Vec<char> = rack.chars().collect();
-    if rack.is_empty() {
-        return None;
-    }
-    // Empty squares next to a tile (or the centre on an empty board).
-    let mut anchors = Vec::new();
-    if board.is_empty() {
-        anchors.push(layout.centre);
-    } else {
-        for r in 0..size {
-            for c in 0..size {
-                let sq = Square::new(r as u8, c as u8);
-                if board.get(sq).is_some() {
-                    continue;
-                }
-                let near = [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)]
-                    .iter()
-                    .any(|(dr, dc)| {
-                        let (nr, nc) = (r as i32 + dr, c as i32 + dc);
-                        nr >= 0
-                            && nc >= 0
-                            && (nr as usize) < size
-                            && (nc as usize) < size
-                            && board.get(Square::new(nr as u8, nc as u8)).is_some()
-                    });
-                if near {
-                    anchors.push(sq);
-                }
-            }
-        }
-    }
-    if anchors.is_empty() {
-        return None;
-    }
-    let most = rack.len().min(max_tiles.max(1));
-    for _ in 0..300 {
-        let anchor = anchors[rng.below(anchors.len())];
-        let dir = if rng.below(2) == 0 {
-            tilebag_core::Direction::Across
-        } else {
-            tilebag_core::Direction::Down
-        };
-        let min = if board.is_empty() { 2 } else { 1 };
-        if most < min {
-            return None;
-        }
-        let k = min + rng.below(most - min + 1);
-        let before = rng.below(k);
-        // Squares for the new tiles: `before` empty squares back from the anchor, the anchor,
-        // and the rest forward, skipping squares that hold tiles.
-        let mut squares = vec![anchor];
-        let mut n = 0i32;
-        let mut ok = true;
-        while squares.len() < before + 1 {
-            n -= 1;
-            match layout.offset(anchor, dir, n) {
-                Some(q) if board.get(q).is_none() => squares.push(q),
-                Some(_) => {}
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        n = 0;
-        while ok && squares.len() < k {
-            n += 1;
-            match layout.offset(anchor, dir, n) {
-                Some(q) if board.get(q).is_none() => squares.push(q),
-                Some(_) => {}
-                None => ok = false,
-            }
-        }
-        if !ok {
-            continue;
-        }
-        let mut tiles = rack.clone();
-        rng.shuffle(&mut tiles);
-        let mut placed: Vec<(Square, char)> = Vec::new();
-        for (i, &sq) in squares.iter().enumerate() {
-            let t = tiles[i];
-            let ch = if t == '?' {
-                (b'a' + rng.below(26) as u8) as char
-            } else {
-                t
-            };
-            placed.push((sq, ch));
-        }
-        let key = |q: Square| match dir {
-            tilebag_core::Direction::Across => q.col as i32,
-            tilebag_core::Direction::Down => q.row as i32,
-        };
-        placed.sort_by_key(|&(q, _)| key(q));
-        // The whole word along `dir`: extend through tiles on either side.
-        let mut start = placed[0].0;
-        while let Some(p) = layout.offset(start, dir, -1) {
-            if board.get(p).is_none() {
-                break;
-            }
-            start = p;
-        }
-        let mut word = String::new();
-        let mut i = 0;
-        while let Some(q) = layout.offset(start, dir, i) {
-            if let Some(&(_, ch)) = placed.iter().find(|(p, _)| *p == q) {
-                word.push(ch);
-            } else if board.get(q).is_some() {
-                word.push('.');
-            } else {
-                break;
-            }
-            i += 1;
-        }
-        if word.chars().filter(|&c| c != '.').count() != placed.len() {
-            continue;
-        }
-        let pos = Position {
-            square: start,
-            direction: dir,
-        };
-        let Ok(placement) = Placement::from_gcg(&board, &layout, &set, pos, &word) else {
-            continue;
-        };
-        if score_placement(&board, &layout, &set, &placement, 7).is_ok() {
-            return Some((pos.to_string(), word));
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn random_plays_are_legal_on_an_empty_and_a_busy_board() {
-        let mut rng = Rng::new(5);
-        let empty: Vec<String> = (0..15).map(|_| ".".repeat(15)).collect();
-        let (pos, word) = random_play(&empty, "AEINRS?", 7, &mut rng).unwrap();
-        assert!(word.len() >= 2, "{pos} {word}");
-        let mut rows = empty.clone();
-        rows[7] = ".......CAT.....".into();
-        for _ in 0..50 {
-            let (pos, word) = random_play(&rows, "QZXJK", 3, &mut rng).unwrap();
-            assert!(!word.is_empty(), "{pos}");
-        }
-    }
 }

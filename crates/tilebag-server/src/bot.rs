@@ -31,8 +31,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tilebag_core::bag::Rng;
 use tilebag_core::Ruleset;
-use tilebag_engine::grid::{BLANK_BIT, N};
-use tilebag_engine::{Engine, Grid, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation};
+use tilebag_engine::{Engine, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation};
 use tilebag_lexicon::{Lexicon, WordSource};
 use tokio::sync::{mpsc, watch};
 
@@ -203,29 +202,7 @@ pub(crate) fn situation_from_view(v: &SeatState) -> Result<Situation, String> {
     if v.audience != "seat" || v.players.len() != 2 || v.seat > 1 {
         return Err("not a seat's view".into());
     }
-    let mut grid = Grid::default();
-    if v.board.len() != N {
-        return Err(format!("the board has {} rows, not {N}", v.board.len()));
-    }
-    for (r, row) in v.board.iter().enumerate() {
-        let chars: Vec<char> = row.chars().collect();
-        if chars.len() != N {
-            return Err(format!("board row {} has {} squares", r + 1, chars.len()));
-        }
-        for (c, ch) in chars.into_iter().enumerate() {
-            let cell = match ch {
-                '.' => 0,
-                'A'..='Z' => ch as u8 - b'A' + 1,
-                'a'..='z' => (ch as u8 - b'a' + 1) | BLANK_BIT,
-                _ => {
-                    return Err(format!(
-                        "the board holds {ch:?}, which the engine cannot read"
-                    ))
-                }
-            };
-            grid.set(r, c, cell);
-        }
-    }
+    let grid = tilebag_engine::random::grid_from_rows(&v.board)?;
     let rack = Rack::parse(&v.rack).map_err(|e| format!("rack: {e}"))?;
     let unseen = Rack::parse(&v.unseen).map_err(|e| format!("unseen tiles: {e}"))?;
     let me = v.seat;

@@ -22,6 +22,22 @@ async fn load_tool_plays_games_to_the_end_without_errors() {
     assert!(report.to_string().contains("p99"));
 }
 
+/// `--words`: the clients play random real words found by the engine; the games still end
+/// and nothing is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_tool_plays_real_words_from_the_engine() {
+    let options = BenchOptions {
+        think: Duration::ZERO,
+        words: true,
+        ..BenchOptions::default()
+    };
+    let report = bench_serve(None, 4, options).await.unwrap();
+    println!("{report}");
+    assert_eq!(report.errors, 0, "{report}");
+    assert_eq!(report.games_completed, 4);
+    assert!(report.actions > 4 * 10, "{report}");
+}
+
 #[test]
 #[ignore = "a minute of load: run with --ignored"]
 fn load_1000_concurrent_games() {

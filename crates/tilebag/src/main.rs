@@ -187,6 +187,10 @@ enum BenchCommand {
         /// The preset of every game.
         #[arg(long, default_value = "naspa-2013")]
         preset: String,
+        /// Play random real words found by the engine (built-in ENABLE list) instead of random
+        /// placements of any letters (mostly phonies: the default, lighter on the clients).
+        #[arg(long)]
+        words: bool,
     },
 }
 
@@ -346,9 +350,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 addr,
                 think_ms,
                 preset,
+                words,
             } => {
                 let options = tilebag_server::BenchOptions {
                     preset,
+                    words,
                     think: std::time::Duration::from_millis(think_ms),
                     ..Default::default()
                 };
