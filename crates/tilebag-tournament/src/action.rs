@@ -202,6 +202,8 @@ pub enum Setting {
     PrizeBands(Option<u32>),
     /// Class prizes for the prize table.
     ClassPrizes(crate::prizes::ClassPrizes),
+    /// Chew pairings' flight cap (tsh's variants).
+    FlightCap(crate::model::FlightCap),
 }
 
 /// How an online game ended, when it ended early (see [`Action::ReportOnline`]).
@@ -599,6 +601,7 @@ impl Division {
                     Setting::WinnerSubmits(x) => c.winner_submits = *x,
                     Setting::MaxRepeats(x) => c.max_repeats = *x,
                     Setting::PrizeBands(x) => c.prize_bands = *x,
+                    Setting::FlightCap(x) => c.flight_cap = *x,
                     Setting::ClassPrizes(x) => c.class_prizes = x.clone(),
                 }
                 Ok(())

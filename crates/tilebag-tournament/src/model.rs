@@ -135,6 +135,61 @@ pub struct DivisionConfig {
     /// Class prizes for the prize table ([`crate::prizes`]).
     #[serde(default, skip_serializing_if = "crate::prizes::ClassPrizes::is_none")]
     pub class_prizes: crate::prizes::ClassPrizes,
+    /// How many contenders Chew pairings pair among themselves (tsh's flight cap variants).
+    #[serde(default, skip_serializing_if = "FlightCap::is_tsh")]
+    pub flight_cap: FlightCap,
+}
+
+/// tsh's flight cap for Chew pairings (research §1.5, `PairingCommand`): the most contenders
+/// paired among themselves, by the rounds left (counting the one being paired).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlightCap {
+    /// tsh's default: 2 with one round left, 4·(r−1) with two or three, 12 with more.
+    #[default]
+    Tsh,
+    /// `FlightCapNSC`: 4 with one round left, 8 with two, 12 with three or more (4·r, at most 12).
+    Nsc,
+    /// `FlightCapNSC2008`: 2, 4 and 6 with one, two and three rounds left, 12 with more.
+    Nsc2008,
+    /// `FlightCapNone`: every contender.
+    None,
+}
+
+impl FlightCap {
+    fn is_tsh(&self) -> bool {
+        *self == FlightCap::Tsh
+    }
+
+    /// The cap with `rounds_left` rounds left (`usize::MAX` for no cap).
+    pub fn cap(self, rounds_left: u32) -> usize {
+        let r = rounds_left.max(1) as usize;
+        match self {
+            FlightCap::Tsh => match r {
+                1 => 2,
+                2 | 3 => 4 * (r - 1),
+                _ => 12,
+            },
+            FlightCap::Nsc => (4 * r).min(12),
+            FlightCap::Nsc2008 => {
+                if r <= 3 {
+                    2 * r
+                } else {
+                    12
+                }
+            }
+            FlightCap::None => usize::MAX,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FlightCap::Tsh => "tsh",
+            FlightCap::Nsc => "nsc",
+            FlightCap::Nsc2008 => "nsc2008",
+            FlightCap::None => "none",
+        }
+    }
 }
 
 impl DivisionConfig {
@@ -184,6 +239,7 @@ impl DivisionConfig {
             rules: r.overrides.clone(),
             max_repeats: None,
             prize_bands: None,
+            flight_cap: FlightCap::Tsh,
             class_prizes: crate::prizes::ClassPrizes::None,
         }
     }

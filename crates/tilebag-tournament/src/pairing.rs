@@ -476,13 +476,10 @@ fn standings_method(ctx: &mut Ctx, method: Method, active: &[PlayerId]) -> Resul
 }
 
 /// tsh's default flight cap (research §1, PairingCommand): how many contenders may be paired
-/// among themselves: 2 with one round left, 4·(r−1) with 2–3 rounds left, 12 otherwise.
+/// among themselves: 2 with one round left, 4·(r−1) with 2–3 rounds left, 12 otherwise. The
+/// division's `flight-cap` setting chooses another of tsh's variants ([`FlightCap`]).
 pub fn flight_cap(rounds_left: u32) -> usize {
-    match rounds_left {
-        0 | 1 => 2,
-        2 | 3 => 4 * (rounds_left as usize - 1),
-        _ => 12,
-    }
+    crate::model::FlightCap::Tsh.cap(rounds_left)
 }
 
 /// The best-possible-finish spread a round (tsh's `gibson_spread`, default 500): the division's
@@ -548,10 +545,11 @@ fn contenders_method(
     k += k % 2;
     let mut cap_note = String::new();
     if method == Method::ChewPair {
-        let cap = flight_cap(rounds_left);
+        let variant = ctx.div.config.flight_cap;
+        let cap = variant.cap(rounds_left);
         if k > cap {
             k = cap;
-            cap_note = format!(", flight cap {cap}");
+            cap_note = format!(", flight cap {cap} ({})", variant.name());
         }
     }
     let k = k.min(order.len());

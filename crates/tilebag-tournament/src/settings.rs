@@ -5,12 +5,13 @@ use tilebag_core::ruleset::FirstPlayerRule;
 
 use crate::action::Setting;
 use crate::model::{
-    ByeFirsts, Division, FirstsPolicy, FontesDraw, Format, GibsonConfig, TieBreak, WithdrawnResult,
+    ByeFirsts, Division, FirstsPolicy, FlightCap, FontesDraw, Format, GibsonConfig, TieBreak,
+    WithdrawnResult,
 };
 use crate::ratings::RatingSystem;
 
 /// The keys [`Setting::parse`] knows, in the order a settings page lists them.
-pub const KEYS: [&str; 17] = [
+pub const KEYS: [&str; 18] = [
     "schedule",
     "bye-spread",
     "forfeit-spread",
@@ -28,6 +29,7 @@ pub const KEYS: [&str; 17] = [
     "max-repeats",
     "prize-bands",
     "class-prizes",
+    "flight-cap",
 ];
 
 impl Setting {
@@ -51,6 +53,7 @@ impl Setting {
             Setting::MaxRepeats(_) => "max-repeats",
             Setting::PrizeBands(_) => "prize-bands",
             Setting::ClassPrizes(_) => "class-prizes",
+            Setting::FlightCap(_) => "flight-cap",
         }
     }
 
@@ -148,6 +151,13 @@ impl Setting {
                 }
             }),
             "class-prizes" => Setting::ClassPrizes(crate::prizes::ClassPrizes::parse(value)?),
+            "flight-cap" => Setting::FlightCap(match v.as_str() {
+                "tsh" => FlightCap::Tsh,
+                "nsc" => FlightCap::Nsc,
+                "nsc2008" => FlightCap::Nsc2008,
+                "none" => FlightCap::None,
+                _ => return Err("flight-cap takes tsh, nsc, nsc2008 or none".to_string()),
+            }),
             // The organiser's choices: KEY=VALUE[,KEY=VALUE...], or none.
             "rules" => Setting::Rules(if v == "none" || v.is_empty() {
                 Vec::new()
@@ -174,7 +184,7 @@ impl Setting {
             _ => return Err(format!(
                 "unknown setting {key:?}: schedule, bye-spread, forfeit-spread, resignation-margin, \
                  spread-cap, tie-breaks, gibson, firsts, withdrawn, fontes, ratings, format, winner-submits, rules, \
-                 max-repeats, prize-bands, class-prizes"
+                 max-repeats, prize-bands, class-prizes, flight-cap"
             )),
         })
     }
@@ -246,6 +256,7 @@ pub fn current(d: &Division) -> Vec<(&'static str, String)> {
             "max-repeats" => c.max_repeats.map_or("none".into(), |x| x.to_string()),
             "prize-bands" => c.prize_bands.map_or("none".into(), |x| x.to_string()),
             "class-prizes" => c.class_prizes.text(),
+            "flight-cap" => c.flight_cap.name().into(),
             "rules" => {
                 if c.rules.is_empty() {
                     "none".into()

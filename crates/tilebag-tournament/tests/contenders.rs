@@ -82,6 +82,46 @@ fn chew_pairs_the_flight_of_contenders_among_themselves() {
 /// With 3 prize bands, the contenders are those who can still reach 3rd (now 2, 1–1 +0): with 2
 /// rounds left 4 and 8 are 2 half-wins behind (< 4) and can; all 8 contend, the flight cap of 4
 /// keeps the top four together again.
+/// tsh's flight cap variants (research §1.5), by rounds left 1, 2, 3, 4, 5:
+/// - tsh (default): 2, then 4·(r−1) = 4, 8, then 12, 12;
+/// - NSC: 4·r up to 12 = 4, 8, 12, 12, 12;
+/// - NSC 2008: 2·r up to 3 rounds = 2, 4, 6, then 12, 12;
+/// - none: no cap.
+#[test]
+fn flight_cap_variants_worked_by_hand() {
+    let caps = |f: FlightCap| (1..=5).map(|r| f.cap(r)).collect::<Vec<_>>();
+    assert_eq!(caps(FlightCap::Tsh), vec![2, 4, 8, 12, 12]);
+    assert_eq!(caps(FlightCap::Nsc), vec![4, 8, 12, 12, 12]);
+    assert_eq!(caps(FlightCap::Nsc2008), vec![2, 4, 6, 12, 12]);
+    assert_eq!(caps(FlightCap::None), vec![usize::MAX; 5]);
+    let e = two_rounds("KOTH:2 CP:2", &[]);
+    assert!(settings::current(e.d()).contains(&("flight-cap", "tsh".to_string())));
+    let err = Setting::parse(e.d(), "flight-cap", "wide").unwrap_err();
+    assert!(err.contains("flight-cap takes"), "{err}");
+}
+
+/// The same event as above with the NSC cap: 2 rounds left allow 8, so all six contenders (1, 5,
+/// 2, 3, 6, 7) fly together: Swiss among them pairs 1v5 (the 2–0 pair), then folds the 1–1
+/// group 2, 3, 6, 7 as 2v6 and 3v7; 4v8 are the rest. With no cap, the same.
+#[test]
+fn chew_with_the_nsc_flight_cap_takes_every_contender() {
+    for cap in ["nsc", "none"] {
+        let mut e = two_rounds(
+            "KOTH:2 CP:2",
+            &[
+                ("prize-bands", "1"),
+                ("gibson", "100:1"),
+                ("flight-cap", cap),
+            ],
+        );
+        let notes = e.pair(3);
+        assert_eq!(e.pairs(3), vec![(1, 5), (2, 6), (3, 7), (4, 8)], "{cap}");
+        let said = notes.join("\n");
+        assert!(said.contains("6 contender"), "{said}");
+        assert!(!said.contains("flight cap"), "{said}");
+    }
+}
+
 #[test]
 fn chew_with_wider_prize_bands_still_caps_the_flight() {
     let mut e = two_rounds("KOTH:2 CP:2", &[("prize-bands", "3"), ("gibson", "100:1")]);

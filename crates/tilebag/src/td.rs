@@ -330,6 +330,7 @@ pub enum DivisionCommand {
     /// format individual|literacy-2018 | winner-submits yes|no | max-repeats N|none |
     /// prize-bands N|none (places paid: the contenders for the CP and COP schedule tokens, the
     /// places in the prize table) | class-prizes none|class|rating:T1,T2,… |
+    /// flight-cap tsh|nsc|nsc2008|none (how many contenders Chew pairings fly together) |
     /// rules KEY=VALUE[,KEY=VALUE]|none (the organiser's choices the book leaves open: end-rack
     /// double|add-and-subtract (WESPA 5.1.4), challenge single|double|per-word:N|per-turn:N
     /// (WESPA 3.10.15(b), NASPA VI.B.3), resignation-option on|off (NASPA I.B))
