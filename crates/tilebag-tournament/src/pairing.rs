@@ -490,8 +490,9 @@ fn bpf_spread(ctx: &Ctx) -> i32 {
 
 /// Chew pairings and COP, after Gibsons and the bye: `order` (standings order, even count) is
 /// split into the contenders for the prize bands, taken from the top and rounded up to an even
-/// group, and the rest; each group is paired on its own (Swiss; COP plays King of the Hill among
-/// the contenders in the last round).
+/// group, and the rest; each group is paired on its own. Chew: the flight of contenders by the
+/// leaders' preferences ([`chew_flight`]; Swiss when everyone contends), the rest Swiss. COP:
+/// Swiss, with King of the Hill among the contenders in the last round.
 fn contenders_method(
     ctx: &mut Ctx,
     method: Method,
@@ -578,11 +579,104 @@ fn contenders_method(
             Some(limit) => koth_limited(ctx, top, limit),
             None => top.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
         }
+    } else if method == Method::ChewPair && k < order.len() {
+        match chew_flight(ctx, top, rounds_left, bpf_spread(ctx)) {
+            Some((pairs, repeats)) => {
+                if repeats > 0 {
+                    ctx.notes.push(format!(
+                        "the flight needs up to {repeats} repeat(s) to pair (the fewest that do)"
+                    ));
+                }
+                pairs
+            }
+            None => swiss(ctx, top),
+        }
     } else {
+        // Everyone contends: Swiss for all (tsh: all contenders go to the Swiss).
         swiss(ctx, top)
     };
     out.extend(swiss(ctx, rest));
     out
+}
+
+/// tsh's Chew pairing of a flight of contenders (research §1.5, steps 3 and 4), `flight` in
+/// standings order and even: the fewest repeats that let the flight pair at all is found first
+/// (no pair may have met more often than that); then, from the top, each leader takes the
+/// opponent it prefers, in order: one who can still catch up with it (BPF at `spread` a round),
+/// fewer meetings so far, not last round's opponent, the lowest ranked. A choice that would
+/// leave the others unable to pair is passed over. Returns the pairs and the repeat limit used.
+fn chew_flight(
+    ctx: &Ctx,
+    flight: &[PlayerId],
+    rounds_left: u32,
+    spread: i32,
+) -> Option<(Vec<(PlayerId, PlayerId)>, u32)> {
+    let last = |p: PlayerId| -> Option<PlayerId> {
+        let r = ctx.round.checked_sub(2)?;
+        ctx.div
+            .rounds
+            .get(r as usize)?
+            .pairings
+            .iter()
+            .find_map(|x| {
+                let g = x.game()?;
+                g.opponent_of(p)
+            })
+    };
+    fn pick(
+        ctx: &Ctx,
+        left: &mut Vec<PlayerId>,
+        limit: u32,
+        prefer: &dyn Fn(PlayerId, PlayerId) -> (bool, u32, bool, std::cmp::Reverse<usize>),
+        out: &mut Vec<(PlayerId, PlayerId)>,
+    ) -> bool {
+        let Some(&leader) = left.first() else {
+            return true;
+        };
+        let mut options: Vec<PlayerId> = left[1..]
+            .iter()
+            .copied()
+            .filter(|&o| ctx.met(leader, o) <= limit)
+            .collect();
+        options.sort_by_key(|&o| prefer(leader, o));
+        for o in options {
+            let keep = left.clone();
+            left.retain(|&x| x != leader && x != o);
+            out.push((leader, o));
+            if pick(ctx, left, limit, prefer, out) {
+                return true;
+            }
+            out.pop();
+            *left = keep;
+        }
+        false
+    }
+    let prefer = |leader: PlayerId, o: PlayerId| {
+        (
+            !can_catch(ctx.standing(o), ctx.standing(leader), rounds_left, spread),
+            ctx.met(leader, o),
+            last(leader) == Some(o),
+            std::cmp::Reverse(ctx.pos[o as usize - 1]),
+        )
+    };
+    let most = flight
+        .iter()
+        .flat_map(|&a| flight.iter().map(move |&b| (a, b)))
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| ctx.met(a, b))
+        .max()
+        .unwrap_or(0);
+    for limit in 0..=most {
+        if ctx.div.config.max_repeats.is_some_and(|m| limit > m) {
+            break;
+        }
+        let mut left = flight.to_vec();
+        let mut out = Vec::new();
+        if pick(ctx, &mut left, limit, &prefer, &mut out) {
+            return Some((out, limit));
+        }
+    }
+    None
 }
 
 /// Whether `chaser` can still catch `leader` with `rounds` left, gaining `spread` a round

@@ -101,8 +101,14 @@ fn flight_cap_variants_worked_by_hand() {
 }
 
 /// The same event as above with the NSC cap: 2 rounds left allow 8, so all six contenders (1, 5,
-/// 2, 3, 6, 7) fly together: Swiss among them pairs 1v5 (the 2–0 pair), then folds the 1–1
-/// group 2, 3, 6, 7 as 2v6 and 3v7; 4v8 are the rest. With no cap, the same.
+/// 2, 3, 6, 7; standings in that order) fly together, and 4, 8 are the rest. tsh's leaders
+/// choose (research §1.5 step 4), with no repeat needed (limit 0):
+/// - 1 (2–0 +200) may meet 5, 6, 7 (it met 2 and 3); all can still catch it; none was its last
+///   opponent; the lowest ranked is 7: 1v7.
+/// - 5 (2–0 +200) may meet 2, 3 (it met 6 and 7); both can catch it; the lower ranked is 3: 5v3.
+/// - 2 and 6 are left (they never met): 2v6. The rest: 4v8.
+///
+/// With no cap, the same.
 #[test]
 fn chew_with_the_nsc_flight_cap_takes_every_contender() {
     for cap in ["nsc", "none"] {
@@ -115,7 +121,7 @@ fn chew_with_the_nsc_flight_cap_takes_every_contender() {
             ],
         );
         let notes = e.pair(3);
-        assert_eq!(e.pairs(3), vec![(1, 5), (2, 6), (3, 7), (4, 8)], "{cap}");
+        assert_eq!(e.pairs(3), vec![(1, 7), (2, 6), (3, 5), (4, 8)], "{cap}");
         let said = notes.join("\n");
         assert!(said.contains("6 contender"), "{said}");
         assert!(!said.contains("flight cap"), "{said}");
