@@ -50,6 +50,16 @@ fn spread(rng: &mut SplitMix) -> i32 {
     ((sum as i64 - 131_070) * 190 / 65_536) as i32
 }
 
+/// Woogles' default number of control-loss simulations.
+pub const CONTROL_LOSS_SIMS: u32 = 10_000;
+
+/// Woogles' default control-loss threshold.
+pub const CONTROL_LOSS_THRESHOLD: f64 = 0.3;
+
+/// Woogles' control-loss check starts `R − 3` (counted from 1) in an event of `R` rounds: with
+/// this many rounds left, the one being paired included, or fewer.
+pub const CONTROL_LOSS_ROUNDS_LEFT: u32 = 4;
+
 /// The chance of each player (in `field`'s order, which must be the standings) finishing in the
 /// top `bands` places after `rounds_left` more rounds, from `sims` simulated tournaments.
 /// The chances add up to `bands` (fewer if the field is smaller).
@@ -60,6 +70,36 @@ pub fn place_chances(
     sims: u32,
     seed: u64,
     bye_spread: i32,
+) -> Vec<f64> {
+    simulate(field, rounds_left, bands, sims, seed, bye_spread, false)
+}
+
+/// Control loss (Woogles' CL, research §3.3): how often the leader (the first of `field`) does
+/// not finish first even though it wins every remaining game (each by the model's margin), from
+/// `sims` simulated tournaments. Above [`CONTROL_LOSS_THRESHOLD`] the leader no longer controls
+/// its destiny, and COP pairs it with the lowest contender who can still finish first. (Our
+/// reading of the constraint from its description; Woogles' own figures were not available.)
+pub fn control_loss(
+    field: &[SimStanding],
+    rounds_left: u32,
+    sims: u32,
+    seed: u64,
+    bye_spread: i32,
+) -> f64 {
+    if field.len() < 2 {
+        return 0.0;
+    }
+    1.0 - simulate(field, rounds_left, 1, sims, seed, bye_spread, true)[0]
+}
+
+fn simulate(
+    field: &[SimStanding],
+    rounds_left: u32,
+    bands: usize,
+    sims: u32,
+    seed: u64,
+    bye_spread: i32,
+    leader_wins: bool,
 ) -> Vec<f64> {
     let n = field.len();
     let mut hits = vec![0u64; n];
@@ -96,7 +136,12 @@ pub fn place_chances(
                 let f = k.min((m - start) / 2);
                 for i in start..start + f {
                     let (a, b) = (order[i] as usize, order[i + f] as usize);
-                    let d = spread(&mut rng);
+                    let mut d = spread(&mut rng);
+                    if leader_wins && (a == 0 || b == 0) {
+                        // The leader wins: by the drawn margin, at least 1.
+                        let m = d.abs().max(1);
+                        d = if a == 0 { m } else { -m };
+                    }
                     match d.cmp(&0) {
                         std::cmp::Ordering::Greater => w[a] += 2,
                         std::cmp::Ordering::Less => w[b] += 2,

@@ -508,6 +508,8 @@ fn contenders_method(
         }
     };
     let bands = bands.clamp(1, order.len().max(1));
+    // COP's simulated field and seed, kept for the control-loss check.
+    let mut cop_field: Option<(Vec<crate::cop::SimStanding>, u64)> = None;
     let contender: Vec<bool> = if method == Method::ChewPair {
         // Best possible finish: in the bands already, or able to catch the player now at the
         // last paid place, winning every remaining game by the BPF spread.
@@ -539,6 +541,7 @@ fn contenders_method(
             ctx.div.config.bye_spread,
         );
         let need = crate::cop::HOPEFULNESS[(rounds_left as usize - 1).min(4)];
+        cop_field = Some((field, seed));
         chances.iter().map(|&c| c >= need).collect()
     };
     let count = contender.iter().filter(|&&c| c).count();
@@ -574,6 +577,40 @@ fn contenders_method(
         names(&listed)
     ));
     let (top, rest) = order.split_at(k);
+    // COP's control loss (Woogles' CL): the leader who could win out and still not finish first
+    // plays the lowest contender who can still finish first (in any simulation).
+    let mut forced: Option<(PlayerId, PlayerId)> = None;
+    if let Some((field, seed)) = cop_field.as_ref() {
+        if rounds_left <= crate::cop::CONTROL_LOSS_ROUNDS_LEFT && top.len() >= 4 {
+            let bye = ctx.div.config.bye_spread;
+            let sims = crate::cop::CONTROL_LOSS_SIMS;
+            let lost = crate::cop::control_loss(field, rounds_left, sims, seed ^ 0xC1, bye);
+            if lost > crate::cop::CONTROL_LOSS_THRESHOLD {
+                let first =
+                    crate::cop::place_chances(field, rounds_left, 1, sims, seed ^ 0xF1, bye);
+                if let Some(i) = (1..top.len()).rev().find(|&i| first[i] > 0.0) {
+                    forced = Some((top[0], top[i]));
+                    ctx.notes.push(format!(
+                        "COP control loss: {} would not finish first in {:.0}% of {sims} simulations \
+                         in which it wins every game (threshold {:.0}%): paired with {}, the lowest \
+                         contender who can still finish first",
+                        ctx.div.who(top[0]),
+                        lost * 100.0,
+                        crate::cop::CONTROL_LOSS_THRESHOLD * 100.0,
+                        ctx.div.who(top[i]),
+                    ));
+                }
+            }
+        }
+    }
+    let rest_of_top: Vec<PlayerId>;
+    let top: &[PlayerId] = match forced {
+        Some((a, b)) => {
+            rest_of_top = top.iter().copied().filter(|&p| p != a && p != b).collect();
+            &rest_of_top
+        }
+        None => top,
+    };
     let mut out = if method == Method::Cop && rounds_left == 1 {
         match ctx.div.config.max_repeats {
             Some(limit) => koth_limited(ctx, top, limit),
@@ -596,6 +633,7 @@ fn contenders_method(
         swiss(ctx, top)
     };
     out.extend(swiss(ctx, rest));
+    out.extend(forced);
     out
 }
 

@@ -232,3 +232,66 @@ fn cop_last_round_is_king_of_the_hill_among_contenders() {
         assert!(pairs.contains(&top), "{pairs:?} (order {order:?})");
     }
 }
+
+/// COP's control loss (Woogles' CL, research §3.3), our reading: the leader who wins every
+/// remaining game and still does not finish first in more than 30% of the simulations has lost
+/// control of its destiny. The simulation pairs by factor (with two rounds left 1v3, 2v4, then
+/// King of the Hill), so the leader meets the players just below it:
+/// - Two rounds left, a leader 8 half-wins +50 and three chasers at 6: the leader, winning out,
+///   reaches 12 and nobody else can (the chasers reach 10 at most): control kept, 0%.
+/// - Two rounds left, six players level at 8 half-wins (+50, +40, … +0) and two at 4: the leader
+///   beats #3 and then #2, but #4, #5 or #6 may also win twice and finish level on wins; spread
+///   then decides, so control is lost in well over 30% of the simulations.
+/// - The same with the leader +900 on spread: nobody makes up 860 or more in two games of the
+///   model (about ±110 each): control kept.
+#[test]
+fn cop_control_loss_worked_examples() {
+    use tilebag_tournament::cop::{control_loss, SimStanding};
+    let st = |wins2, spread| SimStanding { wins2, spread };
+    let clear = [st(8, 50), st(6, 40), st(6, 30), st(6, 20)];
+    assert_eq!(control_loss(&clear, 2, 10_000, 3, 50), 0.0);
+    // Twelve level at the top (+50 for the leader, then +40 down to −60), four below.
+    let level = |lead| {
+        let mut v = vec![st(8, lead)];
+        v.extend((1..12).map(|i| st(8, 50 - 10 * i)));
+        v.extend((0..4).map(|i| st(4, -100 * i)));
+        v
+    };
+    for r in 2..=4 {
+        eprintln!("rounds {r}: {}", control_loss(&level(50), r, 10_000, 3, 50));
+    }
+    let lost = control_loss(&level(50), 2, 10_000, 3, 50);
+    assert!(lost > 0.3, "{lost}");
+    assert!(control_loss(&level(900), 2, 10_000, 3, 50) < 0.01);
+}
+
+/// The pairing: 24 players, King of the Hill in round 1 (the better seed wins 400–300), then
+/// COP for two rounds with two places paid. After round 1 the twelve odd seeds are 1–0 +100 (in
+/// seed order, by rating), the even ones 0–1. Each 1–0 player's chance of a paid place is about
+/// 2/12, above the 10% hopefulness: the twelve contend. Winning out, 1 meets the third and then
+/// the second, and one of the nine others may also win twice and tie it on wins (the worked
+/// example above: about 44%): 1 has lost control, and plays the lowest contender who can still
+/// finish first: 23.
+#[test]
+fn cop_pairs_a_leader_who_lost_control_with_the_lowest_who_can_still_win() {
+    let mut e = Event::new("naspa-2013", "KOTH:1 COP:2", 1);
+    e.add_seeded(24);
+    e.set(Setting::parse(e.d(), "prize-bands", "2").unwrap());
+    e.pair(1);
+    e.better_seed_wins(1);
+    assert_eq!(
+        e.order(1)[..12],
+        [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23]
+    );
+    let notes = e.pair(2).join("\n");
+    let line = notes
+        .lines()
+        .find(|l| l.starts_with("COP control loss"))
+        .unwrap_or_else(|| panic!("no control-loss note: {notes}"));
+    assert!(line.contains("#1 ") && line.contains("#23 "), "{line}");
+    assert!(e.pairs(2).contains(&(1, 23)), "{:?}", e.pairs(2));
+    // The rest of the contenders are paired among themselves.
+    for (a, b) in e.pairs(2) {
+        assert_eq!(a % 2, b % 2, "{a}v{b} crosses the 1–0 and 0–1 groups");
+    }
+}
