@@ -295,3 +295,25 @@ fn cop_pairs_a_leader_who_lost_control_with_the_lowest_who_can_still_win() {
         assert_eq!(a % 2, b % 2, "{a}v{b} crosses the 1–0 and 0–1 groups");
     }
 }
+
+/// Chew's fewest repeats (research §1.5 step 3): six players play a round robin (five rounds,
+/// the better seed winning 400–300), then one Chew round with one place paid. 1 is 5–0 +500, 2
+/// is 4–1 +300; with one round left only 2 can still catch 1 (one win behind, and +300 + 500 of
+/// BPF spread ≥ +500), so the flight is 1 and 2, who have met once: no pairing without a repeat
+/// exists, the limit rises to 1, and 1v2 is paired, with a note. The others are paired by
+/// Swiss among themselves.
+#[test]
+fn chew_finds_the_fewest_repeats_that_let_the_flight_pair() {
+    let mut e = Event::new("naspa-2013", "RR:5 CP:1", 1);
+    e.add_seeded(6);
+    e.set(Setting::parse(e.d(), "prize-bands", "1").unwrap());
+    for r in 1..=5 {
+        e.pair(r);
+        e.better_seed_wins(r);
+    }
+    assert_eq!(e.order(5), vec![1, 2, 3, 4, 5, 6]);
+    let notes = e.pair(6).join("\n");
+    assert!(notes.contains("2 contender"), "{notes}");
+    assert!(notes.contains("the flight needs up to 1 repeat"), "{notes}");
+    assert!(e.pairs(6).contains(&(1, 2)), "{:?}", e.pairs(6));
+}
