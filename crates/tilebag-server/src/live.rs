@@ -70,6 +70,8 @@ pub(crate) struct Summary {
     pub to_move: usize,
     pub seq: u64,
     pub result: Option<ResultView>,
+    /// The game is neutralised: `Some(seat)` when a player called the director.
+    pub paused: Option<Option<usize>>,
 }
 
 pub(crate) struct Shared {
@@ -749,6 +751,17 @@ impl Hub {
                     rules: r.ruleset.overrides.clone(),
                     started,
                     event,
+                    paused: summary
+                        .as_ref()
+                        .filter(|_| !ended)
+                        .and_then(|s| s.paused)
+                        .map(|by| {
+                            if by.is_some() {
+                                "director-called"
+                            } else {
+                                "paused"
+                            }
+                        }),
                     bot: r.bot,
                 }
             })
@@ -851,6 +864,10 @@ pub(crate) struct ListEntry {
     pub started: bool,
     /// The game belongs to an event (a tournament's online game).
     pub event: bool,
+    /// The clocks are stopped (neutralised): `"director-called"` when a player called the
+    /// director, `"paused"` otherwise; absent while the game runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paused: Option<&'static str>,
     /// The computer's seat and level, in a game against the computer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<BotSeat>,
@@ -862,6 +879,7 @@ fn summary(game: &Game, seq: u64) -> Summary {
         to_move: game.to_move(),
         seq,
         result: result_view(game),
+        paused: game.paused().map(|p| p.called_by),
     }
 }
 

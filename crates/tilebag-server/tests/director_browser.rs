@@ -492,6 +492,13 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
         rows.as_str().unwrap().contains("Ann") && rows.as_str().unwrap().contains("Bob"),
         "{rows}"
     );
+    // The game waits for the director: the lobby says so rather than whose move it is.
+    assert!(
+        rows.as_str()
+            .unwrap()
+            .contains("Paused: the director is called"),
+        "{rows}"
+    );
     assert_eq!(
         l.js(
             "return document.querySelectorAll('#games [data-testid=game-row]').length",

@@ -163,6 +163,8 @@ function statusText(g) {
   if (g.status === 'ended') return 'Ended';
   // Before both players have come, nobody is "to move" yet.
   if (g.started === false) return 'Waiting for players';
+  if (g.paused === 'director-called') return 'Paused: the director is called';
+  if (g.paused) return 'Paused';
   return g.to_move !== null && g.to_move !== undefined ? `Live: ${g.players[g.to_move]} to move` : 'Live';
 }
 
