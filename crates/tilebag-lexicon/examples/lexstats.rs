@@ -8,7 +8,8 @@
 //! each figure covers one job: `--baseline` (nothing), `--build LIST` (make the word list, build
 //! the lexicon), `--load FILE` (read and validate a built file, then run the lookup batch),
 //! `--hashset LIST` (make the list and a `HashSet<String>` of it). `--seed FILE` writes a small
-//! built lexicon, e.g. to seed the fuzz corpus.
+//! built lexicon, e.g. to seed the fuzz corpus. `--write LIST FILE` writes a list as text, e.g. to
+//! time `tilebag lexicon build` (with its GADDAG section) on the 280,000-word list.
 
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -93,9 +94,17 @@ fn main() {
             lex.save(path).expect("saves");
             return;
         }
+        ["--write", name, path] => {
+            // The word list as a text file, one word a line, for `tilebag lexicon build`
+            // (`--write 280k list.txt`: the synthetic CSW-sized list the build time is measured on).
+            let mut text = list(name).join("\n");
+            text.push('\n');
+            std::fs::write(path, text).expect("writes the list");
+            return;
+        }
         [] => {}
         _ => panic!(
-            "usage: lexstats [--baseline | --build LIST | --hashset LIST | --load FILE | --seed FILE]"
+            "usage: lexstats [--baseline | --build LIST | --hashset LIST | --load FILE | --seed FILE | --write LIST FILE]"
         ),
     }
 
