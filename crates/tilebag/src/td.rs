@@ -209,7 +209,8 @@ pub enum TdCommand {
         note: String,
     },
     /// Print pairings, standings, firsts, ratings, players, prizes, alpha (pairings by player),
-    /// high-wins, high-losses, upsets or rating-by-round (plain text unless --csv/--html).
+    /// high-wins, high-losses, upsets, rating-by-round, wallchart or roster (plain text unless
+    /// --csv/--html).
     Show {
         #[command(flatten)]
         at: At,
@@ -438,6 +439,10 @@ pub enum View {
     Upsets,
     /// Each player's rating estimate after every round.
     RatingByRound,
+    /// tsh's wall chart: a row a player, a column a round (seat, opponent, result, spread).
+    Wallchart,
+    /// tsh's roster: the players by number, with rating and class.
+    Roster,
 }
 
 pub fn run(command: TdCommand) -> Result<ExitCode> {
@@ -1369,6 +1374,11 @@ fn render(
             prizes::rating_by_round_table(d, through),
             format!("Rating estimates after each round through round {through}"),
         ),
+        View::Wallchart => (
+            prizes::wallchart_table(d, through),
+            format!("Wall chart through round {through}"),
+        ),
+        View::Roster => (prizes::roster_table(d), "Roster".to_string()),
         View::Scorecards => {
             if fmt != Out::Html {
                 bail!("scorecards are printed as --html");
