@@ -1765,6 +1765,11 @@ fn report_export(
             "wallchart",
         ),
         "roster" => (prizes::roster_table(d), "Roster".to_string(), "roster"),
+        "performance" => (
+            prizes::performance_by_round_table(d, through),
+            format!("Performance ratings after each round through round {through}"),
+            "performance",
+        ),
         "high-wins" => (
             prizes::high_wins_table(d, through, 20),
             format!("High wins through round {through}"),

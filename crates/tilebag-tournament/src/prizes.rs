@@ -444,6 +444,32 @@ pub fn rating_by_round_table(d: &Division, through: u32) -> Table {
     Table { cols, rows }
 }
 
+/// Each player's performance rating after every round through `through` (tsh's per-round
+/// performance rating, [`Division::performance_ratings`]): what rating their results so far
+/// would produce. Empty until the player has a rated game.
+pub fn performance_by_round_table(d: &Division, through: u32) -> Table {
+    let mut rows: Vec<Vec<String>> = d
+        .players
+        .iter()
+        .map(|p| vec![p.id.to_string(), name_of(d, p.id), p.rating.to_string()])
+        .collect();
+    for r in 1..=through {
+        for (row, (_, perf)) in rows.iter_mut().zip(d.performance_ratings(r)) {
+            row.push(perf.map_or(String::new(), |x| format!("{}", x.round() as i32)));
+        }
+    }
+    let mut cols = vec![
+        ("#", "player", true),
+        ("Player", "name", false),
+        ("Rating", "rating", true),
+    ];
+    for r in 1..=through {
+        let l = round_label(r);
+        cols.push((l, l, true));
+    }
+    Table { cols, rows }
+}
+
 /// A player's class, as the division gives class prizes: the tsh `class` field, or the rating
 /// band ("under 1800") of the pre-event rating; empty when the division has no class prizes.
 pub fn class_of(d: &Division, p: PlayerId) -> String {

@@ -209,8 +209,8 @@ pub enum TdCommand {
         note: String,
     },
     /// Print pairings, standings, firsts, ratings, players, prizes, alpha (pairings by player),
-    /// high-wins, high-losses, upsets, rating-by-round, wallchart or roster (plain text unless
-    /// --csv/--html).
+    /// high-wins, high-losses, upsets, rating-by-round, performance, wallchart or roster (plain
+    /// text unless --csv/--html).
     Show {
         #[command(flatten)]
         at: At,
@@ -443,6 +443,9 @@ pub enum View {
     Wallchart,
     /// tsh's roster: the players by number, with rating and class.
     Roster,
+    /// Each player's performance rating after every round (what rating their results so far
+    /// would produce).
+    Performance,
 }
 
 pub fn run(command: TdCommand) -> Result<ExitCode> {
@@ -1346,6 +1349,10 @@ fn render(
             format!("Wall chart through round {through}"),
         ),
         View::Roster => (prizes::roster_table(d), "Roster".to_string()),
+        View::Performance => (
+            prizes::performance_by_round_table(d, through),
+            format!("Performance ratings after each round through round {through}"),
+        ),
         View::Scorecards => {
             if fmt != Out::Html {
                 bail!("scorecards are printed as --html");

@@ -805,6 +805,7 @@ fn reports_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
                 li { (report_links(&ex, "high-losses", "High losses", None)) }
                 li { (report_links(&ex, "upsets", "Upsets", None)) ": by pre-event rating" }
                 li { (report_links(&ex, "rating-by-round", "Rating estimates round by round", None)) }
+                li { (report_links(&ex, "performance", "Performance ratings round by round", None)) ": the rating each player's results so far would produce" }
             }
         }
         section #missing-section aria-labelledby="missing-h" {
