@@ -855,6 +855,7 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
         ("print-prizes", "/td/club/d/A/export/prizes.html"),
         ("print-roster", "/td/club/d/A/export/roster.html"),
         ("print-high-wins", "/td/club/d/A/export/high-wins.html"),
+        ("print-performance", "/td/club/d/A/export/performance.html"),
     ];
     for (width, height, size) in [(360, 780, "phone"), (1280, 900, "desktop")] {
         s.set_window_size(width, height);

@@ -1577,6 +1577,14 @@ fn common_reports_from_the_command_line() {
         ],
         "{roster}"
     );
+    // Performance ratings after round 1 (worked as in
+    // crates/tilebag-tournament/tests/performance.rs; ln 19 / 0.0031879 = 923.63): Ann beat Dan
+    // 1500: capped at 1500 + 400 = 1900; Bob lost to Cat 1620: 1620 − 923.63 = 696.37; Cat beat
+    // Bob 1750: capped at 1750 + 400 = 2150; Dan lost to Ann 1900: 1900 − 923.63 = 976.37.
+    let perf = csv(&td(&dir, &["show", db, "A", "performance", "--csv"]));
+    assert_eq!(perf[0], ["player", "name", "rating", "R1", "R2", "R3"]);
+    let r1: Vec<&str> = perf[1..].iter().map(|r| r[3].as_str()).collect();
+    assert_eq!(r1, ["1900", "696", "2150", "976"], "{perf:?}");
     td(
         &dir,
         &["division", "set", db, "A", "class-prizes", "rating:1700"],
