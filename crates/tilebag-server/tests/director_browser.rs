@@ -835,7 +835,11 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
         "return fetch(document.querySelector('#submit-wespa').href).then(async r => [r.status, await r.text()])",
         json!([]),
     );
-    // The event has no date, which a .TOU header needs: refused, saying so.
+    // The event has no date, which a .TOU header needs: the page says so, and the download is
+    // refused, saying why.
+    assert!(s
+        .text_of("#submit-no-date")
+        .contains("needs the event's date"));
     assert_eq!(tou[0], json!(422));
     assert!(
         tou[1]

@@ -720,7 +720,7 @@ fn print_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
                 li { a href=(format!("{url}/links")) { "Each player's own link" } }
             }
         }
-        (submission_section(p.d, &ex))
+        (submission_section(p.d, p.t.date.is_some(), &ex))
     }
 }
 
@@ -830,7 +830,7 @@ fn reports_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
 
 /// Rating submission (`tilebag td submit`): the files NASPA and WESPA take, offered only when
 /// every paired round is complete; otherwise the rounds still open are named.
-fn submission_section(d: &Division, ex: &str) -> Markup {
+fn submission_section(d: &Division, dated: bool, ex: &str) -> Markup {
     let refusal = checks::submission_refusal(d);
     html! {
         section #submit-section aria-labelledby="submit-h" {
@@ -839,7 +839,8 @@ fn submission_section(d: &Division, ex: &str) -> Markup {
                 Some(why) => p #submit-refused { "Not ready: " (why) ". The Reports tab lists the games still missing." },
                 None => ul #submit-files {
                     li { a #submit-naspa href=(format!("{ex}/submit-naspa.t")) { "NASPA: the tsh .t file" } " (what tsh's submit sends)" }
-                    li { a #submit-wespa href=(format!("{ex}/submit-wespa.tou")) { "WESPA: the AUPAIR .TOU file" } }
+                    li { a #submit-wespa href=(format!("{ex}/submit-wespa.tou")) { "WESPA: the AUPAIR .TOU file" }
+                         @if !dated { span #submit-no-date { " (needs the event's date, which this event does not have: its header carries it)" } } }
                 },
             }
         }
