@@ -1366,6 +1366,66 @@ struct ResultForm {
     opponent_score: String,
     #[serde(default)]
     note: String,
+    /// "1" from a board's Correct form: the result in is to be changed (tsh's EditScore).
+    #[serde(default)]
+    correct: String,
+    /// "1" when the director ticked "unusual scores are right".
+    #[serde(default)]
+    yes: String,
+}
+
+/// The guards of score entry (tsh's Addscore vs EditScore, and its check of unusual scores):
+/// a result over one already in is refused with a pointer to the board's Correct; a correction
+/// of a game with no result is refused; a score under 100 or over 800, or a spread over 500,
+/// is entered only when the director ticked "unusual scores are right".
+fn result_guard(d: &Division, g: &tilebag_tournament::Game, f: &ResultForm) -> anyhow::Result<()> {
+    let correcting = f.correct == "1";
+    let sets = !matches!(f.entry.as_str(), "confirm" | "clear");
+    let game = format!(
+        "round {}, board {} ({} v {})",
+        f.round,
+        g.board,
+        d.who(g.first),
+        d.who(g.second)
+    );
+    match (&g.result, correcting) {
+        (Some(res), false) if sets => anyhow::bail!(
+            "{game} already has a result ({}); to change it, use Correct on board {} \
+             (tilebag td correct)",
+            match res {
+                tilebag_tournament::GameResult::Played {
+                    first_score,
+                    second_score,
+                    ..
+                } => crate::pages::score(*first_score, *second_score),
+                other => tilebag_tournament::tables::result_text(d, Some(other), false),
+            },
+            g.board
+        ),
+        (None, true) => {
+            anyhow::bail!("{game} has no result to correct; enter it in the board's row")
+        }
+        _ => {}
+    }
+    let scored = matches!(
+        f.entry.as_str(),
+        "slip-first" | "slip-second" | "final" | "left-first" | "left-second"
+    );
+    if scored && f.yes != "1" {
+        if let (Ok(a), Ok(b)) = (
+            f.score.trim().parse::<i32>(),
+            f.opponent_score.trim().parse::<i32>(),
+        ) {
+            let odd = tilebag_tournament::checks::unusual_scores(a, b);
+            if !odd.is_empty() {
+                anyhow::bail!(
+                    "{game}: {}; check the scores, tick \"unusual scores are right\" and enter them again",
+                    odd.join(", ")
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 fn result_action(
@@ -1458,6 +1518,7 @@ async fn enter_result(
 ) -> Response {
     let here = div_url(&event, &division);
     let round = f.round;
+    let correcting = f.correct == "1";
     let div = division.clone();
     let done = change(&s, &event, None, move |t| {
         let d = t.division(&div)?;
@@ -1465,11 +1526,17 @@ async fn enter_result(
             .player_round(f.round, f.player)
             .and_then(|pr| pr.pairing.game().cloned())
             .ok_or_else(|| anyhow::anyhow!("#{} has no game in round {}", f.player, f.round))?;
+        result_guard(d, &g, &f)?;
         Ok(vec![result_action(&div, &g, &f)?])
     })
     .await;
     let here_round = format!("{here}?round={round}");
-    back(&here_round, done.map(|_| "Result entered.".to_string()))
+    let said = if correcting {
+        "Result corrected."
+    } else {
+        "Result entered."
+    };
+    back(&here_round, done.map(|_| said.to_string()))
 }
 
 #[derive(Deserialize)]
@@ -1619,11 +1686,19 @@ async fn export(
         return director_error(StatusCode::NOT_FOUND, "no such division");
     };
     let last = d.rounds.len() as u32;
-    let round = q.ok().and_then(|q| q.0.round).unwrap_or(last);
+    let asked = q.ok().and_then(|q| q.0.round);
+    let round = asked.unwrap_or(last);
     let paired = (1..=last).contains(&round);
     const HTML: &str = "text/html; charset=utf-8";
     const TEXT: &str = "text/plain; charset=utf-8";
     let (through, _) = crate::pages::standings_through(d);
+    if let Some((name, ext)) = what.rsplit_once('.') {
+        if ext == "html" || ext == "csv" {
+            if let Some(r) = report_export(&t, d, &event, name, ext, asked.unwrap_or(through)) {
+                return r;
+            }
+        }
+    }
     let (ct, body, file): (&str, Result<String, String>, Option<String>) = match what.as_str() {
         "pairings.html" if paired => (HTML, Ok(report::pairings_html(&t, d, round)), None),
         "pairings-by-name.html" if paired => (
@@ -1663,6 +1738,31 @@ async fn export(
             tou::write_tou(&t, &d.name).map_err(|e| e.to_string()),
             Some(format!("{event}.TOU")),
         ),
+        // Rating submission (`tilebag td submit`): only when every paired round is complete.
+        "submit-naspa.t" | "submit-wespa.tou" => {
+            if let Some(why) = tilebag_tournament::checks::submission_refusal(d) {
+                return director_error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    &format!("{why}; nothing to submit yet (the Reports tab lists the games still missing)"),
+                );
+            }
+            if what == "submit-naspa.t" {
+                (
+                    TEXT,
+                    tsh::write_t(d).map_err(|e| e.to_string()),
+                    Some(tsh::file_name(&d.name)),
+                )
+            } else {
+                (
+                    TEXT,
+                    tou::write_tou(&t, &d.name).map_err(|e| e.to_string()),
+                    Some(format!(
+                        "{}.TOU",
+                        tsh::file_name(&d.name).trim_end_matches(".t")
+                    )),
+                )
+            }
+        }
         _ => return director_error(StatusCode::NOT_FOUND, &format!("no export named {what:?}")),
     };
     match body {
@@ -1687,6 +1787,96 @@ async fn export(
         }
         Err(e) => director_error(StatusCode::UNPROCESSABLE_ENTITY, &e),
     }
+}
+
+/// A report of the tournament crate's tables (`NAME.html` for the wall, `NAME.csv`) through
+/// round `through` (the pairings by player: that round); `None` when `name` is no report.
+fn report_export(
+    t: &Tournament,
+    d: &Division,
+    event: &str,
+    name: &str,
+    ext: &str,
+    through: u32,
+) -> Option<Response> {
+    use tilebag_tournament::prizes;
+    let last = d.rounds.len() as u32;
+    let through = through.min(last);
+    let (table, title, id) = match name {
+        "prizes" => (
+            prizes::prize_table(d, through),
+            format!("Prizes after round {through}"),
+            "prizes",
+        ),
+        "alpha" => {
+            if !(1..=last).contains(&through) {
+                return Some(director_error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    &format!("round {through} has not been paired"),
+                ));
+            }
+            (
+                prizes::alpha_pairings_table(d, through),
+                format!("Round {through} pairings by player"),
+                "alpha",
+            )
+        }
+        "wallchart" => (
+            prizes::wallchart_table(d, through),
+            format!("Wall chart through round {through}"),
+            "wallchart",
+        ),
+        "roster" => (prizes::roster_table(d), "Roster".to_string(), "roster"),
+        "performance" => (
+            prizes::performance_by_round_table(d, through),
+            format!("Performance ratings after each round through round {through}"),
+            "performance",
+        ),
+        "high-wins" => (
+            prizes::high_wins_table(d, through, 20),
+            format!("High wins through round {through}"),
+            "high-wins",
+        ),
+        "high-losses" => (
+            prizes::high_losses_table(d, through, 20),
+            format!("High losses through round {through}"),
+            "high-losses",
+        ),
+        "upsets" => (
+            prizes::upsets_table(d, through, 20),
+            format!("Upsets through round {through}"),
+            "upsets",
+        ),
+        "rating-by-round" => (
+            prizes::rating_by_round_table(d, through),
+            format!("Rating estimates after each round through round {through}"),
+            "rating-by-round",
+        ),
+        _ => return None,
+    };
+    Some(if ext == "csv" {
+        let file: String = format!("{event}-{}-{name}.csv", d.name)
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let mut r = (
+            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+            table.csv(),
+        )
+            .into_response();
+        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
+            r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+        }
+        r
+    } else {
+        html_response(StatusCode::OK, printouts::report(t, d, &title, &table, id))
+    })
 }
 
 /// The director's printable list of every player's link (keys are made on first view).

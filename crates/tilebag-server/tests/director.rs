@@ -1171,3 +1171,109 @@ async fn guessing_the_key_with_the_cookie_is_throttled_per_address_and_in_all() 
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 13 on the pages, at the HTTP level: a correction of a game with no result is refused;
+/// a result entered over one already in is refused with a pointer to Correct; an unusual score
+/// needs `yes=1`; the reports answer as pages and CSV (a name a spreadsheet would take for a
+/// formula neutralised); an unknown report is a 404; rating submission is refused, naming the
+/// round, until it is complete.
+#[tokio::test]
+async fn score_entry_guards_reports_and_submission_over_http() {
+    let (dir, server, td) = club("director-guards").await;
+    let to = td
+        .post(
+            "/td/club/division",
+            "name=A&preset=naspa-2013&schedule=RR%3A1&seed=3",
+        )
+        .await;
+    assert!(to.contains("Division A added."), "{to}");
+    for body in ["name=Ann&rating=1800", "name=%3DSUM(A1)&rating=1700"] {
+        td.post("/td/club/d/A/player", body).await;
+    }
+    pair(&td, 1).await;
+    let g = load(&dir).division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(|p| p.game().cloned())
+        .unwrap();
+    let post = |body: String| {
+        let td = &td;
+        async move { td.post("/td/club/d/A/result", &body).await }
+    };
+    let entry = |extra: &str, a: i32, b: i32| {
+        format!(
+            "round=1&player={}&entry=final&score={a}&opponent_score={b}{extra}",
+            g.first
+        )
+    };
+    let r = td.get("/td/club/d/A/export/submit-wespa.tou").await;
+    assert_eq!(r.status, 422);
+    assert!(
+        r.text()
+            .contains("division A: results are missing in round 1; nothing to submit yet"),
+        "{}",
+        r.text()
+    );
+    let to = post(entry("&correct=1", 400, 300)).await;
+    assert!(
+        to.contains("has no result to correct; enter it in the board's row"),
+        "{to}"
+    );
+    // 90 is under 100: asked to confirm; nothing is entered.
+    let to = post(entry("", 90, 300)).await;
+    assert!(
+        to.contains(
+            "a score of 90 is under 100; check the scores, tick \"unusual scores are right\""
+        ),
+        "{to}"
+    );
+    assert!(load(&dir).division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .all(|p| p.game().is_none_or(|g| g.result.is_none())));
+    // The director ticks it: entered.
+    let to = post(entry("&yes=1", 90, 300)).await;
+    assert!(to.ends_with("msg=Result entered."), "{to}");
+    // Entering again is refused, pointing to Correct; Correct changes it.
+    let to = post(entry("", 400, 300)).await;
+    assert!(
+        to.contains("already has a result (90\u{2013}300); to change it, use Correct on board 1"),
+        "{to}"
+    );
+    let to = post(entry("&correct=1&note=typo", 190, 300)).await;
+    assert!(to.ends_with("msg=Result corrected."), "{to}");
+    let t = load(&dir);
+    let game = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(|p| p.game())
+        .unwrap();
+    assert!(matches!(
+        game.result,
+        Some(tilebag_tournament::GameResult::Played {
+            first_score: 190,
+            second_score: 300,
+            ..
+        })
+    ));
+
+    // Reports: a page, and CSV with the formula-like name neutralised.
+    let r = td.get("/td/club/d/A/export/roster.csv").await;
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("\"'=SUM(A1)\""), "{}", r.text());
+    let r = td.get("/td/club/d/A/export/wallchart.html").await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.text().contains("Wall chart through round 1"),
+        "{}",
+        r.text()
+    );
+    assert!(r.text().contains("=SUM(A1)"));
+    let r = td.get("/td/club/d/A/export/nonsense.html").await;
+    assert_eq!(r.status, 404);
+    // Submission: round 1 (a two-player round robin has one game) is complete now.
+    let r = td.get("/td/club/d/A/export/submit-naspa.t").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

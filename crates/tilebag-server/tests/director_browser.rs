@@ -152,6 +152,8 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
             "Round",
             "Players",
             "Standings",
+            "Prizes",
+            "Reports",
             "Settings",
             "Print and export"
         ])
@@ -643,6 +645,302 @@ fn a_resignation_reads_as_one_and_the_printouts_help_the_wall() {
         assert_eq!(ids, want, "card {}: {opps:?}", i + 1);
     }
     s.screenshot("td-print-scorecards");
+}
+
+/// Issue 13, the director tools on the pages: the games still missing in a round; a result
+/// over one already in refused with a pointer to Correct, and Correct changing it; unusual
+/// scores only once the director confirms them; the prize table; the reports (wall chart,
+/// roster, …) as printable pages and CSV; rating submission refused, naming the round, until
+/// the round is complete, then the NASPA and WESPA files. At 360 px and desktop, axe clean.
+#[test]
+fn prizes_reports_missing_correction_and_submission_on_the_pages() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-reports");
+    setup(
+        &server,
+        "naspa-2013",
+        "RR:3",
+        &[("Ann", 1900), ("Bob", 1750), ("Cat", 1620), ("Dan", 1500)],
+    );
+    pair(&server, 1);
+    let t = event_file(&server).load().unwrap();
+    let d = t.division("A").unwrap();
+    let game = |b: u32| {
+        d.rounds[0]
+            .pairings
+            .iter()
+            .filter_map(Pairing::game)
+            .find(|g| g.board == b)
+            .unwrap()
+            .clone()
+    };
+    let (g1, g2) = (game(1), game(2));
+    let name = |p: u32| d.players[p as usize - 1].name.clone();
+    let s = browser.session();
+    sign_in(&s, &server);
+
+    // Both games are missing; submission is refused, naming the round.
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    let missing = s.text_of("#missing");
+    assert!(
+        missing.starts_with("Still missing (2): board 1: "),
+        "{missing}"
+    );
+    s.goto(&server.url("/td/club/d/A?tab=print"));
+    assert_eq!(
+        s.text_of("#submit-refused"),
+        "Not ready: division A: results are missing in round 1. The Reports tab lists the games still missing."
+    );
+    assert!(s.try_find("#submit-naspa").is_none());
+    let refused = server.get("/td/club/d/A/export/submit-naspa.t");
+    // Without the director's key: the sign-in page, not the event's state.
+    let text = refused.text();
+    assert!(
+        text.contains("id=\"key\"") && !text.contains("results are missing"),
+        "{text}"
+    );
+    let status = s.js(
+        "return fetch('/td/club/d/A/export/submit-naspa.t').then(async r => [r.status, await r.text()])",
+        json!([]),
+    );
+    assert_eq!(status[0], json!(422));
+    assert!(
+        status[1]
+            .as_str()
+            .unwrap()
+            .contains("results are missing in round 1"),
+        "{status}"
+    );
+
+    // A stale page: another director enters board 1 meanwhile; entering it here is refused,
+    // pointing to Correct, and nothing changes.
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    let (first1, second1) = (g1.first, g1.second);
+    event_file(&server)
+        .append(move |_| {
+            Ok(vec![Action::SetResult {
+                division: "A".into(),
+                round: 1,
+                player: first1,
+                result: tilebag_tournament::ResultEntry::Scores {
+                    score: 400,
+                    opponent_score: 389,
+                },
+                note: String::new(),
+            }])
+        })
+        .unwrap();
+    s.fill("#score-1-first", "412");
+    s.fill("#score-1-second", "389");
+    s.js(
+        "document.querySelector('#entry-1').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#enter-1");
+    let err = s.wait("the refusal", || {
+        let e = s.text_of("#error");
+        (!e.is_empty()).then_some(e)
+    });
+    assert_eq!(
+        err,
+        format!(
+            "refused: round 1, board 1 (#{first1} ({}) v #{second1} ({})) already has a result (400\u{2013}389); to change it, use Correct on board 1 (tilebag td correct)",
+            name(first1),
+            name(second1)
+        )
+    );
+    assert_eq!(s.text_of("#board-1 .outcome"), "400\u{2013}389");
+    s.screenshot("td-result-refused");
+    // Correct (under the board's row) changes it.
+    s.click_css("#correct-1 summary");
+    s.fill("#score-1-first", "412");
+    s.fill("#score-1-second", "389");
+    s.js(
+        "document.querySelector('#entry-1').value = 'final'",
+        json!([]),
+    );
+    s.fill("#result-1 input[name=note]", "slip misread");
+    s.click_css("#enter-1");
+    message(&s, "Result corrected.");
+    assert_eq!(s.text_of("#board-1 .outcome"), "412\u{2013}389");
+    let missing = s.text_of("#missing");
+    assert_eq!(
+        missing,
+        format!(
+            "Still missing (1): board 2: #{} ({}) v #{} ({})",
+            g2.first,
+            name(g2.first),
+            g2.second,
+            name(g2.second)
+        )
+    );
+
+    // Board 2: 850–320 is unusual (850 > 800; 850 − 320 = 530 > 500): asked to confirm.
+    s.fill("#score-2-first", "850");
+    s.fill("#score-2-second", "320");
+    s.js(
+        "document.querySelector('#entry-2').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#enter-2");
+    let err = s.wait("the question", || {
+        let e = s.text_of("#error");
+        (!e.is_empty()).then_some(e)
+    });
+    assert!(
+        err.ends_with("a score of 850 is over 800, a spread of 530 is over 500; check the scores, tick \"unusual scores are right\" and enter them again"),
+        "{err}"
+    );
+    assert!(s.text_of("#board-2 .outcome").is_empty());
+    s.fill("#score-2-first", "850");
+    s.fill("#score-2-second", "320");
+    s.js(
+        "document.querySelector('#entry-2').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#yes-2");
+    s.click_css("#enter-2");
+    message(&s, "Result entered.");
+    assert_eq!(s.text_of("#missing"), "Every result of round 1 is in.");
+    s.screenshot("td-round-complete");
+
+    // The prize table after round 1: board 2's first won by 530, board 1's first by 23, so
+    // 1st place is g2.first and 2nd g1.first (prize-bands unset: 3 places); the high game is
+    // 850 (v g2.second), the high loss 389 (g1.second; 320 is lower).
+    s.click_css("#tab-prizes");
+    assert_eq!(s.text_of("#prizes-h"), "Prizes after round 1");
+    let rows = s.js(
+        "return [...document.querySelectorAll('#prizes tbody tr')].map(r => [...r.cells].map(c => c.textContent))",
+        json!([]),
+    );
+    let row = |label: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r[0] == json!(label))
+            .unwrap_or_else(|| panic!("no {label} in {rows}"))
+            .clone()
+    };
+    assert_eq!(row("1st place")[1], json!(name(g2.first)));
+    assert_eq!(row("1st place")[2], json!("1-0 +530"));
+    assert_eq!(row("2nd place")[1], json!(name(g1.first)));
+    assert_eq!(
+        row("High game"),
+        json!([
+            "High game",
+            name(g2.first),
+            format!("850 v {}, round 1", name(g2.second))
+        ])
+    );
+    assert_eq!(row("High loss")[1], json!(name(g1.second)));
+    s.click_css("#report-prizes");
+    assert_eq!(s.text_of("h2"), "Division A \u{b7} Prizes after round 1");
+    s.screenshot("td-print-prizes");
+
+    // The reports: the wall chart for the wall, from the Reports tab.
+    s.goto(&server.url("/td/club/d/A?tab=reports"));
+    assert_eq!(s.text_of("#all-in"), "Every paired round is complete.");
+    s.click_css("#report-wallchart");
+    let chart = s.js(
+        "return [...document.querySelectorAll('#wallchart tbody tr')].map(r => [...r.cells].map(c => c.textContent))",
+        json!([]),
+    );
+    let chart = chart.as_array().unwrap();
+    assert_eq!(chart.len(), 4);
+    let seat = |p: u32, g: &tilebag_tournament::Game| if g.first == p { "1st" } else { "2nd" };
+    let w = g2.first;
+    assert_eq!(
+        chart[w as usize - 1],
+        json!([
+            w.to_string(),
+            name(w),
+            format!("{} v #{} W 850-320 +530", seat(w, &g2), g2.second),
+            "1-0",
+            "+530"
+        ])
+    );
+    s.screenshot("td-print-wallchart");
+    s.goto(&server.url("/td/club/d/A/export/roster.html"));
+    let roster = s.js(
+        "return [...document.querySelectorAll('#roster tbody tr')].map(r => r.cells[2].textContent)",
+        json!([]),
+    );
+    assert_eq!(roster, json!(["1900", "1750", "1620", "1500"]));
+    let csv = s.js(
+        "return fetch('/td/club/d/A/export/wallchart.csv').then(r => r.text())",
+        json!([]),
+    );
+    assert!(
+        csv.as_str()
+            .unwrap()
+            .starts_with("player,name,R1,record,spread\n"),
+        "{csv}"
+    );
+
+    // Submission: the round is complete, so both files are offered.
+    s.goto(&server.url("/td/club/d/A?tab=print"));
+    assert!(s.try_find("#submit-refused").is_none());
+    let t_file = s.js(
+        "return fetch(document.querySelector('#submit-naspa').href).then(async r => [r.status, r.headers.get('content-disposition'), await r.text()])",
+        json!([]),
+    );
+    assert_eq!(t_file[0], json!(200));
+    assert_eq!(t_file[1], json!("attachment; filename=\"a.t\""));
+    let t_text = t_file[2].as_str().unwrap();
+    assert_eq!(t_text.lines().count(), 4, "{t_text}");
+    assert!(t_text.contains("850"), "{t_text}");
+    let tou = s.js(
+        "return fetch(document.querySelector('#submit-wespa').href).then(async r => [r.status, await r.text()])",
+        json!([]),
+    );
+    // The event has no date, which a .TOU header needs: the page says so, and the download is
+    // refused, saying why.
+    assert!(s
+        .text_of("#submit-no-date")
+        .contains("needs the event's date"));
+    assert_eq!(tou[0], json!(422));
+    assert!(
+        tou[1]
+            .as_str()
+            .unwrap()
+            .contains("the tournament needs a date (YYYY-MM-DD) for a .TOU header"),
+        "{tou}"
+    );
+
+    // Widths and axe-core, at 360 px and at desktop size.
+    let pages = [
+        ("division-prizes", "/td/club/d/A?tab=prizes"),
+        ("division-reports", "/td/club/d/A?tab=reports"),
+        ("division-print-submit", "/td/club/d/A?tab=print"),
+        ("division-round-missing", "/td/club/d/A?tab=round"),
+        ("print-wallchart", "/td/club/d/A/export/wallchart.html"),
+        ("print-prizes", "/td/club/d/A/export/prizes.html"),
+        ("print-roster", "/td/club/d/A/export/roster.html"),
+        ("print-high-wins", "/td/club/d/A/export/high-wins.html"),
+        ("print-performance", "/td/club/d/A/export/performance.html"),
+    ];
+    for (width, height, size) in [(360, 780, "phone"), (1280, 900, "desktop")] {
+        s.set_window_size(width, height);
+        for (name, path) in pages {
+            s.goto(&server.url(path));
+            s.find("main h1");
+            std::thread::sleep(Duration::from_millis(100));
+            if size == "phone" {
+                assert_fits(&s, name);
+            }
+            s.screenshot(&format!("td-{name}-{size}"));
+            s.assert_accessible(&format!("{name} ({size})"));
+        }
+    }
+    // The only errors logged are the two refusals fetched on purpose above.
+    let errors: Vec<String> = s
+        .console_errors()
+        .into_iter()
+        .filter(|e| !(e.contains("/export/submit-") && e.contains("status of 422")))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
 }
 
 /// Issue 11: a public page never names the server's files in an error, and never wears the

@@ -11,6 +11,8 @@
 //! - [`schedule`]: a division's schedule string, `IF:3 SW:9 KOTH:1`.
 //! - [`settings`]: division settings as a director types them, and their current values.
 //! - [`firsts`]: who goes first (NASPA III.D, WESPA 2.1(b), SANSPA 6.4, Literacy 2018).
+//! - [`checks`]: the director's guards: missing results, rounds not ready for rating submission,
+//!   unusual scores.
 //! - [`standings`]: wins, losses, spread with configurable tie-breaks and a spread cap.
 //! - [`ratings`]: NASPA and WESPA rating estimates.
 //! - [`literacy`]: the Scrabble for Literacy 2018 team format's placings.
@@ -21,6 +23,7 @@
 //! Everything is deterministic: randomness comes from each division's seed, never a clock.
 
 pub mod action;
+pub mod checks;
 pub mod cop;
 pub mod error;
 pub mod firsts;

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Division, GameResult, Pairing, PlayerId};
+use crate::model::{Division, GameResult, Pairing, PlayerId, Seat};
 use crate::standings::fmt_half;
 use crate::tables::{name_of, Table};
 
@@ -441,5 +441,161 @@ pub fn rating_by_round_table(d: &Division, through: u32) -> Table {
         let l = round_label(r);
         cols.push((l, l, true));
     }
+    Table { cols, rows }
+}
+
+/// Each player's performance rating after every round through `through` (tsh's per-round
+/// performance rating, [`Division::performance_ratings`]): what rating their results so far
+/// would produce. Empty until the player has a rated game.
+pub fn performance_by_round_table(d: &Division, through: u32) -> Table {
+    let mut rows: Vec<Vec<String>> = d
+        .players
+        .iter()
+        .map(|p| vec![p.id.to_string(), name_of(d, p.id), p.rating.to_string()])
+        .collect();
+    for r in 1..=through {
+        for (row, (_, perf)) in rows.iter_mut().zip(d.performance_ratings(r)) {
+            row.push(perf.map_or(String::new(), |x| format!("{}", x.round() as i32)));
+        }
+    }
+    let mut cols = vec![
+        ("#", "player", true),
+        ("Player", "name", false),
+        ("Rating", "rating", true),
+    ];
+    for r in 1..=through {
+        let l = round_label(r);
+        cols.push((l, l, true));
+    }
+    Table { cols, rows }
+}
+
+/// A player's class, as the division gives class prizes: the tsh `class` field, or the rating
+/// band ("under 1800") of the pre-event rating; empty when the division has no class prizes.
+pub fn class_of(d: &Division, p: PlayerId) -> String {
+    match &d.config.class_prizes {
+        ClassPrizes::None | ClassPrizes::TshClass => tsh_class(d, p).unwrap_or_default(),
+        ClassPrizes::RatingBands { thresholds } => {
+            let r = d.player(p).map_or(0, |x| x.rating);
+            // Thresholds run from the highest down; a player's class is the lowest one above
+            // their rating.
+            thresholds
+                .iter()
+                .rev()
+                .find(|&&t| r < t)
+                .map(|t| format!("under {t}"))
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// tsh's roster: every player by number, with name, pre-event rating, class (see [`class_of`])
+/// and member id; withdrawn and ejected players are marked.
+pub fn roster_table(d: &Division) -> Table {
+    let rows = d
+        .players
+        .iter()
+        .map(|p| {
+            vec![
+                p.id.to_string(),
+                p.name.clone(),
+                if p.rating > 0 {
+                    p.rating.to_string()
+                } else {
+                    "unrated".into()
+                },
+                class_of(d, p.id),
+                p.member_id.clone().unwrap_or_default(),
+                if p.ejected {
+                    "ejected".into()
+                } else {
+                    p.withdrawn_from
+                        .map(|r| format!("withdrawn from round {r}"))
+                        .unwrap_or_default()
+                },
+            ]
+        })
+        .collect();
+    Table {
+        cols: vec![
+            ("#", "player", true),
+            ("Player", "name", false),
+            ("Rating", "rating", true),
+            ("Class", "class", false),
+            ("Member id", "member_id", false),
+            ("", "status", false),
+        ],
+        rows,
+    }
+}
+
+/// One wall-chart cell: seat and opponent, then the result and the game's spread once it is in:
+/// `1st v #3 W 412-380 +32`; `bye +50`, `forfeit loss -50`, `withdrawn -50`; `2nd v #4` while
+/// the result is out; empty for a round the player is not in. A seat the file did not record
+/// shows as `v #3` alone.
+fn wall_cell(d: &Division, round: u32, p: PlayerId) -> String {
+    let Some(pr) = d.player_round(round, p) else {
+        return String::new();
+    };
+    let mut cell = match (pr.pairing, pr.opponent) {
+        (_, Some(o)) => match pr.seat {
+            Some(Seat::First) => format!("1st v #{o}"),
+            Some(Seat::Second) => format!("2nd v #{o}"),
+            None => format!("v #{o}"),
+        },
+        (Pairing::Bye { forfeit: true, .. }, _) => "forfeit loss".into(),
+        (Pairing::Bye { .. }, _) => "bye".into(),
+        _ => "withdrawn".into(),
+    };
+    if let Some(o) = pr.outcome {
+        if pr.opponent.is_some() {
+            let wlt = match (o.wins2, o.losses2) {
+                (2, _) => "W",
+                (_, 2) => "L",
+                (1, 1) => "T",
+                _ => "-",
+            };
+            cell.push(' ');
+            cell.push_str(wlt);
+            if let Some((a, b)) = o.scores {
+                cell.push_str(&format!(" {a}-{b}"));
+            } else if matches!(pr.pairing, Pairing::Game(g) if matches!(g.result, Some(GameResult::Forfeit { .. })))
+            {
+                cell.push_str(" forfeit");
+            }
+        }
+        cell.push_str(&format!(" {:+}", o.spread));
+    }
+    cell
+}
+
+/// tsh's wall chart through round `through`: a row a player (by number), a column a round (see
+/// [`wall_cell`] for a cell), then the record and spread after `through`.
+pub fn wallchart_table(d: &Division, through: u32) -> Table {
+    let through = through.min(d.rounds.len() as u32);
+    let stand = d.standings(through);
+    let rows = d
+        .players
+        .iter()
+        .map(|p| {
+            let mut row = vec![p.id.to_string(), p.name.clone()];
+            for r in 1..=through {
+                row.push(wall_cell(d, r, p.id));
+            }
+            let s = stand.iter().find(|s| s.player == p.id);
+            row.push(s.map_or(String::new(), |s| {
+                format!("{}-{}", fmt_half(s.wins2), fmt_half(s.losses2))
+            }));
+            row.push(s.map_or(String::new(), |s| format!("{:+}", s.ranking_spread())));
+            row
+        })
+        .collect();
+    let mut cols = vec![("#", "player", true), ("Player", "name", false)];
+    for r in 1..=through {
+        let l = round_label(r);
+        cols.push((l, l, false));
+    }
+    cols.push(("Record", "record", true));
+    cols.push(("Spread", "spread", true));
     Table { cols, rows }
 }

@@ -445,6 +445,36 @@ impl Division {
         v
     }
 
+    /// Each player's performance rating after round `through` (tsh's per-round performance
+    /// rating): the rating at which their expected wins against the opponents they played
+    /// equal their actual wins (clipped to 5%–95% of games), at least 500 and, against rated
+    /// opponents, at most the best of them + 400 × wins/games; opponents at their pre-event
+    /// ratings (an unrated one at the rating its own results imply). `None` for a player with
+    /// no rated game yet. Played games only, as the ratings count them.
+    pub fn performance_ratings(&self, through: u32) -> Vec<(PlayerId, Option<f64>)> {
+        let n = self.players.len();
+        let rating: Vec<f64> = self.players.iter().map(|p| p.rating as f64).collect();
+        let mut opps: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut wins = vec![0.0f64; n];
+        for g in self.rated_games(through) {
+            opps[g.a].push(g.b);
+            opps[g.b].push(g.a);
+            wins[g.a] += g.a_score;
+            wins[g.b] += 1.0 - g.a_score;
+        }
+        let system = self.config.ratings;
+        let est = newcomer_ratings(system, &rating, &opps, &wins);
+        self.players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let perf = (!opps[i].is_empty())
+                    .then(|| performance_rating(system, &rating, &est, &opps[i], wins[i]));
+                (p.id, perf)
+            })
+            .collect()
+    }
+
     /// Rating estimates after round `through`, one per player (tsh `prat`/RoundRATings).
     pub fn rating_estimates(&self, through: u32) -> Vec<(PlayerId, RatingChange)> {
         let players: Vec<RatingPlayer> = self

@@ -1,26 +1,14 @@
 //! Reports: CSV standings, and printable HTML pages (pairings, standings, scorecards, tally
-//! slips) as self-contained strings: inline CSS, no scripts, no external assets.
+//! slips) as self-contained strings: inline CSS, no scripts, no external assets. The pages are
+//! maud templates: checked by the compiler, and every interpolated value is escaped unless it is
+//! wrapped in `PreEscaped` (only the constant style sheet is).
 
 use std::fmt::Write as _;
 
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+
 use crate::model::{Division, GameResult, Pairing, PlayerId, Seat, Tournament};
 use crate::standings::fmt_half;
-
-/// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            _ => o.push(c),
-        }
-    }
-    o
-}
 
 /// Quotes a CSV field when needed (RFC 4180). A text that a spreadsheet would take for a
 /// formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, and not a plain number
@@ -92,17 +80,35 @@ th{background:#eee}td.n{text-align:right}.slip,.card{page-break-inside:avoid;bor
 .box{display:inline-block;width:5em;border-bottom:1px solid #000;height:1.4em}\
 @media print{body{margin:0}.slip,.card{page-break-inside:avoid}}";
 
-fn page(t: &Tournament, div: &Division, title: &str, body: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} — {}</title><style>{}</style></head><body>\n<h1>{}</h1>\n<h2>Division {} · {}</h2>\n{}</body></html>\n",
-        esc(&t.name),
-        esc(title),
-        CSS,
-        esc(&t.name),
-        esc(&div.name),
-        esc(title),
-        body
-    )
+/// A self-contained printable page: the event's name, the division and `title` over `body`,
+/// with the style sheet `css` inline.
+pub(crate) fn page_with(
+    t: &Tournament,
+    div: &Division,
+    title: &str,
+    css: &'static str,
+    body: Markup,
+) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (t.name) " — " (title) }
+                style { (PreEscaped(css)) }
+            }
+            body {
+                h1 { (t.name) }
+                h2 { "Division " (div.name) " · " (title) }
+                (body)
+            }
+        }
+    }
+    .into_string()
+}
+
+fn page(t: &Tournament, div: &Division, title: &str, body: Markup) -> String {
+    page_with(t, div, title, CSS, body)
 }
 
 fn name(div: &Division, p: PlayerId) -> String {
@@ -111,184 +117,209 @@ fn name(div: &Division, p: PlayerId) -> String {
 
 /// Pairings for a round: board, first, second, and why the first goes first.
 pub fn pairings_html(t: &Tournament, div: &Division, round: u32) -> String {
-    let mut body = String::from(
-        "<table><tr><th>Board</th><th>First</th><th>Second</th><th>Firsts</th><th>Result</th></tr>\n",
-    );
-    if let Some(r) = div.round(round) {
-        for p in &r.pairings {
-            match p {
-                Pairing::Game(g) => {
-                    let why = crate::tables::why_first(&g.first_by);
-                    let res = match &g.result {
-                        Some(GameResult::Played {
-                            first_score,
-                            second_score,
-                            ..
-                        }) => format!("{first_score}–{second_score}"),
-                        Some(GameResult::Forfeit { loser, .. }) => {
-                            format!("forfeit by {}", name(div, *loser))
+    let pairings = div.round(round).map_or(&[][..], |r| &r.pairings[..]);
+    let body = html! {
+        table {
+            tr { th { "Board" } th { "First" } th { "Second" } th { "Firsts" } th { "Result" } }
+            @for p in pairings {
+                @match p {
+                    Pairing::Game(g) => {
+                        tr {
+                            td.n { (g.board) }
+                            td { (name(div, g.first)) " (#" (g.first) ")" }
+                            td { (name(div, g.second)) " (#" (g.second) ")" }
+                            td { (crate::tables::why_first(&g.first_by)) }
+                            td {
+                                @match &g.result {
+                                    Some(GameResult::Played { first_score, second_score, .. }) => {
+                                        (first_score) "–" (second_score)
+                                    }
+                                    Some(GameResult::Forfeit { loser, .. }) => {
+                                        "forfeit by " (name(div, *loser))
+                                    }
+                                    Some(GameResult::DoubleForfeit { .. }) => "double forfeit",
+                                    Some(GameResult::Void) => "void",
+                                    None => {}
+                                }
+                            }
                         }
-                        Some(GameResult::DoubleForfeit { .. }) => "double forfeit".into(),
-                        Some(GameResult::Void) => "void".into(),
-                        None => String::new(),
-                    };
-                    let _ = writeln!(
-                        body,
-                        "<tr><td class=n>{}</td><td>{} (#{})</td><td>{} (#{})</td><td>{}</td><td>{}</td></tr>",
-                        g.board,
-                        esc(&name(div, g.first)),
-                        g.first,
-                        esc(&name(div, g.second)),
-                        g.second,
-                        esc(&why),
-                        esc(&res)
-                    );
-                }
-                Pairing::Bye {
-                    player,
-                    spread,
-                    forfeit,
-                    pending,
-                    ..
-                } => {
-                    let _ = writeln!(
-                        body,
-                        "<tr><td></td><td>{} (#{})</td><td><em>{}</em></td><td></td><td>{}</td></tr>",
-                        esc(&name(div, *player)),
-                        player,
-                        if *forfeit { "forfeit loss" } else { "bye" },
-                        if *pending { String::new() } else { format!("{spread:+}") }
-                    );
-                }
-                Pairing::Absent { player, spread } => {
-                    let _ = writeln!(
-                        body,
-                        "<tr><td></td><td>{} (#{})</td><td><em>withdrawn</em></td><td></td><td>{:+}</td></tr>",
-                        esc(&name(div, *player)),
-                        player,
-                        spread
-                    );
+                    }
+                    Pairing::Bye { player, spread, forfeit, pending, .. } => {
+                        tr {
+                            td {}
+                            td { (name(div, *player)) " (#" (player) ")" }
+                            td { em { @if *forfeit { "forfeit loss" } @else { "bye" } } }
+                            td {}
+                            td { @if !*pending { (format!("{spread:+}")) } }
+                        }
+                    }
+                    Pairing::Absent { player, spread } => {
+                        tr {
+                            td {}
+                            td { (name(div, *player)) " (#" (player) ")" }
+                            td { em { "withdrawn" } }
+                            td {}
+                            td { (format!("{spread:+}")) }
+                        }
+                    }
                 }
             }
         }
-    }
-    body.push_str("</table>\n");
-    page(t, div, &format!("Round {round} pairings"), &body)
+    };
+    page(t, div, &format!("Round {round} pairings"), body)
 }
 
 /// Standings after `through`.
 pub fn standings_html(t: &Tournament, div: &Division, through: u32) -> String {
-    let mut body = String::from(
-        "<table><tr><th>Rank</th><th>Player</th><th>Rating</th><th>Won</th><th>Lost</th><th>Spread</th><th>Points</th></tr>\n",
-    );
-    for s in div.standings(through) {
-        let _ = writeln!(
-            body,
-            "<tr><td class=n>{}</td><td>{}{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{:+}</td><td class=n>{}</td></tr>",
-            s.rank,
-            esc(&s.name),
-            if s.active { "" } else { " <em>(withdrawn)</em>" },
-            s.rating,
-            fmt_half(s.wins2),
-            fmt_half(s.losses2),
-            s.spread,
-            s.points_for
-        );
+    let body = html! {
+        table {
+            tr { th { "Rank" } th { "Player" } th { "Rating" } th { "Won" } th { "Lost" } th { "Spread" } th { "Points" } }
+            @for s in div.standings(through) {
+                tr {
+                    td.n { (s.rank) }
+                    td { (s.name) @if !s.active { " " em { "(withdrawn)" } } }
+                    td.n { (s.rating) }
+                    td.n { (fmt_half(s.wins2)) }
+                    td.n { (fmt_half(s.losses2)) }
+                    td.n { (format!("{:+}", s.spread)) }
+                    td.n { (s.points_for) }
+                }
+            }
+        }
+    };
+    page(t, div, &format!("Standings after round {through}"), body)
+}
+
+/// One scorecard row: round, opponent (or what stands in for one), seat, scores, result, and
+/// the running record and spread; `None` for a round the player is not paired in.
+struct CardRow {
+    round: u32,
+    line: Option<(
+        Markup,
+        &'static str,
+        String,
+        String,
+        &'static str,
+        String,
+        i32,
+    )>,
+}
+
+fn card_rows(div: &Division, seats: &[Vec<Option<Seat>>], p: PlayerId) -> Vec<CardRow> {
+    let (mut w2, mut l2, mut spread) = (0u32, 0u32, 0i32);
+    let mut out = Vec::new();
+    for r in &div.rounds {
+        let Some(pr) = div.player_round(r.number, p) else {
+            out.push(CardRow {
+                round: r.number,
+                line: None,
+            });
+            continue;
+        };
+        let opp = match (pr.pairing, pr.opponent) {
+            (_, Some(o)) => html! { (name(div, o)) " (#" (o) ")" },
+            (Pairing::Bye { forfeit: true, .. }, _) => html! { em { "forfeit loss" } },
+            (Pairing::Bye { .. }, _) => html! { em { "bye" } },
+            _ => html! { em { "withdrawn" } },
+        };
+        let seat = match seats
+            .get(r.number as usize - 1)
+            .and_then(|row| row.get(p as usize - 1))
+            .copied()
+            .flatten()
+        {
+            Some(Seat::First) => "1st",
+            Some(Seat::Second) => "2nd",
+            None => "",
+        };
+        let (own, their, res) = match pr.outcome {
+            Some(o) => {
+                w2 += o.wins2;
+                l2 += o.losses2;
+                spread += o.spread;
+                let (a, b) = o
+                    .scores
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+                    .unwrap_or_default();
+                let res = match (o.wins2, o.losses2) {
+                    (2, _) => "W",
+                    (_, 2) => "L",
+                    (1, 1) => "T",
+                    _ => "–",
+                };
+                (a, b, res)
+            }
+            None => (String::new(), String::new(), ""),
+        };
+        out.push(CardRow {
+            round: r.number,
+            line: Some((
+                opp,
+                seat,
+                own,
+                their,
+                res,
+                format!("{}–{}", fmt_half(w2), fmt_half(l2)),
+                spread,
+            )),
+        });
     }
-    body.push_str("</table>\n");
-    page(t, div, &format!("Standings after round {through}"), &body)
+    out
 }
 
 /// One scorecard per player: every round with opponent, seat, scores, and the running record.
 pub fn scorecards_html(t: &Tournament, div: &Division) -> String {
     let seats = div.firsts_by_round();
-    let mut body = String::new();
-    for p in &div.players {
-        let _ = writeln!(
-            body,
-            "<div class=card><strong>#{} {}</strong> · rating {}{}\n<table><tr><th>Round</th><th>Opponent</th><th>1st/2nd</th><th>Score</th><th>Opp.</th><th>Result</th><th>Record</th><th>Spread</th></tr>",
-            p.id,
-            esc(&p.name),
-            p.rating,
-            p.member_id.as_deref().map(|m| format!(" · {}", esc(m))).unwrap_or_default()
-        );
-        let (mut w2, mut l2, mut spread) = (0u32, 0u32, 0i32);
-        for r in &div.rounds {
-            let Some(pr) = div.player_round(r.number, p.id) else {
-                let _ = writeln!(
-                    body,
-                    "<tr><td class=n>{}</td><td colspan=7><em>not paired</em></td></tr>",
-                    r.number
-                );
-                continue;
-            };
-            let opp = match (pr.pairing, pr.opponent) {
-                (_, Some(o)) => format!("{} (#{o})", esc(&name(div, o))),
-                (Pairing::Bye { forfeit: true, .. }, _) => "<em>forfeit loss</em>".into(),
-                (Pairing::Bye { .. }, _) => "<em>bye</em>".into(),
-                _ => "<em>withdrawn</em>".into(),
-            };
-            let seat = match seats
-                .get(r.number as usize - 1)
-                .and_then(|row| row.get(p.id as usize - 1))
-                .copied()
-                .flatten()
-            {
-                Some(Seat::First) => "1st",
-                Some(Seat::Second) => "2nd",
-                None => "",
-            };
-            let (own, their, res) = match pr.outcome {
-                Some(o) => {
-                    w2 += o.wins2;
-                    l2 += o.losses2;
-                    spread += o.spread;
-                    let (a, b) = o
-                        .scores
-                        .map(|(a, b)| (a.to_string(), b.to_string()))
-                        .unwrap_or_default();
-                    let res = match (o.wins2, o.losses2) {
-                        (2, _) => "W",
-                        (_, 2) => "L",
-                        (1, 1) => "T",
-                        _ => "–",
-                    };
-                    (a, b, res)
+    let body = html! {
+        @for p in &div.players {
+            div.card {
+                strong { "#" (p.id) " " (p.name) } " · rating " (p.rating)
+                @if let Some(m) = &p.member_id { " · " (m) }
+                table {
+                    tr {
+                        th { "Round" } th { "Opponent" } th { "1st/2nd" } th { "Score" } th { "Opp." }
+                        th { "Result" } th { "Record" } th { "Spread" }
+                    }
+                    @for row in card_rows(div, &seats, p.id) {
+                        tr {
+                            td.n { (row.round) }
+                            @match row.line {
+                                None => { td colspan="7" { em { "not paired" } } }
+                                Some((opp, seat, own, their, res, record, spread)) => {
+                                    td { (opp) } td { (seat) } td.n { (own) } td.n { (their) }
+                                    td { (res) } td.n { (record) } td.n { (format!("{spread:+}")) }
+                                }
+                            }
+                        }
+                    }
                 }
-                None => (String::new(), String::new(), ""),
-            };
-            let _ = writeln!(
-                body,
-                "<tr><td class=n>{}</td><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td><td class=n>{}–{}</td><td class=n>{:+}</td></tr>",
-                r.number, opp, seat, own, their, res, fmt_half(w2), fmt_half(l2), spread
-            );
+            }
         }
-        body.push_str("</table></div>\n");
-    }
-    page(t, div, "Scorecards", &body)
+    };
+    page(t, div, "Scorecards", body)
 }
 
 /// Tally slips for a round's games, to be filled in and signed by both players (NASPA V.J,
 /// WESPA 5.4, SANSPA 18.10).
 pub fn tally_slips_html(t: &Tournament, div: &Division, round: u32) -> String {
-    let mut body = String::new();
-    if let Some(r) = div.round(round) {
-        for g in r.pairings.iter().filter_map(|p| p.game()) {
-            let _ = writeln!(
-                body,
-                "<div class=slip><strong>Round {round} · Board {}</strong>\n<table><tr><th></th><th>Player</th><th>Score</th><th>Signature</th></tr>\
-<tr><td>First</td><td>{} (#{})</td><td><span class=box></span></td><td><span class=sig></span></td></tr>\
-<tr><td>Second</td><td>{} (#{})</td><td><span class=box></span></td><td><span class=sig></span></td></tr></table>\
-<small>Both players sign to certify the result; the winner (or the first player after a tie) hands it in.</small></div>",
-                g.board,
-                esc(&name(div, g.first)),
-                g.first,
-                esc(&name(div, g.second)),
-                g.second
-            );
+    let games: Vec<_> = div
+        .round(round)
+        .map(|r| r.pairings.iter().filter_map(|p| p.game()).collect())
+        .unwrap_or_default();
+    let body = html! {
+        @for g in games {
+            div.slip {
+                strong { "Round " (round) " · Board " (g.board) }
+                table {
+                    tr { th {} th { "Player" } th { "Score" } th { "Signature" } }
+                    tr { td { "First" } td { (name(div, g.first)) " (#" (g.first) ")" } td { span.box {} } td { span.sig {} } }
+                    tr { td { "Second" } td { (name(div, g.second)) " (#" (g.second) ")" } td { span.box {} } td { span.sig {} } }
+                }
+                small { "Both players sign to certify the result; the winner (or the first player after a tie) hands it in." }
+            }
         }
-    }
-    page(t, div, &format!("Round {round} tally slips"), &body)
+    };
+    page(t, div, &format!("Round {round} tally slips"), body)
 }
 
 #[cfg(test)]

@@ -2,8 +2,6 @@
 //! each as rows of cells that print as aligned text, CSV or an HTML page. `tilebag td` prints
 //! them and the server's director pages show them, so both show the same thing.
 
-use std::fmt::Write as _;
-
 use crate::model::{Division, FirstReason, GameResult, Pairing, PlayerId, Seat, Tournament};
 use crate::report;
 use crate::standings::fmt_half;
@@ -57,33 +55,19 @@ impl Table {
         out
     }
 
+    /// The table as a self-contained printable page (a maud template: every cell is escaped).
     pub fn html(&self, t: &Tournament, d: &Division, title: &str) -> String {
-        let mut body = String::from("<table><tr>");
-        for c in &self.cols {
-            let _ = write!(body, "<th>{}</th>", report::esc(c.0));
-        }
-        body.push_str("</tr>\n");
-        for r in &self.rows {
-            body.push_str("<tr>");
-            for (i, c) in r.iter().enumerate() {
-                let class = if self.cols[i].2 { " class=n" } else { "" };
-                let _ = write!(body, "<td{class}>{}</td>", report::esc(c));
+        const CSS: &str = "body{font-family:Georgia,serif;margin:1.5em}table{border-collapse:collapse}\
+th,td{border:1px solid #999;padding:.2em .5em;text-align:left}th{background:#eee}td.n{text-align:right}";
+        let body = maud::html! {
+            table {
+                tr { @for c in &self.cols { th { (c.0) } } }
+                @for r in &self.rows {
+                    tr { @for (i, c) in r.iter().enumerate() { td class=[self.cols[i].2.then_some("n")] { (c) } } }
+                }
             }
-            body.push_str("</tr>\n");
-        }
-        body.push_str("</table>\n");
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} — {}</title>\
-<style>body{{font-family:Georgia,serif;margin:1.5em}}table{{border-collapse:collapse}}\
-th,td{{border:1px solid #999;padding:.2em .5em;text-align:left}}th{{background:#eee}}td.n{{text-align:right}}</style>\
-</head><body>\n<h1>{}</h1>\n<h2>Division {} · {}</h2>\n{}</body></html>\n",
-            report::esc(&t.name),
-            report::esc(title),
-            report::esc(&t.name),
-            report::esc(&d.name),
-            report::esc(title),
-            body
-        )
+        };
+        report::page_with(t, d, title, CSS, body)
     }
 }
 

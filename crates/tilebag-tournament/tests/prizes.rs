@@ -243,3 +243,132 @@ fn rating_by_round_matches_each_rounds_estimate() {
     assert_eq!(t.cols.len(), 3 + 3);
     assert_eq!(t.cols[3].0, "R1");
 }
+
+/// The wall chart of the event above, every cell checked against the game table in the module
+/// comment (the round robin's Berger table puts Ann–Dan and Bob–Cat in round 1, Ann–Cat and
+/// Bob–Dan in round 2, Ann–Bob and Cat–Dan in round 3; the seats are the ones it posted):
+/// e.g. round 1, Dan goes first against Ann, Ann wins 500–300: Ann's cell `2nd v #4 W 500-300
+/// +200` (500 − 300 = 200), Dan's `1st v #1 L 300-500 -200`. The last two columns are the
+/// records above: Ann 2–1, +200 + 50 − 20 = +230.
+#[test]
+fn wall_chart_worked_by_hand() {
+    let e = event();
+    let t = tilebag_tournament::prizes::wallchart_table(e.d(), 3);
+    let heads: Vec<&str> = t.cols.iter().map(|c| c.0).collect();
+    assert_eq!(heads, ["#", "Player", "R1", "R2", "R3", "Record", "Spread"]);
+    let want = [
+        [
+            "1",
+            "Ann",
+            "2nd v #4 W 500-300 +200",
+            "1st v #3 W 400-350 +50",
+            "2nd v #2 L 430-450 -20",
+            "2-1",
+            "+230",
+        ],
+        [
+            "2",
+            "Bob",
+            "2nd v #3 L 470-480 -10",
+            "1st v #4 W 420-380 +40",
+            "1st v #1 W 450-430 +20",
+            "2-1",
+            "+50",
+        ],
+        [
+            "3",
+            "Cat",
+            "1st v #2 W 480-470 +10",
+            "2nd v #1 L 350-400 -50",
+            "1st v #4 L 360-390 -30",
+            "1-2",
+            "-70",
+        ],
+        [
+            "4",
+            "Dan",
+            "1st v #1 L 300-500 -200",
+            "2nd v #2 L 380-420 -40",
+            "2nd v #3 W 390-360 +30",
+            "1-2",
+            "-210",
+        ],
+    ];
+    assert_eq!(t.rows, want.map(|r| r.map(String::from).to_vec()).to_vec());
+    // Through round 1 only: one round column, the records after round 1.
+    let t1 = tilebag_tournament::prizes::wallchart_table(e.d(), 1);
+    assert_eq!(t1.cols.len(), 5);
+    assert_eq!(
+        t1.rows[3],
+        ["4", "Dan", "1st v #1 L 300-500 -200", "0-1", "-200"]
+    );
+}
+
+/// Byes, a forfeit and a result still out, on three players (a round robin gives a bye a
+/// round). A bye shows its spread: `bye +50`.
+#[test]
+fn wall_chart_byes_forfeits_and_pending_results() {
+    let mut e = Event::new("naspa-2013", "RR", 1);
+    for (n, r) in [("Ann", 1900), ("Bob", 1750), ("Cat", 1620)] {
+        e.add(n, r);
+    }
+    e.pair(1);
+    let (a, b) = e.pairs(1)[0];
+    let bye = e.byes(1)[0];
+    e.try_act(Action::SetResult {
+        division: "A".into(),
+        round: 1,
+        player: a,
+        result: ResultEntry::Forfeit { spread: None },
+        note: String::new(),
+    })
+    .expect("forfeit");
+    e.pair(2);
+    let t = tilebag_tournament::prizes::wallchart_table(e.d(), 2);
+    let cell = |p: u32, r: usize| t.rows[p as usize - 1][1 + r].clone();
+    let spread = -e.standing(1, b).spread;
+    assert!(spread < 0, "the forfeit is a loss for #{a}");
+    assert!(
+        cell(a, 1).ends_with(&format!("L forfeit {spread:+}")),
+        "{}",
+        cell(a, 1)
+    );
+    assert!(
+        cell(b, 1).ends_with(&format!("W forfeit {:+}", -spread)),
+        "{}",
+        cell(b, 1)
+    );
+    let bye_spread = e.standing(1, bye).spread;
+    assert_eq!(cell(bye, 1), format!("bye {bye_spread:+}"));
+    // Round 2: the game has no result yet: seat and opponent only.
+    let (c, d) = e.pairs(2)[0];
+    assert!(cell(c, 2).starts_with("1st v #") || cell(c, 2).starts_with("2nd v #"));
+    assert!(cell(c, 2).ends_with(&format!("v #{d}")), "{}", cell(c, 2));
+}
+
+/// The roster: by number, rating ("unrated" for 0), class by rating band: with
+/// `rating:1700,1550`, 1900 is in no class, 1620 is "under 1700" (1550 ≤ 1620 < 1700), 1500
+/// "under 1550"; an unrated player (0) is below every band.
+#[test]
+fn roster_by_number_with_classes() {
+    let mut e = event();
+    e.add("Eve", 0);
+    set(&mut e, "class-prizes", "rating:1700,1550");
+    let t = tilebag_tournament::prizes::roster_table(e.d());
+    let got: Vec<(String, String, String, String)> = t
+        .rows
+        .iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone(), r[3].clone()))
+        .collect();
+    let want = [
+        ("1", "Ann", "1900", ""),
+        ("2", "Bob", "1750", ""),
+        ("3", "Cat", "1620", "under 1700"),
+        ("4", "Dan", "1500", "under 1550"),
+        ("5", "Eve", "unrated", "under 1550"),
+    ];
+    assert_eq!(
+        got,
+        want.map(|(a, b, c, d)| (a.into(), b.into(), c.into(), d.into()))
+    );
+}

@@ -30,7 +30,7 @@ fn pairings_standings_scorecards_and_tally_slips() {
     let pairings = pairings_html(&e.t, d, 1);
     self_contained(&pairings);
     assert_eq!(
-        pairings.matches("<tr><td class=n>").count(),
+        pairings.matches("<tr><td class=\"n\">").count(),
         2,
         "two boards"
     );
@@ -38,16 +38,44 @@ fn pairings_standings_scorecards_and_tally_slips() {
     assert!(pairings.contains("Round 1 pairings"));
     let standings = standings_html(&e.t, d, 1);
     self_contained(&standings);
-    assert_eq!(standings.matches("<tr><td class=n>").count(), 5);
+    assert_eq!(standings.matches("<tr><td class=\"n\">").count(), 5);
     let cards = scorecards_html(&e.t, d);
     self_contained(&cards);
-    assert_eq!(cards.matches("<div class=card>").count(), 5);
+    assert_eq!(cards.matches("<div class=\"card\">").count(), 5);
     let slips = tally_slips_html(&e.t, d, 1);
     assert!(slips.starts_with("<!DOCTYPE html>"));
-    assert_eq!(slips.matches("<div class=slip>").count(), 2);
+    assert_eq!(slips.matches("<div class=\"slip\">").count(), 2);
     assert_eq!(
-        slips.matches("class=sig").count(),
+        slips.matches("class=\"sig\"").count(),
         4,
         "both players sign (NASPA V.J)"
     );
+}
+
+/// The tables' HTML (here the roster and the wall chart) is a maud template: names are escaped,
+/// the page is self-contained; their CSV neutralises a name a spreadsheet would take for a
+/// formula (a leading `'`, the field quoted).
+#[test]
+fn table_pages_escape_and_csv_neutralises_formulas() {
+    let mut e = event();
+    e.add("=HYPERLINK(\"x\")", 1400);
+    let d = e.d();
+    for (table, title) in [
+        (tilebag_tournament::prizes::roster_table(d), "Roster"),
+        (
+            tilebag_tournament::prizes::wallchart_table(d, 1),
+            "Wall chart",
+        ),
+    ] {
+        let html = table.html(&e.t, d, title);
+        self_contained(&html);
+        assert!(html.contains(&format!("<title>Test Open — {title}</title>")));
+        assert_eq!(
+            html.matches("<tr>").count(),
+            1 + d.players.len(),
+            "a heading row and a row a player"
+        );
+        let csv = table.csv();
+        assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")\""), "{csv}");
+    }
 }

@@ -209,7 +209,8 @@ pub enum TdCommand {
         note: String,
     },
     /// Print pairings, standings, firsts, ratings, players, prizes, alpha (pairings by player),
-    /// high-wins, high-losses, upsets or rating-by-round (plain text unless --csv/--html).
+    /// high-wins, high-losses, upsets, rating-by-round, performance, wallchart or roster (plain
+    /// text unless --csv/--html).
     Show {
         #[command(flatten)]
         at: At,
@@ -439,6 +440,13 @@ pub enum View {
     Upsets,
     /// Each player's rating estimate after every round.
     RatingByRound,
+    /// tsh's wall chart: a row a player, a column a round (seat, opponent, result, spread).
+    Wallchart,
+    /// tsh's roster: the players by number, with rating and class.
+    Roster,
+    /// Each player's performance rating after every round (what rating their results so far
+    /// would produce).
+    Performance,
 }
 
 pub fn run(command: TdCommand) -> Result<ExitCode> {
@@ -621,26 +629,12 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
         TdCommand::Missing { at, round } => {
             let t = EventFile::open_read(&at.event)?.load()?;
             let d = t.division(&at.division)?;
-            let r = d
-                .round(round)
+            d.round(round)
                 .with_context(|| format!("round {round} is not paired"))?;
-            let mut lines = Vec::new();
-            for p in &r.pairings {
-                match p {
-                    Pairing::Game(g) if g.result.is_none() => lines.push(format!(
-                        "board {}: {} v {}",
-                        g.board,
-                        d.who(g.first),
-                        d.who(g.second)
-                    )),
-                    Pairing::Bye {
-                        player,
-                        pending: true,
-                        ..
-                    } => lines.push(format!("bye: {} (no score yet)", d.who(*player))),
-                    _ => {}
-                }
-            }
+            let lines: Vec<String> = tilebag_tournament::checks::missing(d, round)
+                .into_iter()
+                .map(|m| m.text)
+                .collect();
             if lines.is_empty() {
                 println!("round {round}: no games missing");
             } else {
@@ -811,22 +805,14 @@ pub fn run(command: TdCommand) -> Result<ExitCode> {
                     tilebag_tournament::RatingSystem::None => (true, true),
                 },
             };
-            let mut missing = Vec::new();
-            for r in 1..=d.rounds.len() as u32 {
-                if !d.round_complete(r) {
-                    missing.push(format!("round {r}"));
+            if let Some(why) = tilebag_tournament::checks::submission_refusal(d) {
+                if d.rounds.is_empty() {
+                    bail!("{why}");
                 }
-            }
-            if !missing.is_empty() {
                 bail!(
-                    "division {}: results are missing in {} (see td missing EVENT {} ROUND);                      nothing was written",
-                    d.name,
-                    missing.join(", "),
+                    "{why} (see td missing EVENT {} ROUND); nothing was written",
                     d.name
                 );
-            }
-            if d.rounds.is_empty() {
-                bail!("division {}: no round has been played", d.name);
             }
             let mut files = Vec::new();
             let stem = tsh::file_name(&d.name);
@@ -1182,18 +1168,7 @@ fn enter_scores(
         }
     }
     if !yes {
-        let mut odd = Vec::new();
-        for s in [score, opponent_score] {
-            if s < 100 {
-                odd.push(format!("a score of {s} is under 100"));
-            } else if s > 800 {
-                odd.push(format!("a score of {s} is over 800"));
-            }
-        }
-        let spread = (score - opponent_score).abs();
-        if spread > 500 {
-            odd.push(format!("a spread of {spread} is over 500"));
-        }
+        let odd = tilebag_tournament::checks::unusual_scores(score, opponent_score);
         if !odd.is_empty() {
             bail!(
                 "round {round}: {}; check the scores and repeat the command with --yes if they are right",
@@ -1369,6 +1344,15 @@ fn render(
         View::RatingByRound => (
             prizes::rating_by_round_table(d, through),
             format!("Rating estimates after each round through round {through}"),
+        ),
+        View::Wallchart => (
+            prizes::wallchart_table(d, through),
+            format!("Wall chart through round {through}"),
+        ),
+        View::Roster => (prizes::roster_table(d), "Roster".to_string()),
+        View::Performance => (
+            prizes::performance_by_round_table(d, through),
+            format!("Performance ratings after each round through round {through}"),
         ),
         View::Scorecards => {
             if fmt != Out::Html {

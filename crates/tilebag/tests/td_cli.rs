@@ -1524,4 +1524,73 @@ fn common_reports_from_the_command_line() {
         let new = rat.split(',').nth(3).unwrap();
         assert_eq!(last, new, "{by_round}\n{ratings}");
     }
+    // The wall chart: every cell is "SEAT v #OPP W|L OWN-THEIRS SPREAD", agreeing with the
+    // game table above (e.g. Ann v Dan: Ann W 500-300 +200, Dan L 300-500 -200); the last
+    // columns are the final records (Ann +200 + 50 − 20 = +230; Dan −200 − 40 + 30 = −210).
+    let chart = csv(&td(&dir, &["show", db, "A", "wallchart", "--csv"]));
+    assert_eq!(
+        chart[0],
+        ["player", "name", "R1", "R2", "R3", "record", "spread"],
+        "{chart:?}"
+    );
+    for row in &chart[1..] {
+        let me: u32 = row[0].parse().unwrap();
+        let mut opponents = Vec::new();
+        for cell in &row[2..5] {
+            let f: Vec<&str> = cell.split(' ').collect();
+            assert_eq!(f.len(), 6, "{cell:?}");
+            assert!(["1st", "2nd"].contains(&f[0]) && f[1] == "v", "{cell:?}");
+            let opp: u32 = f[2].trim_start_matches('#').parse().unwrap();
+            opponents.push(opp);
+            let (w, ws, ls) = result(me.min(opp), me.max(opp));
+            let (own, theirs) = if w == me { (ws, ls) } else { (ls, ws) };
+            assert_eq!(f[3], if w == me { "W" } else { "L" }, "{cell:?}");
+            assert_eq!(f[4], format!("{own}-{theirs}"), "{cell:?}");
+            let spread = own.parse::<i32>().unwrap() - theirs.parse::<i32>().unwrap();
+            assert_eq!(f[5], format!("{spread:+}"), "{cell:?}");
+        }
+        opponents.sort_unstable();
+        let all_others: Vec<u32> = (1..=4).filter(|&o| o != me).collect();
+        assert_eq!(opponents, all_others, "a round robin meets everyone once");
+    }
+    assert_eq!(chart[1][5..], ["2-1", "+230"], "Ann");
+    assert_eq!(chart[4][5..], ["1-2", "-210"], "Dan");
+    let chart_html = td(&dir, &["show", db, "A", "wallchart", "--html"]);
+    assert!(
+        chart_html.contains("Wall chart through round 3"),
+        "{chart_html}"
+    );
+    // The roster: by number, with ratings.
+    let roster = td(&dir, &["show", db, "A", "roster"]);
+    let lines: Vec<Vec<&str>> = roster
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ["1", "Ann", "1900"],
+            ["2", "Bob", "1750"],
+            ["3", "Cat", "1620"],
+            ["4", "Dan", "1500"]
+        ],
+        "{roster}"
+    );
+    // Performance ratings after round 1 (worked as in
+    // crates/tilebag-tournament/tests/performance.rs; ln 19 / 0.0031879 = 923.63): Ann beat Dan
+    // 1500: capped at 1500 + 400 = 1900; Bob lost to Cat 1620: 1620 − 923.63 = 696.37; Cat beat
+    // Bob 1750: capped at 1750 + 400 = 2150; Dan lost to Ann 1900: 1900 − 923.63 = 976.37.
+    let perf = csv(&td(&dir, &["show", db, "A", "performance", "--csv"]));
+    assert_eq!(perf[0], ["player", "name", "rating", "R1", "R2", "R3"]);
+    let r1: Vec<&str> = perf[1..].iter().map(|r| r[3].as_str()).collect();
+    assert_eq!(r1, ["1900", "696", "2150", "976"], "{perf:?}");
+    td(
+        &dir,
+        &["division", "set", db, "A", "class-prizes", "rating:1700"],
+    );
+    let roster = csv(&td(&dir, &["show", db, "A", "roster", "--csv"]));
+    assert_eq!(roster[0][..4], ["player", "name", "rating", "class"]);
+    let classes: Vec<&str> = roster[1..].iter().map(|r| r[3].as_str()).collect();
+    assert_eq!(classes, ["", "", "under 1700", "under 1700"], "{roster:?}");
 }

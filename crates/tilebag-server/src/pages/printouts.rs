@@ -243,3 +243,16 @@ fn card_rows(lines: &[(u32, Line)]) -> Markup {
 fn score_record(w2: u32, l2: u32) -> String {
     format!("{}\u{2013}{}", fmt_half(w2), fmt_half(l2))
 }
+
+/// A report from the tournament crate's tables (prize table, wall chart, roster, high wins, …)
+/// as a page for the wall, in the printouts' style (a wide one scrolls in its own box on a
+/// phone, and prints whole).
+pub(crate) fn report(
+    t: &Tournament,
+    d: &Division,
+    title: &str,
+    table: &tilebag_tournament::tables::Table,
+    id: &str,
+) -> Markup {
+    layout(t, d, title, super::table(table, id))
+}

@@ -1,5 +1,5 @@
 //! The director's pages (`/td`): the events, an event, a division (in tabs: round, players,
-//! standings, settings, print), the pairing preview, the undo confirmation and the players'
+//! standings, prizes, reports, settings, print), the pairing preview, the undo confirmation and the players'
 //! links. The handlers in `director.rs` gather the data; these functions only lay it out.
 
 use super::{
@@ -11,6 +11,7 @@ use maud::{html, Markup};
 use std::collections::HashMap;
 use tilebag_core::Ruleset;
 use tilebag_events::EventEntry;
+use tilebag_tournament::checks;
 use tilebag_tournament::tables::{
     firsts_table, name_of, players_table, ratings_table, standings_table, why_first, Table,
 };
@@ -189,15 +190,19 @@ pub(crate) enum Tab {
     Round,
     Players,
     Standings,
+    Prizes,
+    Reports,
     Settings,
     Print,
 }
 
 impl Tab {
-    const ALL: [(Tab, &'static str, &'static str); 5] = [
+    const ALL: [(Tab, &'static str, &'static str); 7] = [
         (Tab::Round, "round", "Round"),
         (Tab::Players, "players", "Players"),
         (Tab::Standings, "standings", "Standings"),
+        (Tab::Prizes, "prizes", "Prizes"),
+        (Tab::Reports, "reports", "Reports"),
         (Tab::Settings, "settings", "Settings"),
         (Tab::Print, "print", "Print and export"),
     ];
@@ -307,6 +312,8 @@ pub(crate) fn division_page(p: &DivisionPage<'_>) -> Markup {
             Tab::Round => (round_tab(p, &url)),
             Tab::Players => (players_tab(p, &url)),
             Tab::Standings => (standings_tab(p, &url)),
+            Tab::Prizes => (prizes_tab(p, &url)),
+            Tab::Reports => (reports_tab(p, &url)),
             Tab::Settings => (settings_tab(p, &url)),
             Tab::Print => (print_tab(p, &url)),
         }
@@ -434,6 +441,7 @@ fn round_section(p: &DivisionPage<'_>, url: &str) -> Markup {
                 }
             } }
             p { (r.method.to_string()) " pairings, based on " (based_on_text(r.based_on)) }
+            (missing_line(d, round))
             div.scroll tabindex="0" { table #games {
                 thead { tr {
                     th scope="col" { "Board" } th scope="col" { "First" } th scope="col" { "Second" }
@@ -462,9 +470,9 @@ fn round_section(p: &DivisionPage<'_>, url: &str) -> Markup {
                                         br;
                                     }
                                     @if g.result.is_some() {
-                                        details { summary { "Correct" } (result_form(url, round, g.board, g.first, g.second)) }
+                                        details #(format!("correct-{}", g.board)) { summary { "Correct" } (result_form(url, round, g.board, g.first, g.second, true)) }
                                     } @else {
-                                        (result_form(url, round, g.board, g.first, g.second))
+                                        (result_form(url, round, g.board, g.first, g.second, false))
                                     }
                                 }
                                 td { @if let Some(o) = p.online.get(&g.board) { (online_cell(url, o)) } }
@@ -496,12 +504,23 @@ fn round_section(p: &DivisionPage<'_>, url: &str) -> Markup {
     }
 }
 
-fn result_form(url: &str, round: u32, board: u32, first: PlayerId, second: PlayerId) -> Markup {
+/// A board's result form: entering a result, or (`correcting`, under the row's "Correct") changing
+/// the one that is in (tsh's EditScore, `tilebag td correct`). Unusual scores are entered only
+/// with "the scores are right" ticked.
+fn result_form(
+    url: &str,
+    round: u32,
+    board: u32,
+    first: PlayerId,
+    second: PlayerId,
+    correcting: bool,
+) -> Markup {
     let (fw, sw) = (format!("#{first}"), format!("#{second}"));
     html! {
         form.inline method="post" action=(format!("{url}/result")) #(format!("result-{board}")) {
             input type="hidden" name="round" value=(round);
             input type="hidden" name="player" value=(first);
+            @if correcting { input type="hidden" name="correct" value="1"; }
             input type="number" name="score" #(format!("score-{board}-first")) aria-label=(format!("{fw}'s score (first)")) min="-500" max="2000";
             " – "
             input type="number" name="opponent_score" #(format!("score-{board}-second")) aria-label=(format!("{sw}'s score (second)")) min="-500" max="2000";
@@ -518,9 +537,11 @@ fn result_form(url: &str, round: u32, board: u32, first: PlayerId, second: Playe
                 option value="clear" { "clear the result" }
             }
             " "
-            input name="note" placeholder="note" aria-label="Note" maxlength="200" size="8";
+            input name="note" placeholder=(if correcting { "why" } else { "note" }) aria-label=(if correcting { "Why (kept with the correction)" } else { "Note" }) maxlength="200" size="8";
             " "
-            button #(format!("enter-{board}")) { "Enter" }
+            label.check { input type="checkbox" name="yes" value="1" #(format!("yes-{board}")); " unusual scores are right" }
+            " "
+            button #(format!("enter-{board}")) { @if correcting { "Correct" } @else { "Enter" } }
         }
     }
 }
@@ -697,6 +718,130 @@ fn print_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
                      a href=(format!("{ex}/aupair.tou")) { "AUPAIR .TOU" } }
                 li { a #public-link href=(format!("/events/{}/{}", enc(p.event), enc(&p.d.name))) { "The players' page" } " (pairings and standings; no key needed)" }
                 li { a href=(format!("{url}/links")) { "Each player's own link" } }
+            }
+        }
+        (submission_section(p.d, p.t.date.is_some(), &ex))
+    }
+}
+
+/// The round's games still missing a result (tsh's `missing`, `tilebag td missing`), each a link
+/// to its board's row.
+fn missing_line(d: &Division, round: u32) -> Markup {
+    let missing = checks::missing(d, round);
+    html! {
+        @if missing.is_empty() {
+            p #missing { "Every result of round " (round) " is in." }
+        } @else {
+            p #missing { "Still missing (" (missing.len()) "): "
+                @for (i, m) in missing.iter().enumerate() {
+                    @if i > 0 { "; " }
+                    @match m.board {
+                        Some(b) => a href=(format!("#board-{b}")) { (m.text) },
+                        None => (m.text),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A report's printable page (the link reads as the report's name) and its CSV.
+fn report_links(ex: &str, name: &str, label: &str, round: Option<u32>) -> Markup {
+    let q = round.map(|r| format!("?round={r}")).unwrap_or_default();
+    html! {
+        a #(format!("report-{name}")) href=(format!("{ex}/{name}.html{q}")) { (label) }
+        " ("
+        a href=(format!("{ex}/{name}.csv{q}")) aria-label=(format!("{label} as CSV")) { "CSV" }
+        ")"
+    }
+}
+
+/// The prize table (tsh's `prize` lines): places, class prizes, high game, high loss, biggest
+/// upset, through the rounds that are in; what decides them; a printable page.
+fn prizes_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
+    let d = p.d;
+    let (through, _) = standings_through(d);
+    let ex = format!("{url}/export");
+    let settings = tilebag_tournament::settings::current(d);
+    let setting = |k: &str| {
+        settings
+            .iter()
+            .find(|(key, _)| *key == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    html! {
+        section #prizes-section aria-labelledby="prizes-h" {
+            h2 #prizes-h { @if through == 0 { "Prizes (no results yet)" } @else { "Prizes after round " (through) } }
+            (table(&tilebag_tournament::prizes::prize_table(d, through), "prizes"))
+            p { "Places: " code { "prize-bands " (setting("prize-bands")) } "; class prizes: "
+                code { "class-prizes " (setting("class-prizes")) } " (change them on the "
+                a href=(format!("{url}?tab=settings")) { "Settings" } " tab). High game and high loss count played games only; \
+                the biggest upset is by pre-event rating, both players rated." }
+            p { (report_links(&ex, "prizes", "The prize table to print", None)) }
+        }
+    }
+}
+
+/// The common reports, each a printable page and a CSV, and the results still missing.
+fn reports_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
+    let d = p.d;
+    let ex = format!("{url}/export");
+    let (through, _) = standings_through(d);
+    let last = d.rounds.len() as u32;
+    let open = checks::incomplete_rounds(d);
+    html! {
+        section #reports-section aria-labelledby="reports-h" {
+            h2 #reports-h { "Reports" }
+            p { "Each opens as a page to print, or as CSV for a spreadsheet; through round " (through)
+                ", the last with every result in or being entered." }
+            ul #reports {
+                @if last > 0 {
+                    li { (report_links(&ex, "alpha", &format!("Pairings by player (A–Z), round {last}"), Some(last))) }
+                }
+                li { (report_links(&ex, "wallchart", "Wall chart", None)) ": each player's games round by round" }
+                li { (report_links(&ex, "roster", "Roster", None)) ": number, name, rating, class" }
+                li { (report_links(&ex, "high-wins", "High wins", None)) }
+                li { (report_links(&ex, "high-losses", "High losses", None)) }
+                li { (report_links(&ex, "upsets", "Upsets", None)) ": by pre-event rating" }
+                li { (report_links(&ex, "rating-by-round", "Rating estimates round by round", None)) }
+                li { (report_links(&ex, "performance", "Performance ratings round by round", None)) ": the rating each player's results so far would produce" }
+            }
+        }
+        section #missing-section aria-labelledby="missing-h" {
+            h2 #missing-h { "Results still missing" }
+            @if last == 0 {
+                p { "No round has been paired yet." }
+            } @else if open.is_empty() {
+                p #all-in { "Every paired round is complete." }
+            } @else {
+                ul #missing-list { @for r in &open {
+                    li { a href=(format!("{url}?round={r}")) { "Round " (r) } ": "
+                        @for (i, m) in checks::missing(d, *r).iter().enumerate() {
+                            @if i > 0 { "; " }
+                            (m.text)
+                        }
+                    }
+                } }
+            }
+        }
+    }
+}
+
+/// Rating submission (`tilebag td submit`): the files NASPA and WESPA take, offered only when
+/// every paired round is complete; otherwise the rounds still open are named.
+fn submission_section(d: &Division, dated: bool, ex: &str) -> Markup {
+    let refusal = checks::submission_refusal(d);
+    html! {
+        section #submit-section aria-labelledby="submit-h" {
+            h2 #submit-h { "Rating submission" }
+            @match &refusal {
+                Some(why) => p #submit-refused { "Not ready: " (why) ". The Reports tab lists the games still missing." },
+                None => ul #submit-files {
+                    li { a #submit-naspa href=(format!("{ex}/submit-naspa.t")) { "NASPA: the tsh .t file" } " (what tsh's submit sends)" }
+                    li { a #submit-wespa href=(format!("{ex}/submit-wespa.tou")) { "WESPA: the AUPAIR .TOU file" }
+                         @if !dated { span #submit-no-date { " (needs the event's date, which this event does not have: its header carries it)" } } }
+                },
             }
         }
     }
