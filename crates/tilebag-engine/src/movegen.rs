@@ -38,7 +38,6 @@ use crate::grid::{Grid, Tables, BLANK, BLANK_BIT, CODE_MASK, N};
 use crate::moves::Move;
 use crate::rack::Rack;
 use tilebag_core::Direction;
-use tilebag_lexicon::gaddag::SEPARATOR;
 use tilebag_lexicon::{Automaton, Lexicon};
 
 /// The automaton a generator walks: the GADDAG leftwards from an anchor, and after a separator
@@ -131,96 +130,127 @@ pub struct CrossChecks {
 
 impl CrossChecks {
     /// For plays along the rows of `g` (pass the transposed grid for down plays).
+    ///
+    /// Only squares with a tile above or below need a lookup. With tiles below (`down`), the
+    /// GADDAG path that spells `down` backwards (no separator: the whole word reversed) leads
+    /// to a node whose children are the letters `L` that may stand before it; with nothing
+    /// above, its accepting set is the mask at once, and with tiles above, each such child is
+    /// followed through them (nearest first). With tiles above only, the DAWG walked through
+    /// them gives the mask as its accepting set. So one walk, not one per letter, serves every
+    /// square that has tiles on one side only.
     pub fn compute(g: &Grid, graphs: &Graphs<'_>, t: &Tables) -> CrossChecks {
         let mut cc = CrossChecks {
-            mask: [0; N * N],
+            mask: [ALL_LETTERS; N * N],
             score: [-1; N * N],
         };
-        for r in 0..N {
-            for c in 0..N {
-                let i = r * N + c;
-                if g.cells[i] != 0 {
-                    continue;
-                }
-                let above = r > 0 && g.get(r - 1, c) != 0;
-                let below = r + 1 < N && g.get(r + 1, c) != 0;
-                if !above && !below {
-                    cc.mask[i] = ALL_LETTERS;
-                    continue;
-                }
-                let mut sum = 0;
-                let mut up = [0u8; N];
-                let mut nu = 0;
-                let mut k = r;
-                while k > 0 && g.get(k - 1, c) != 0 {
-                    k -= 1;
-                    up[nu] = g.get(k, c);
-                    nu += 1;
-                    sum += t.value(g.get(k, c));
-                }
-                let mut down = [0u8; N];
-                let mut nd = 0;
-                let mut k = r + 1;
-                while k < N && g.get(k, c) != 0 {
-                    down[nd] = g.get(k, c);
-                    nd += 1;
-                    sum += t.value(g.get(k, c));
-                    k += 1;
-                }
-                cc.score[i] = sum;
-                cc.mask[i] = cross_mask(graphs, &up[..nu], &down[..nd]);
+        let auto = graphs.auto;
+        let table = auto.table();
+        let cells = &g.cells;
+        for i in 0..N * N {
+            if cells[i] != 0 {
+                cc.mask[i] = 0;
+                continue;
             }
+            let above = i >= N && cells[i - N] != 0;
+            let below = i + N < N * N && cells[i + N] != 0;
+            if !above && !below {
+                continue;
+            }
+            // The tiles above (top row first) and below.
+            let mut top = i;
+            while top >= N && cells[top - N] != 0 {
+                top -= N;
+            }
+            let mut bottom = i;
+            while bottom + N < N * N && cells[bottom + N] != 0 {
+                bottom += N;
+            }
+            let mut sum = 0;
+            let mut k = top;
+            while k < i {
+                sum += t.value(cells[k]);
+                k += N;
+            }
+            let mut k = i + N;
+            while k <= bottom {
+                sum += t.value(cells[k]);
+                k += N;
+            }
+            cc.score[i] = sum;
+            cc.mask[i] = if !below {
+                // up + L: the DAWG after the tiles above.
+                let mut node = auto.dawg_root();
+                let mut k = top;
+                let mut ok = true;
+                while k < i {
+                    match child(table, node, cells[k] & CODE_MASK) {
+                        Some((n, _)) if n != 0 => node = n,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    k += N;
+                }
+                if ok {
+                    table[node as usize + 1] & ALL_LETTERS
+                } else {
+                    0
+                }
+            } else {
+                // L + down backwards: the GADDAG from its root through the tiles below,
+                // last first.
+                let mut node = auto.gaddag_root();
+                let mut k = bottom;
+                let mut ok = true;
+                while k > i {
+                    match child(table, node, cells[k] & CODE_MASK) {
+                        Some((n, _)) if n != 0 => node = n,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    k -= N;
+                }
+                if !ok {
+                    0
+                } else if !above {
+                    table[node as usize + 1] & ALL_LETTERS
+                } else {
+                    // Then L, then the tiles above, nearest first.
+                    let n = node as usize;
+                    let set = table[n] & ALL_LETTERS;
+                    let mut mask = 0u32;
+                    let mut bits = set;
+                    while bits != 0 {
+                        let l = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        let mut m =
+                            table[n + 2 + (table[n] & ((1u32 << l) - 1)).count_ones() as usize];
+                        let mut k = i - N;
+                        let acc = loop {
+                            match child(table, m, cells[k] & CODE_MASK) {
+                                Some((next, a)) => {
+                                    if k == top {
+                                        break a;
+                                    }
+                                    m = next;
+                                    k -= N;
+                                }
+                                None => break false,
+                            }
+                        };
+                        if acc {
+                            mask |= 1 << l;
+                        }
+                    }
+                    mask
+                }
+            };
         }
         cc
     }
-}
-
-/// Follows `cells` (square bytes) from `node`: the last child reached and whether it accepts.
-#[inline]
-fn walk(t: &[u32], mut node: u32, cells: &[u8]) -> Option<(u32, bool)> {
-    let mut acc = false;
-    for &v in cells {
-        let (next, a) = child(t, node, v & CODE_MASK)?;
-        node = next;
-        acc = a;
-    }
-    Some((node, acc))
-}
-
-/// Letters L such that `up reversed + L + down` is a word (`up` nearest first).
-fn cross_mask(graphs: &Graphs<'_>, up: &[u8], down: &[u8]) -> u32 {
-    let auto = graphs.auto;
-    let t = auto.table();
-    // The run of candidates for L: with letters above, the DAWG node after them (reached
-    // through the GADDAG: the letters nearest first, then the separator); with none, the
-    // DAWG's root.
-    let node = if up.is_empty() {
-        auto.dawg_root()
-    } else {
-        let Some((g, _)) = walk(t, auto.gaddag_root(), up) else {
-            return 0;
-        };
-        match child(t, g, SEPARATOR) {
-            Some((d, _)) => d,
-            None => return 0,
-        }
-    };
-    let set = t[node as usize] & ALL_LETTERS;
-    if down.is_empty() {
-        return set & t[node as usize + 1];
-    }
-    let mut mask = 0u32;
-    let mut bits = set;
-    while bits != 0 {
-        let l = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        if let Some((n, _)) = child(t, node, l) {
-            if n != 0 && matches!(walk(t, n, down), Some((_, true))) {
-                mask |= 1 << l;
-            }
-        }
-    }
-    mask
 }
 
 /// What to generate.
