@@ -177,7 +177,7 @@ impl<'a> Engine<'a> {
         if s.bag_len == 0 && !s.unseen.is_empty() {
             return self.endgame_best(s);
         }
-        self.moves(s).into_iter().next().unwrap_or_else(Move::pass)
+        self.best_static(s)
     }
 
     /// Best move with the bag empty, searched exactly two plies deep: each of our moves, then the

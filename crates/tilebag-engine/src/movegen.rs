@@ -809,7 +809,9 @@ fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
 /// part from `left_limit`), without the lexicon: over every run of empty squares through the
 /// anchor that the rack could fill (each square allowing some letter of the rack), the board
 /// tiles the main word would take in, the rack's most valuable tiles on the best letter
-/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus.
+/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
+/// plus `bonus[n]` for a placement of `n` tiles.
+#[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     ld: &LineData,
     a: usize,
@@ -818,7 +820,8 @@ fn anchor_bound(
     k: usize,
     usable: u32,
     t: &Tables,
-) -> i32 {
+    bonus: &[f32; 16],
+) -> f32 {
     let tile_value = |c: u8| {
         if c & BLANK_BIT != 0 {
             0
@@ -879,7 +882,7 @@ fn anchor_bound(
         e
     };
     let bingo_at = t.rack_size;
-    let mut best = 0;
+    let mut best = f32::NEG_INFINITY;
     // Aggregates over the empty squares of the window, grown left then right.
     let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
         (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
@@ -890,7 +893,7 @@ fn anchor_bound(
             2 => l2 += 1,
             1 => {}
             // A premium this bound does not rank: no bound.
-            _ => return i32::MAX,
+            _ => return f32::INFINITY,
         }
         if ld.xscore[s] >= 0 {
             lx += 1;
@@ -915,7 +918,7 @@ fn anchor_bound(
                 } else {
                     0
                 };
-            best = best.max(bound);
+            best = best.max(bound as f32 + bonus[n.min(15)]);
             if q >= nr || n >= k {
                 break;
             }
@@ -927,7 +930,7 @@ fn anchor_bound(
                 3 => c3 += 1,
                 2 => c2 += 1,
                 1 => {}
-                _ => return i32::MAX,
+                _ => return f32::INFINITY,
             }
             if ld.xscore[r] >= 0 {
                 x += 1;
@@ -967,6 +970,21 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
     bonus_max: f32,
     value: &mut V,
 ) -> Option<(Move, f32)> {
+    best_by_value_per_tiles(prep, rack, graphs, t, opts, &[bonus_max; 16], value)
+}
+
+/// As [`best_by_value`], with a bonus bound per number of tiles played: `value(c)` is at most
+/// `c.score + bonus[c.tiles]` (the static player's bonus is the best leave keeping the rest of
+/// the rack, so a move that plays many tiles is not credited with the value of keeping many).
+pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
+    prep: &Prepared,
+    rack: &Rack,
+    graphs: &Graphs<'_>,
+    t: &Tables,
+    opts: GenOptions,
+    bonus: &[f32; 16],
+    value: &mut V,
+) -> Option<(Move, f32)> {
     let root = graphs.auto.gaddag_root();
     if rack.is_empty() || root == 0 {
         return None;
@@ -980,7 +998,7 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
     };
     // (bound, direction, line, anchor, left limit), at most one per square and direction.
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
-    let mut cands = [(0i32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
+    let mut cands = [(0f32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
     let mut nc = 0;
     for &d in directions(prep, opts) {
         for r in 0..N {
@@ -997,7 +1015,7 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let b = anchor_bound(&ld, a, limit, &top, k, usable, t);
+                let b = anchor_bound(&ld, a, limit, &top, k, usable, t, bonus);
                 cands[nc] = (b, d as u8, r as u8, a as u8, limit as u8);
                 nc += 1;
             }
@@ -1005,11 +1023,11 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
         }
     }
     let cands = &mut cands[..nc];
-    cands.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+    cands.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
     let mut best: Option<(Move, f32)> = None;
     let mut best_value = f32::NEG_INFINITY;
     for &(bound, d, r, a, limit) in cands.iter() {
-        if bound as f32 + bonus_max <= best_value {
+        if bound <= best_value {
             break;
         }
         let (d, r) = (usize::from(d), usize::from(r));

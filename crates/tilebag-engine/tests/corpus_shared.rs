@@ -274,3 +274,41 @@ fn shared_corpus_played_moves_are_generated_with_their_recorded_scores() {
     // 504 + 334 + 55 = 893 on the shared corpus.
     assert_eq!((in_enable, not_enable, not_play), (504, 334, 55));
 }
+
+/// The static player's pruned search ([`tilebag_engine::Engine::best_static`]) finds the equity
+/// of the first move of the full, sorted move list, and a move that is in that list with that
+/// equity, for every corpus position whose bag holds tiles.
+#[test]
+fn shared_corpus_static_best_equals_the_top_of_the_full_move_list() {
+    let Some(positions) = corpus() else { return };
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let leaves = tilebag_engine::Leaves::enable();
+    let engine = tilebag_engine::Engine::new(lex, &t, leaves, 7);
+    let mut checked = 0;
+    let mut exchanges = 0;
+    for (i, p) in positions.iter().enumerate() {
+        let s = tilebag_engine::Situation::from_cgp(p, &t);
+        if s.bag_len == 0 {
+            continue;
+        }
+        let all = engine.moves(&s);
+        let fast = engine.best_static(&s);
+        assert_eq!(
+            fast.equity,
+            all[0].equity,
+            "line {}: pruned {fast:?}, full list {:?}",
+            i + 1,
+            all[0]
+        );
+        assert!(
+            all.iter().any(|m| *m == fast),
+            "line {}: {fast:?} is not in the full list",
+            i + 1
+        );
+        exchanges += usize::from(fast.kind == tilebag_engine::MoveKind::Exchange);
+        checked += 1;
+    }
+    assert!(checked > 700, "{checked} positions with tiles in the bag");
+    assert!(exchanges > 0, "some corpus rack is worth exchanging");
+}
