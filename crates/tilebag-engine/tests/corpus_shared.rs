@@ -302,7 +302,7 @@ fn shared_corpus_static_best_equals_the_top_of_the_full_move_list() {
             all[0]
         );
         assert!(
-            all.iter().any(|m| *m == fast),
+            all.contains(&fast),
             "line {}: {fast:?} is not in the full list",
             i + 1
         );
