@@ -596,18 +596,12 @@ fn rack_bits(rack: &[u8; 27]) -> u32 {
 /// one after another.
 #[inline(always)]
 fn wanted_children(t: &[u32], n: usize, set: u32, want: u32, kids: &mut [u32; 27]) -> usize {
-    // Children in letter order, `k` the slot of the current one; none past the last wanted.
-    let mut rest = set & !1 & (u32::MAX >> want.leading_zeros());
-    let mut k = n + 2 + (set & 1) as usize;
+    let mut w = want & !1;
     let mut nk = 0;
-    while rest != 0 {
-        let l = rest.trailing_zeros();
-        rest &= rest - 1;
-        k += 1;
-        if want >> l & 1 == 0 {
-            continue;
-        }
-        let next = t[k - 1];
+    while w != 0 {
+        let l = w.trailing_zeros();
+        w &= w - 1;
+        let next = t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
         prefetch(t, next as usize);
         kids[nk] = next << 5 | l;
         nk += 1;
