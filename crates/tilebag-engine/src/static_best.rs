@@ -73,3 +73,33 @@ impl Engine<'_> {
         best.unwrap_or_else(Move::pass)
     }
 }
+
+/// The bonus bound per number of tiles played for the endgame's reply search
+/// ([`Engine::endgame_value`]): a reply of all `rack`'s tiles gains twice what we kept
+/// (`kept_value`); one of `n` tiles gains what we kept less what the replier keeps, which is at
+/// least its `len - n` least valuable tiles.
+pub fn endgame_reply_bonus(
+    rack: &crate::rack::Rack,
+    kept_value: f32,
+    values: &[i32; 27],
+) -> [f32; 16] {
+    let mut vals: Vec<i32> = Vec::with_capacity(rack.len());
+    for code in 0..27 {
+        let v = if code == 0 { 0 } else { values[code] };
+        for _ in 0..rack.counts[code] {
+            vals.push(v);
+        }
+    }
+    vals.sort_unstable();
+    let len = vals.len();
+    let mut bonus = [f32::NEG_INFINITY; 16];
+    for (n, b) in bonus.iter_mut().enumerate() {
+        if n >= len {
+            *b = 2.0 * kept_value;
+            continue;
+        }
+        let min_left: i32 = vals[..len - n].iter().sum();
+        *b = kept_value - min_left as f32;
+    }
+    bonus
+}
