@@ -84,11 +84,10 @@ pub fn endgame_reply_bonus(
     values: &[i32; 27],
 ) -> [f32; 16] {
     let mut vals: Vec<i32> = Vec::with_capacity(rack.len());
-    for code in 0..27 {
-        let v = if code == 0 { 0 } else { values[code] };
-        for _ in 0..rack.counts[code] {
-            vals.push(v);
-        }
+    for (code, (&n, &v)) in rack.counts.iter().zip(values).enumerate() {
+        // The blank (code 0) is worth nothing.
+        let v = if code == 0 { 0 } else { v };
+        vals.extend(std::iter::repeat_n(v, usize::from(n)));
     }
     vals.sort_unstable();
     let len = vals.len();
