@@ -640,6 +640,12 @@ struct LineData {
     lm: [i32; N],
     wm: [i32; N],
     anchors: [bool; N],
+    /// Board tiles' values as prefix sums (`board[c]`: the tiles left of square `c`).
+    board: [i32; N + 1],
+    /// Per square: the first square of the run of tiles that ends just left of it (itself if
+    /// none), and the last of the run that starts just right of it.
+    run_l: [u8; N],
+    run_r: [u8; N],
 }
 
 /// Row `r` of direction `d` (0 across, 1 down) of the prepared board; None when it has no anchor.
@@ -653,6 +659,9 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
         lm: [1; N],
         wm: [1; N],
         anchors: [false; N],
+        board: [0; N + 1],
+        run_l: [0; N],
+        run_r: [0; N],
     };
     let mut any = false;
     for c in 0..N {
@@ -675,7 +684,25 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
         ld.lm[c] = t.letter_mult[sq];
         ld.wm[c] = t.word_mult[sq];
     }
-    any.then_some(ld)
+    if !any {
+        return None;
+    }
+    for c in 0..N {
+        ld.board[c + 1] = ld.board[c] + t.value(ld.cells[c]);
+        ld.run_l[c] = if c > 0 && ld.cells[c - 1] != 0 {
+            ld.run_l[c - 1].min(c as u8 - 1)
+        } else {
+            c as u8
+        };
+    }
+    for c in (0..N).rev() {
+        ld.run_r[c] = if c + 1 < N && ld.cells[c + 1] != 0 {
+            ld.run_r[c + 1].max(c as u8 + 1)
+        } else {
+            c as u8
+        };
+    }
+    Some(ld)
 }
 
 /// The directions to generate (0 across, 1 down).
@@ -816,13 +843,6 @@ fn anchor_bound(
     t: &Tables,
     bonus: &[f32; 16],
 ) -> f32 {
-    let tile_value = |c: u8| {
-        if c & BLANK_BIT != 0 {
-            0
-        } else {
-            t.values[usize::from(c & CODE_MASK)]
-        }
-    };
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
     let mut lefts = [0usize; 16];
@@ -853,28 +873,9 @@ fn anchor_bound(
             nr += 1;
         }
     }
-    // Board tiles' values as prefix sums, to total the main word's.
-    let mut board = [0i32; N + 1];
-    for c in 0..N {
-        board[c + 1] = board[c]
-            + if ld.cells[c] != 0 {
-                tile_value(ld.cells[c])
-            } else {
-                0
-            };
-    }
-    let ext_left = |mut s: usize| {
-        while s > 0 && ld.cells[s - 1] != 0 {
-            s -= 1;
-        }
-        s
-    };
-    let ext_right = |mut e: usize| {
-        while e + 1 < N && ld.cells[e + 1] != 0 {
-            e += 1;
-        }
-        e
-    };
+    let board = &ld.board;
+    let ext_left = |s: usize| usize::from(ld.run_l[s]);
+    let ext_right = |e: usize| usize::from(ld.run_r[e]);
     let bingo_at = t.rack_size;
     let mut best = f32::NEG_INFINITY;
     // Aggregates over the empty squares of the window, grown left then right.
