@@ -313,11 +313,15 @@ struct Line<'a, F> {
     cells: [u8; N],
     mask: [u32; N],
     xscore: [i32; N],
+    /// Per square, what a new tile adds to the cross-words' total: `xw + value × xm` (both 0
+    /// where no cross-word forms), so placing a tile takes no branch.
+    xw: [i32; N],
+    xm: [i32; N],
     lm: [i32; N],
     wm: [i32; N],
     placed: [u8; N],
     rack: [u8; 27],
-    /// Bits of the letters on the rack (not counting blanks).
+    /// Bits of the codes on the rack: bit 0 while a blank is left, bits 1..=26 its letters.
     letter_bits: u32,
     stride: [u16; 27],
     rack_total: u8,
@@ -368,16 +372,10 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             self.values[usize::from(tile)]
         };
         let lv = v * self.lm[pos];
-        let wm = self.wm[pos];
-        let x = self.xscore[pos];
         Acc {
             main: a.main + lv,
-            wmul: a.wmul * wm,
-            xtotal: if x >= 0 {
-                a.xtotal + (x + lv) * wm
-            } else {
-                a.xtotal
-            },
+            wmul: a.wmul * self.wm[pos],
+            xtotal: a.xtotal + self.xw[pos] + lv * self.xm[pos],
             tiles: a.tiles + 1,
             used: a.used + self.stride[usize::from(rack_code)],
         }
@@ -403,12 +401,9 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// The letters that may go on empty square `pos` now.
     #[inline(always)]
     fn allowed(&self, pos: usize) -> u32 {
-        self.mask[pos]
-            & if self.rack[usize::from(BLANK)] > 0 {
-                ALL_LETTERS
-            } else {
-                self.letter_bits
-            }
+        // Bit 0 of `letter_bits` is the blank: all ones below when one is left.
+        let blank = 0u32.wrapping_sub(self.letter_bits & 1);
+        self.mask[pos] & (self.letter_bits | blank)
     }
 
     /// Fills square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
@@ -453,9 +448,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if want == 0 {
             return;
         }
-        let mut kids = [0u32; 27];
+        let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
         let nk = wanted_children(self.t, n, set, want, &mut kids);
-        for &kid in &kids[..nk] {
+        for kid in &kids[..nk] {
+            // SAFETY: `wanted_children` wrote the first `nk` entries.
+            let kid = unsafe { kid.assume_init() };
             let l = (kid & 31) as u8;
             let next = kid >> 5;
             let accepts = acc >> l & 1 != 0;
@@ -536,9 +533,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if want == 0 {
             return;
         }
-        let mut kids = [0u32; 27];
+        let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
         let nk = wanted_children(self.t, n, set, want, &mut kids);
-        for &kid in &kids[..nk] {
+        for kid in &kids[..nk] {
+            // SAFETY: `wanted_children` wrote the first `nk` entries.
+            let kid = unsafe { kid.assume_init() };
             let l = (kid & 31) as u8;
             let next = kid >> 5;
             let accepts = acc >> l & 1 != 0;
@@ -595,7 +594,13 @@ fn rack_bits(rack: &[u8; 27]) -> u32 {
 /// loading each of those nodes, so the cache misses of the walk below overlap instead of coming
 /// one after another.
 #[inline(always)]
-fn wanted_children(t: &[u32], n: usize, set: u32, want: u32, kids: &mut [u32; 27]) -> usize {
+fn wanted_children(
+    t: &[u32],
+    n: usize,
+    set: u32,
+    want: u32,
+    kids: &mut [std::mem::MaybeUninit<u32>; 27],
+) -> usize {
     let mut w = want & !1;
     let mut nk = 0;
     while w != 0 {
@@ -603,7 +608,7 @@ fn wanted_children(t: &[u32], n: usize, set: u32, want: u32, kids: &mut [u32; 27
         w &= w - 1;
         let next = t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
         prefetch(t, next as usize);
-        kids[nk] = next << 5 | l;
+        kids[nk].write(next << 5 | l);
         nk += 1;
     }
     nk
@@ -740,11 +745,19 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             cells: ld.cells,
             mask: ld.mask,
             xscore: ld.xscore,
+            xw: std::array::from_fn(|c| {
+                if ld.xscore[c] >= 0 {
+                    ld.xscore[c] * ld.wm[c]
+                } else {
+                    0
+                }
+            }),
+            xm: std::array::from_fn(|c| if ld.xscore[c] >= 0 { ld.wm[c] } else { 0 }),
             lm: ld.lm,
             wm: ld.wm,
             placed: [0; N],
             rack: rack.counts,
-            letter_bits: rack_bits(&rack.counts) & !1,
+            letter_bits: rack_bits(&rack.counts) | u32::from(rack.counts[usize::from(BLANK)] > 0),
             stride: index.stride,
             rack_total: rack.len().min(255) as u8,
             anchor: 0,
