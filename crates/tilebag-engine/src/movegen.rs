@@ -855,7 +855,19 @@ fn anchor_bound(
     usable: u32,
     t: &Tables,
     bonus: &[f32; 16],
+    rack_letters: u32,
 ) -> f32 {
+    // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
+    // on no square can score more than this, whatever the tiles' ranking says.
+    let fit = |s: usize| {
+        let mut m = ld.mask[s] & rack_letters;
+        let mut v = 0;
+        while m != 0 {
+            v = v.max(t.values[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+        v
+    };
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
     let mut lefts = [0usize; 16];
@@ -894,7 +906,15 @@ fn anchor_bound(
     // Aggregates over the empty squares of the window, grown left then right.
     let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
         (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
+    // The same squares' best fits: times their letter premiums (main word), and times their
+    // letter and word premiums where a cross-word forms.
+    let (mut lfit, mut lxfit) = (0i32, 0i32);
     for (p, &s) in lefts[..nl].iter().enumerate() {
+        let f = fit(s) * ld.lm[s];
+        lfit += f;
+        if ld.xscore[s] >= 0 {
+            lxfit += f * ld.wm[s];
+        }
         lw *= ld.wm[s];
         match ld.lm[s] {
             3 => l3 += 1,
@@ -910,6 +930,7 @@ fn anchor_bound(
         }
         let start = ext_left(s);
         let (mut w, mut c3, mut c2, mut x, mut xc, mut xmax) = (lw, l3, l2, lx, lxc, lmax);
+        let (mut mfit, mut xfit) = (lfit, lxfit);
         let mut last = a;
         let mut q = 0;
         loop {
@@ -917,10 +938,11 @@ fn anchor_bound(
             let end = ext_right(last);
             let (c3n, c2n) = (c3.min(n), c2.min(n - c3.min(n)));
             let letters =
-                3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]);
+                (3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]))
+                    .min(mfit);
             let bound = (board[end + 1] - board[start] + letters) * w
                 + xc
-                + xmax * top[x.min(n)]
+                + (xmax * top[x.min(n)]).min(xfit)
                 + if n == bingo_at {
                     tilebag_core::play::BINGO_BONUS
                 } else {
@@ -933,6 +955,11 @@ fn anchor_bound(
             let r = rights[q];
             q += 1;
             last = r;
+            let f = fit(r) * ld.lm[r];
+            mfit += f;
+            if ld.xscore[r] >= 0 {
+                xfit += f * ld.wm[r];
+            }
             w *= ld.wm[r];
             match ld.lm[r] {
                 3 => c3 += 1,
@@ -999,6 +1026,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     }
     let index = LeaveIndex::new(rack);
     let (top, k) = top_values(rack, t);
+    let rack_letters = rack_bits(&rack.counts) & !1;
     let usable = if rack.counts[usize::from(BLANK)] > 0 {
         ALL_LETTERS
     } else {
@@ -1023,7 +1051,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let b = anchor_bound(&ld, a, limit, &top, k, usable, t, bonus);
+                let b = anchor_bound(&ld, a, limit, &top, k, usable, t, bonus, rack_letters);
                 cands[nc] = (b, d as u8, r as u8, a as u8, limit as u8);
                 nc += 1;
             }
