@@ -218,9 +218,16 @@ impl CrossChecks {
                 } else if !above {
                     table[node as usize + 1] & ALL_LETTERS
                 } else {
-                    // Then L, then the tiles above, nearest first.
+                    // Then L, then the tiles above, nearest first. Only letters that can
+                    // also follow the tiles above (the DAWG's children after them) are tried.
                     let n = node as usize;
-                    let set = table[n] & ALL_LETTERS;
+                    let mut after_up = auto.dawg_root();
+                    let mut k = top;
+                    while k < i && after_up != 0 {
+                        after_up = child(table, after_up, cells[k] & CODE_MASK).map_or(0, |c| c.0);
+                        k += N;
+                    }
+                    let set = table[n] & table[after_up as usize] & ALL_LETTERS;
                     let mut mask = 0u32;
                     let mut bits = set;
                     while bits != 0 {
