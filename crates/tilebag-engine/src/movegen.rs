@@ -419,7 +419,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// totals with the tile's value (a blank on the board scores nothing). `None` when no word
     /// goes on through that letter.
     #[inline(always)]
-    fn through_tile(
+    fn through_tile<P: Pop>(
         &self,
         n: usize,
         set: u32,
@@ -431,7 +431,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if set >> l & 1 == 0 {
             return None;
         }
-        let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
+        let next = self.t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
         let mut a2 = a;
         if cell & BLANK_BIT == 0 {
             a2.main += self.values[usize::from(l)];
@@ -439,14 +439,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         Some((next, acc >> l & 1 != 0, a2))
     }
 
-    fn left(&mut self, pos: usize, node: u32, a: Acc) {
+    fn left<P: Pop>(&mut self, pos: usize, node: u32, a: Acc) {
         let n = node as usize;
         let set = self.t[n];
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            if let Some((next, accepts, a2)) = self.through_tile(n, set, acc, cell, a) {
-                self.after_left(pos, next, accepts, a2);
+            if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, cell, a) {
+                self.after_left::<P>(pos, next, accepts, a2);
             }
             return;
         }
@@ -456,7 +456,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             return;
         }
         let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
-        let nk = wanted_children(self.t, n, set, want, &mut kids);
+        let nk = wanted_children::<P>(self.t, n, set, want, &mut kids);
         for kid in &kids[..nk] {
             // SAFETY: `wanted_children` wrote the first `nk` entries.
             let kid = unsafe { kid.assume_init() };
@@ -467,14 +467,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let saved = self.take(l);
                 self.placed[pos] = l;
                 let a2 = self.with_tile(a, pos, l, l);
-                self.after_left(pos, next, accepts, a2);
+                self.after_left::<P>(pos, next, accepts, a2);
                 self.give(l, saved);
             }
             if self.rack[usize::from(BLANK)] > 0 {
                 let saved = self.take(BLANK);
                 self.placed[pos] = l | BLANK_BIT;
                 let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                self.after_left(pos, next, accepts, a2);
+                self.after_left::<P>(pos, next, accepts, a2);
                 self.give(BLANK, saved);
             }
         }
@@ -483,7 +483,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// After a letter went on `pos` (leftwards) reaching GADDAG node `next`: record the word if
     /// complete, go on left, and cross the separator to go right of the anchor.
     #[inline(always)]
-    fn after_left(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
+    fn after_left<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
         let left_free = pos == 0 || self.cells[pos - 1] == 0;
         if accepts && left_free && self.anchor_right_free {
             self.record(a, pos, self.anchor);
@@ -503,7 +503,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             } else {
                 pos > self.left_limit && more && set & self.allowed(pos - 1) != 0
             } {
-                self.left(pos - 1, next, a);
+                self.left::<P>(pos - 1, next, a);
             }
         }
         let anchor = self.anchor;
@@ -518,21 +518,21 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 } else {
                     more && dset & self.allowed(anchor + 1) != 0
                 } {
-                    self.right(anchor + 1, d, pos, a);
+                    self.right::<P>(anchor + 1, d, pos, a);
                 }
             }
         }
     }
 
     /// Fills square `pos` (right of the anchor) from DAWG node `node`, going right.
-    fn right(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
+    fn right<P: Pop>(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
         let n = node as usize;
         let set = self.t[n];
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            if let Some((next, accepts, a2)) = self.through_tile(n, set, acc, cell, a) {
-                self.after_right(pos, next, accepts, start, a2);
+            if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, cell, a) {
+                self.after_right::<P>(pos, next, accepts, start, a2);
             }
             return;
         }
@@ -541,7 +541,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             return;
         }
         let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
-        let nk = wanted_children(self.t, n, set, want, &mut kids);
+        let nk = wanted_children::<P>(self.t, n, set, want, &mut kids);
         for kid in &kids[..nk] {
             // SAFETY: `wanted_children` wrote the first `nk` entries.
             let kid = unsafe { kid.assume_init() };
@@ -552,21 +552,21 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let saved = self.take(l);
                 self.placed[pos] = l;
                 let a2 = self.with_tile(a, pos, l, l);
-                self.after_right(pos, next, accepts, start, a2);
+                self.after_right::<P>(pos, next, accepts, start, a2);
                 self.give(l, saved);
             }
             if self.rack[usize::from(BLANK)] > 0 {
                 let saved = self.take(BLANK);
                 self.placed[pos] = l | BLANK_BIT;
                 let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                self.after_right(pos, next, accepts, start, a2);
+                self.after_right::<P>(pos, next, accepts, start, a2);
                 self.give(BLANK, saved);
             }
         }
     }
 
     #[inline(always)]
-    fn after_right(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
+    fn after_right<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
         let right_free = pos + 1 == N || self.cells[pos + 1] == 0;
         if accepts && right_free {
             self.record(a, start, pos);
@@ -579,7 +579,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             } else {
                 a.tiles < self.rack_total && set & self.allowed(pos + 1) != 0
             } {
-                self.right(pos + 1, next, start, a);
+                self.right::<P>(pos + 1, next, start, a);
             }
         }
     }
@@ -601,7 +601,7 @@ fn rack_bits(rack: &[u8; 27]) -> u32 {
 /// loading each of those nodes, so the cache misses of the walk below overlap instead of coming
 /// one after another.
 #[inline(always)]
-fn wanted_children(
+fn wanted_children<P: Pop>(
     t: &[u32],
     n: usize,
     set: u32,
@@ -613,7 +613,7 @@ fn wanted_children(
     while w != 0 {
         let l = w.trailing_zeros();
         w &= w - 1;
-        let next = t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
+        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
         prefetch(t, next as usize);
         kids[nk].write(next << 5 | l);
         nk += 1;
@@ -789,7 +789,11 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
         self.anchor_right_free = a + 1 == N || self.cells[a + 1] == 0;
         self.left_limit = left_limit;
         if self.mask[a] != 0 {
-            self.left(a, root, START);
+            if hardware_popcount() {
+                self.left::<HardPop>(a, root, START);
+            } else {
+                self.left::<SoftPop>(a, root, START);
+            }
         }
     }
 }
@@ -1098,4 +1102,63 @@ pub fn thread_cpu_ns() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
+}
+
+/// A population count, the walk's way to find a child's slot (see [`tilebag_lexicon::automaton`]).
+/// The default x86-64 target has no `popcnt` instruction, so Rust's `count_ones` is a dozen
+/// instructions there; the walk is compiled twice, and takes the instruction when the CPU has
+/// it ([`hardware_popcount`], checked once per anchor from a cached flag).
+trait Pop {
+    fn count(x: u32) -> u32;
+}
+
+/// `count_ones` as the target compiles it.
+struct SoftPop;
+
+impl Pop for SoftPop {
+    #[inline(always)]
+    fn count(x: u32) -> u32 {
+        x.count_ones()
+    }
+}
+
+/// The `popcnt` instruction (only used when the CPU has it).
+struct HardPop;
+
+impl Pop for HardPop {
+    #[inline(always)]
+    fn count(x: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let r: u32;
+            // SAFETY: only reached when `hardware_popcount()` found the instruction; it reads
+            // and writes registers only (and the flags, which `asm!` assumes clobbered).
+            unsafe {
+                core::arch::asm!(
+                    "popcnt {0:e}, {1:e}",
+                    lateout(reg) r,
+                    in(reg) x,
+                    options(pure, nomem, nostack)
+                );
+            }
+            r
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            x.count_ones()
+        }
+    }
+}
+
+/// Whether this CPU has the `popcnt` instruction (std caches the answer).
+#[inline(always)]
+fn hardware_popcount() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
