@@ -1162,3 +1162,25 @@ fn hardware_popcount() -> bool {
         false
     }
 }
+
+#[cfg(test)]
+mod pop_tests {
+    use super::*;
+
+    /// The `popcnt` instruction counts what `count_ones` counts (child slots depend on it).
+    #[test]
+    fn hardware_and_software_population_counts_agree() {
+        if !hardware_popcount() {
+            eprintln!("skipping: this CPU has no popcnt instruction");
+            return;
+        }
+        let mut x = 0x9E37_79B9u32;
+        for i in 0..10_000u32 {
+            x = x.rotate_left(5) ^ i.wrapping_mul(0x85EB_CA6B);
+            assert_eq!(HardPop::count(x), SoftPop::count(x), "{x:#x}");
+        }
+        for x in [0, 1, u32::MAX, (1 << 27) - 1, 0x8000_0000] {
+            assert_eq!(HardPop::count(x), x.count_ones(), "{x:#x}");
+        }
+    }
+}
