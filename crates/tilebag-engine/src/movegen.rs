@@ -14,12 +14,16 @@
 //! (a 27-bit mask from the cross-checks), the perpendicular words' scores, the premiums, and the
 //! rack as counts per letter plus a bitset of the letters on it. At a node the letters worth
 //! trying are one AND: `children & cross-check & rack letters` (all letters while a blank is
-//! left), so no child the rack or the square rules out is ever read; a board tile's child is found
-//! by a population count. The wanted children's nodes are prefetched before the first is
+//! left; the blank is bit 0 of the rack's bitset, so this takes no branch), so no child the rack
+//! or the square rules out is ever read; each wanted child's slot, like a board tile's child, is
+//! one population count of the node's child set below its letter (the `popcnt` instruction when
+//! the CPU has it: the walk is compiled for both, see `Pop`). The wanted children's nodes are
+//! prefetched before the first is
 //! followed, so their cache misses overlap. Before recursing, the caller checks that the next
 //! square can take something from the child node (about half the calls would otherwise return
 //! at once). Placing a tile updates three running sums (main-word letters, word multiplier,
-//! cross-word total) and one index (which sub-multiset of the rack is used, for the leave value),
+//! cross-word total, the last with per-square factors that are 0 where no cross-word forms, so
+//! no branch) and one index (which sub-multiset of the rack is used, for the leave value),
 //! passed by value, so taking it back is free. Nothing is allocated per move: each complete
 //! placement is handed to the caller's sink as a borrowed [`Candidate`], and only a sink that
 //! keeps it copies 24 bytes.
