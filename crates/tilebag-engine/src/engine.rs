@@ -9,7 +9,7 @@
 use crate::cgp::CgpPosition;
 use crate::grid::{Grid, Tables, TablesError, N};
 use crate::leaves::Leaves;
-use crate::movegen::{best_by_value, generate, GenOptions, Graphs, LeaveIndex, Prepared};
+use crate::movegen::{generate, GenOptions, Graphs, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
 use tilebag_core::{Game, Ruleset};
@@ -177,7 +177,7 @@ impl<'a> Engine<'a> {
         if s.bag_len == 0 && !s.unseen.is_empty() {
             return self.endgame_best(s);
         }
-        self.moves(s).into_iter().next().unwrap_or_else(Move::pass)
+        self.best_static(s)
     }
 
     /// Best move with the bag empty, searched exactly two plies deep: each of our moves, then the
@@ -229,13 +229,13 @@ impl Engine<'_> {
         let opp_index = LeaveIndex::new(&opp_rack);
         // A reply is worth its score plus at most twice what we kept (going out), so the
         // pruned search of `best_by_value` finds the best one without walking every reply.
-        if let Some((_, r)) = best_by_value(
+        if let Some((_, r)) = crate::movegen::best_by_value_per_tiles(
             &prep,
             &opp_rack,
             &self.graphs,
             self.tables,
             GenOptions::default(),
-            2.0 * kept_value,
+            &crate::static_best::endgame_reply_bonus(&opp_rack, kept_value, values),
             &mut |c| {
                 if usize::from(c.tiles) == opp_rack.len() {
                     c.score as f32 + 2.0 * kept_value

@@ -26,6 +26,7 @@ pub mod bot;
 pub mod engine;
 pub mod leaves;
 pub mod selfplay;
+pub mod static_best;
 pub mod train;
 
 pub use bot::{Level, SimConfig};

@@ -14,12 +14,16 @@
 //! (a 27-bit mask from the cross-checks), the perpendicular words' scores, the premiums, and the
 //! rack as counts per letter plus a bitset of the letters on it. At a node the letters worth
 //! trying are one AND: `children & cross-check & rack letters` (all letters while a blank is
-//! left), so no child the rack or the square rules out is ever read; a board tile's child is found
-//! by a population count. The wanted children's nodes are prefetched before the first is
+//! left; the blank is bit 0 of the rack's bitset, so this takes no branch), so no child the rack
+//! or the square rules out is ever read; each wanted child's slot, like a board tile's child, is
+//! one population count of the node's child set below its letter (the `popcnt` instruction when
+//! the CPU has it: the walk is compiled for both, see `Pop`). The wanted children's nodes are
+//! prefetched before the first is
 //! followed, so their cache misses overlap. Before recursing, the caller checks that the next
 //! square can take something from the child node (about half the calls would otherwise return
 //! at once). Placing a tile updates three running sums (main-word letters, word multiplier,
-//! cross-word total) and one index (which sub-multiset of the rack is used, for the leave value),
+//! cross-word total, the last with per-square factors that are 0 where no cross-word forms, so
+//! no branch) and one index (which sub-multiset of the rack is used, for the leave value),
 //! passed by value, so taking it back is free. Nothing is allocated per move: each complete
 //! placement is handed to the caller's sink as a borrowed [`Candidate`], and only a sink that
 //! keeps it copies 24 bytes.
@@ -38,7 +42,6 @@ use crate::grid::{Grid, Tables, BLANK, BLANK_BIT, CODE_MASK, N};
 use crate::moves::Move;
 use crate::rack::Rack;
 use tilebag_core::Direction;
-use tilebag_lexicon::gaddag::SEPARATOR;
 use tilebag_lexicon::{Automaton, Lexicon};
 
 /// The automaton a generator walks: the GADDAG leftwards from an anchor, and after a separator
@@ -131,96 +134,134 @@ pub struct CrossChecks {
 
 impl CrossChecks {
     /// For plays along the rows of `g` (pass the transposed grid for down plays).
+    ///
+    /// Only squares with a tile above or below need a lookup. With tiles below (`down`), the
+    /// GADDAG path that spells `down` backwards (no separator: the whole word reversed) leads
+    /// to a node whose children are the letters `L` that may stand before it; with nothing
+    /// above, its accepting set is the mask at once, and with tiles above, each such child is
+    /// followed through them (nearest first). With tiles above only, the DAWG walked through
+    /// them gives the mask as its accepting set. So one walk, not one per letter, serves every
+    /// square that has tiles on one side only.
     pub fn compute(g: &Grid, graphs: &Graphs<'_>, t: &Tables) -> CrossChecks {
         let mut cc = CrossChecks {
-            mask: [0; N * N],
+            mask: [ALL_LETTERS; N * N],
             score: [-1; N * N],
         };
-        for r in 0..N {
-            for c in 0..N {
-                let i = r * N + c;
-                if g.cells[i] != 0 {
-                    continue;
-                }
-                let above = r > 0 && g.get(r - 1, c) != 0;
-                let below = r + 1 < N && g.get(r + 1, c) != 0;
-                if !above && !below {
-                    cc.mask[i] = ALL_LETTERS;
-                    continue;
-                }
-                let mut sum = 0;
-                let mut up = [0u8; N];
-                let mut nu = 0;
-                let mut k = r;
-                while k > 0 && g.get(k - 1, c) != 0 {
-                    k -= 1;
-                    up[nu] = g.get(k, c);
-                    nu += 1;
-                    sum += t.value(g.get(k, c));
-                }
-                let mut down = [0u8; N];
-                let mut nd = 0;
-                let mut k = r + 1;
-                while k < N && g.get(k, c) != 0 {
-                    down[nd] = g.get(k, c);
-                    nd += 1;
-                    sum += t.value(g.get(k, c));
-                    k += 1;
-                }
-                cc.score[i] = sum;
-                cc.mask[i] = cross_mask(graphs, &up[..nu], &down[..nd]);
+        let auto = graphs.auto;
+        let table = auto.table();
+        let cells = &g.cells;
+        for i in 0..N * N {
+            if cells[i] != 0 {
+                cc.mask[i] = 0;
+                continue;
             }
+            let above = i >= N && cells[i - N] != 0;
+            let below = i + N < N * N && cells[i + N] != 0;
+            if !above && !below {
+                continue;
+            }
+            // The tiles above (top row first) and below.
+            let mut top = i;
+            while top >= N && cells[top - N] != 0 {
+                top -= N;
+            }
+            let mut bottom = i;
+            while bottom + N < N * N && cells[bottom + N] != 0 {
+                bottom += N;
+            }
+            let mut sum = 0;
+            let mut k = top;
+            while k < i {
+                sum += t.value(cells[k]);
+                k += N;
+            }
+            let mut k = i + N;
+            while k <= bottom {
+                sum += t.value(cells[k]);
+                k += N;
+            }
+            cc.score[i] = sum;
+            cc.mask[i] = if !below {
+                // up + L: the DAWG after the tiles above.
+                let mut node = auto.dawg_root();
+                let mut k = top;
+                let mut ok = true;
+                while k < i {
+                    match child(table, node, cells[k] & CODE_MASK) {
+                        Some((n, _)) if n != 0 => node = n,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    k += N;
+                }
+                if ok {
+                    table[node as usize + 1] & ALL_LETTERS
+                } else {
+                    0
+                }
+            } else {
+                // L + down backwards: the GADDAG from its root through the tiles below,
+                // last first.
+                let mut node = auto.gaddag_root();
+                let mut k = bottom;
+                let mut ok = true;
+                while k > i {
+                    match child(table, node, cells[k] & CODE_MASK) {
+                        Some((n, _)) if n != 0 => node = n,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    k -= N;
+                }
+                if !ok {
+                    0
+                } else if !above {
+                    table[node as usize + 1] & ALL_LETTERS
+                } else {
+                    // Then L, then the tiles above, nearest first. Only letters that can
+                    // also follow the tiles above (the DAWG's children after them) are tried.
+                    let n = node as usize;
+                    let mut after_up = auto.dawg_root();
+                    let mut k = top;
+                    while k < i && after_up != 0 {
+                        after_up = child(table, after_up, cells[k] & CODE_MASK).map_or(0, |c| c.0);
+                        k += N;
+                    }
+                    let set = table[n] & table[after_up as usize] & ALL_LETTERS;
+                    let mut mask = 0u32;
+                    let mut bits = set;
+                    while bits != 0 {
+                        let l = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        let mut m =
+                            table[n + 2 + (table[n] & ((1u32 << l) - 1)).count_ones() as usize];
+                        let mut k = i - N;
+                        let acc = loop {
+                            match child(table, m, cells[k] & CODE_MASK) {
+                                Some((next, a)) => {
+                                    if k == top {
+                                        break a;
+                                    }
+                                    m = next;
+                                    k -= N;
+                                }
+                                None => break false,
+                            }
+                        };
+                        if acc {
+                            mask |= 1 << l;
+                        }
+                    }
+                    mask
+                }
+            };
         }
         cc
     }
-}
-
-/// Follows `cells` (square bytes) from `node`: the last child reached and whether it accepts.
-#[inline]
-fn walk(t: &[u32], mut node: u32, cells: &[u8]) -> Option<(u32, bool)> {
-    let mut acc = false;
-    for &v in cells {
-        let (next, a) = child(t, node, v & CODE_MASK)?;
-        node = next;
-        acc = a;
-    }
-    Some((node, acc))
-}
-
-/// Letters L such that `up reversed + L + down` is a word (`up` nearest first).
-fn cross_mask(graphs: &Graphs<'_>, up: &[u8], down: &[u8]) -> u32 {
-    let auto = graphs.auto;
-    let t = auto.table();
-    // The run of candidates for L: with letters above, the DAWG node after them (reached
-    // through the GADDAG: the letters nearest first, then the separator); with none, the
-    // DAWG's root.
-    let node = if up.is_empty() {
-        auto.dawg_root()
-    } else {
-        let Some((g, _)) = walk(t, auto.gaddag_root(), up) else {
-            return 0;
-        };
-        match child(t, g, SEPARATOR) {
-            Some((d, _)) => d,
-            None => return 0,
-        }
-    };
-    let set = t[node as usize] & ALL_LETTERS;
-    if down.is_empty() {
-        return set & t[node as usize + 1];
-    }
-    let mut mask = 0u32;
-    let mut bits = set;
-    while bits != 0 {
-        let l = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        if let Some((n, _)) = child(t, node, l) {
-            if n != 0 && matches!(walk(t, n, down), Some((_, true))) {
-                mask |= 1 << l;
-            }
-        }
-    }
-    mask
 }
 
 /// What to generate.
@@ -283,11 +324,15 @@ struct Line<'a, F> {
     cells: [u8; N],
     mask: [u32; N],
     xscore: [i32; N],
+    /// Per square, what a new tile adds to the cross-words' total: `xw + value × xm` (both 0
+    /// where no cross-word forms), so placing a tile takes no branch.
+    xw: [i32; N],
+    xm: [i32; N],
     lm: [i32; N],
     wm: [i32; N],
     placed: [u8; N],
     rack: [u8; 27],
-    /// Bits of the letters on the rack (not counting blanks).
+    /// Bits of the codes on the rack: bit 0 while a blank is left, bits 1..=26 its letters.
     letter_bits: u32,
     stride: [u16; 27],
     rack_total: u8,
@@ -338,16 +383,10 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             self.values[usize::from(tile)]
         };
         let lv = v * self.lm[pos];
-        let wm = self.wm[pos];
-        let x = self.xscore[pos];
         Acc {
             main: a.main + lv,
-            wmul: a.wmul * wm,
-            xtotal: if x >= 0 {
-                a.xtotal + (x + lv) * wm
-            } else {
-                a.xtotal
-            },
+            wmul: a.wmul * self.wm[pos],
+            xtotal: a.xtotal + self.xw[pos] + lv * self.xm[pos],
             tiles: a.tiles + 1,
             used: a.used + self.stride[usize::from(rack_code)],
         }
@@ -373,12 +412,9 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// The letters that may go on empty square `pos` now.
     #[inline(always)]
     fn allowed(&self, pos: usize) -> u32 {
-        self.mask[pos]
-            & if self.rack[usize::from(BLANK)] > 0 {
-                ALL_LETTERS
-            } else {
-                self.letter_bits
-            }
+        // Bit 0 of `letter_bits` is the blank: all ones below when one is left.
+        let blank = 0u32.wrapping_sub(self.letter_bits & 1);
+        self.mask[pos] & (self.letter_bits | blank)
     }
 
     /// Fills square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
@@ -387,7 +423,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// totals with the tile's value (a blank on the board scores nothing). `None` when no word
     /// goes on through that letter.
     #[inline(always)]
-    fn through_tile(
+    fn through_tile<P: Pop>(
         &self,
         n: usize,
         set: u32,
@@ -399,7 +435,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if set >> l & 1 == 0 {
             return None;
         }
-        let next = self.t[n + 2 + (set & ((1u32 << l) - 1)).count_ones() as usize];
+        let next = self.t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
         let mut a2 = a;
         if cell & BLANK_BIT == 0 {
             a2.main += self.values[usize::from(l)];
@@ -407,14 +443,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         Some((next, acc >> l & 1 != 0, a2))
     }
 
-    fn left(&mut self, pos: usize, node: u32, a: Acc) {
+    fn left<P: Pop>(&mut self, pos: usize, node: u32, a: Acc) {
         let n = node as usize;
         let set = self.t[n];
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            if let Some((next, accepts, a2)) = self.through_tile(n, set, acc, cell, a) {
-                self.after_left(pos, next, accepts, a2);
+            if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, cell, a) {
+                self.after_left::<P>(pos, next, accepts, a2);
             }
             return;
         }
@@ -423,9 +459,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if want == 0 {
             return;
         }
-        let mut kids = [0u32; 27];
-        let nk = wanted_children(self.t, n, set, want, &mut kids);
-        for &kid in &kids[..nk] {
+        let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
+        let nk = wanted_children::<P>(self.t, n, set, want, &mut kids);
+        for kid in &kids[..nk] {
+            // SAFETY: `wanted_children` wrote the first `nk` entries.
+            let kid = unsafe { kid.assume_init() };
             let l = (kid & 31) as u8;
             let next = kid >> 5;
             let accepts = acc >> l & 1 != 0;
@@ -433,14 +471,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let saved = self.take(l);
                 self.placed[pos] = l;
                 let a2 = self.with_tile(a, pos, l, l);
-                self.after_left(pos, next, accepts, a2);
+                self.after_left::<P>(pos, next, accepts, a2);
                 self.give(l, saved);
             }
             if self.rack[usize::from(BLANK)] > 0 {
                 let saved = self.take(BLANK);
                 self.placed[pos] = l | BLANK_BIT;
                 let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                self.after_left(pos, next, accepts, a2);
+                self.after_left::<P>(pos, next, accepts, a2);
                 self.give(BLANK, saved);
             }
         }
@@ -449,7 +487,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// After a letter went on `pos` (leftwards) reaching GADDAG node `next`: record the word if
     /// complete, go on left, and cross the separator to go right of the anchor.
     #[inline(always)]
-    fn after_left(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
+    fn after_left<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
         let left_free = pos == 0 || self.cells[pos - 1] == 0;
         if accepts && left_free && self.anchor_right_free {
             self.record(a, pos, self.anchor);
@@ -469,7 +507,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             } else {
                 pos > self.left_limit && more && set & self.allowed(pos - 1) != 0
             } {
-                self.left(pos - 1, next, a);
+                self.left::<P>(pos - 1, next, a);
             }
         }
         let anchor = self.anchor;
@@ -484,21 +522,21 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 } else {
                     more && dset & self.allowed(anchor + 1) != 0
                 } {
-                    self.right(anchor + 1, d, pos, a);
+                    self.right::<P>(anchor + 1, d, pos, a);
                 }
             }
         }
     }
 
     /// Fills square `pos` (right of the anchor) from DAWG node `node`, going right.
-    fn right(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
+    fn right<P: Pop>(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
         let n = node as usize;
         let set = self.t[n];
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
-            if let Some((next, accepts, a2)) = self.through_tile(n, set, acc, cell, a) {
-                self.after_right(pos, next, accepts, start, a2);
+            if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, cell, a) {
+                self.after_right::<P>(pos, next, accepts, start, a2);
             }
             return;
         }
@@ -506,9 +544,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if want == 0 {
             return;
         }
-        let mut kids = [0u32; 27];
-        let nk = wanted_children(self.t, n, set, want, &mut kids);
-        for &kid in &kids[..nk] {
+        let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
+        let nk = wanted_children::<P>(self.t, n, set, want, &mut kids);
+        for kid in &kids[..nk] {
+            // SAFETY: `wanted_children` wrote the first `nk` entries.
+            let kid = unsafe { kid.assume_init() };
             let l = (kid & 31) as u8;
             let next = kid >> 5;
             let accepts = acc >> l & 1 != 0;
@@ -516,21 +556,21 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let saved = self.take(l);
                 self.placed[pos] = l;
                 let a2 = self.with_tile(a, pos, l, l);
-                self.after_right(pos, next, accepts, start, a2);
+                self.after_right::<P>(pos, next, accepts, start, a2);
                 self.give(l, saved);
             }
             if self.rack[usize::from(BLANK)] > 0 {
                 let saved = self.take(BLANK);
                 self.placed[pos] = l | BLANK_BIT;
                 let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                self.after_right(pos, next, accepts, start, a2);
+                self.after_right::<P>(pos, next, accepts, start, a2);
                 self.give(BLANK, saved);
             }
         }
     }
 
     #[inline(always)]
-    fn after_right(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
+    fn after_right<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
         let right_free = pos + 1 == N || self.cells[pos + 1] == 0;
         if accepts && right_free {
             self.record(a, start, pos);
@@ -543,7 +583,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             } else {
                 a.tiles < self.rack_total && set & self.allowed(pos + 1) != 0
             } {
-                self.right(pos + 1, next, start, a);
+                self.right::<P>(pos + 1, next, start, a);
             }
         }
     }
@@ -565,21 +605,21 @@ fn rack_bits(rack: &[u8; 27]) -> u32 {
 /// loading each of those nodes, so the cache misses of the walk below overlap instead of coming
 /// one after another.
 #[inline(always)]
-fn wanted_children(t: &[u32], n: usize, set: u32, want: u32, kids: &mut [u32; 27]) -> usize {
-    // Children in letter order, `k` the slot of the current one; none past the last wanted.
-    let mut rest = set & !1 & (u32::MAX >> want.leading_zeros());
-    let mut k = n + 2 + (set & 1) as usize;
+fn wanted_children<P: Pop>(
+    t: &[u32],
+    n: usize,
+    set: u32,
+    want: u32,
+    kids: &mut [std::mem::MaybeUninit<u32>; 27],
+) -> usize {
+    let mut w = want & !1;
     let mut nk = 0;
-    while rest != 0 {
-        let l = rest.trailing_zeros();
-        rest &= rest - 1;
-        k += 1;
-        if want >> l & 1 == 0 {
-            continue;
-        }
-        let next = t[k - 1];
+    while w != 0 {
+        let l = w.trailing_zeros();
+        w &= w - 1;
+        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
         prefetch(t, next as usize);
-        kids[nk] = next << 5 | l;
+        kids[nk].write(next << 5 | l);
         nk += 1;
     }
     nk
@@ -616,6 +656,12 @@ struct LineData {
     lm: [i32; N],
     wm: [i32; N],
     anchors: [bool; N],
+    /// Board tiles' values as prefix sums (`board[c]`: the tiles left of square `c`).
+    board: [i32; N + 1],
+    /// Per square: the first square of the run of tiles that ends just left of it (itself if
+    /// none), and the last of the run that starts just right of it.
+    run_l: [u8; N],
+    run_r: [u8; N],
 }
 
 /// Row `r` of direction `d` (0 across, 1 down) of the prepared board; None when it has no anchor.
@@ -629,6 +675,9 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
         lm: [1; N],
         wm: [1; N],
         anchors: [false; N],
+        board: [0; N + 1],
+        run_l: [0; N],
+        run_r: [0; N],
     };
     let mut any = false;
     for c in 0..N {
@@ -651,7 +700,25 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
         ld.lm[c] = t.letter_mult[sq];
         ld.wm[c] = t.word_mult[sq];
     }
-    any.then_some(ld)
+    if !any {
+        return None;
+    }
+    for c in 0..N {
+        ld.board[c + 1] = ld.board[c] + t.value(ld.cells[c]);
+        ld.run_l[c] = if c > 0 && ld.cells[c - 1] != 0 {
+            ld.run_l[c - 1].min(c as u8 - 1)
+        } else {
+            c as u8
+        };
+    }
+    for c in (0..N).rev() {
+        ld.run_r[c] = if c + 1 < N && ld.cells[c + 1] != 0 {
+            ld.run_r[c + 1].max(c as u8 + 1)
+        } else {
+            c as u8
+        };
+    }
+    Some(ld)
 }
 
 /// The directions to generate (0 across, 1 down).
@@ -689,11 +756,19 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             cells: ld.cells,
             mask: ld.mask,
             xscore: ld.xscore,
+            xw: std::array::from_fn(|c| {
+                if ld.xscore[c] >= 0 {
+                    ld.xscore[c] * ld.wm[c]
+                } else {
+                    0
+                }
+            }),
+            xm: std::array::from_fn(|c| if ld.xscore[c] >= 0 { ld.wm[c] } else { 0 }),
             lm: ld.lm,
             wm: ld.wm,
             placed: [0; N],
             rack: rack.counts,
-            letter_bits: rack_bits(&rack.counts) & !1,
+            letter_bits: rack_bits(&rack.counts) | u32::from(rack.counts[usize::from(BLANK)] > 0),
             stride: index.stride,
             rack_total: rack.len().min(255) as u8,
             anchor: 0,
@@ -718,7 +793,11 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
         self.anchor_right_free = a + 1 == N || self.cells[a + 1] == 0;
         self.left_limit = left_limit;
         if self.mask[a] != 0 {
-            self.left(a, root, START);
+            if hardware_popcount() {
+                self.left::<HardPop>(a, root, START);
+            } else {
+                self.left::<SoftPop>(a, root, START);
+            }
         }
     }
 }
@@ -779,7 +858,9 @@ fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
 /// part from `left_limit`), without the lexicon: over every run of empty squares through the
 /// anchor that the rack could fill (each square allowing some letter of the rack), the board
 /// tiles the main word would take in, the rack's most valuable tiles on the best letter
-/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus.
+/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
+/// plus `bonus[n]` for a placement of `n` tiles.
+#[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     ld: &LineData,
     a: usize,
@@ -788,13 +869,19 @@ fn anchor_bound(
     k: usize,
     usable: u32,
     t: &Tables,
-) -> i32 {
-    let tile_value = |c: u8| {
-        if c & BLANK_BIT != 0 {
-            0
-        } else {
-            t.values[usize::from(c & CODE_MASK)]
+    bonus: &[f32; 16],
+    rack_letters: u32,
+) -> f32 {
+    // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
+    // on no square can score more than this, whatever the tiles' ranking says.
+    let fit = |s: usize| {
+        let mut m = ld.mask[s] & rack_letters;
+        let mut v = 0;
+        while m != 0 {
+            v = v.max(t.values[m.trailing_zeros() as usize]);
+            m &= m - 1;
         }
+        v
     };
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
@@ -826,41 +913,30 @@ fn anchor_bound(
             nr += 1;
         }
     }
-    // Board tiles' values as prefix sums, to total the main word's.
-    let mut board = [0i32; N + 1];
-    for c in 0..N {
-        board[c + 1] = board[c]
-            + if ld.cells[c] != 0 {
-                tile_value(ld.cells[c])
-            } else {
-                0
-            };
-    }
-    let ext_left = |mut s: usize| {
-        while s > 0 && ld.cells[s - 1] != 0 {
-            s -= 1;
-        }
-        s
-    };
-    let ext_right = |mut e: usize| {
-        while e + 1 < N && ld.cells[e + 1] != 0 {
-            e += 1;
-        }
-        e
-    };
+    let board = &ld.board;
+    let ext_left = |s: usize| usize::from(ld.run_l[s]);
+    let ext_right = |e: usize| usize::from(ld.run_r[e]);
     let bingo_at = t.rack_size;
-    let mut best = 0;
+    let mut best = f32::NEG_INFINITY;
     // Aggregates over the empty squares of the window, grown left then right.
     let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
         (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
+    // The same squares' best fits: times their letter premiums (main word), and times their
+    // letter and word premiums where a cross-word forms.
+    let (mut lfit, mut lxfit) = (0i32, 0i32);
     for (p, &s) in lefts[..nl].iter().enumerate() {
+        let f = fit(s) * ld.lm[s];
+        lfit += f;
+        if ld.xscore[s] >= 0 {
+            lxfit += f * ld.wm[s];
+        }
         lw *= ld.wm[s];
         match ld.lm[s] {
             3 => l3 += 1,
             2 => l2 += 1,
             1 => {}
             // A premium this bound does not rank: no bound.
-            _ => return i32::MAX,
+            _ => return f32::INFINITY,
         }
         if ld.xscore[s] >= 0 {
             lx += 1;
@@ -869,6 +945,7 @@ fn anchor_bound(
         }
         let start = ext_left(s);
         let (mut w, mut c3, mut c2, mut x, mut xc, mut xmax) = (lw, l3, l2, lx, lxc, lmax);
+        let (mut mfit, mut xfit) = (lfit, lxfit);
         let mut last = a;
         let mut q = 0;
         loop {
@@ -876,28 +953,34 @@ fn anchor_bound(
             let end = ext_right(last);
             let (c3n, c2n) = (c3.min(n), c2.min(n - c3.min(n)));
             let letters =
-                3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]);
+                (3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]))
+                    .min(mfit);
             let bound = (board[end + 1] - board[start] + letters) * w
                 + xc
-                + xmax * top[x.min(n)]
+                + (xmax * top[x.min(n)]).min(xfit)
                 + if n == bingo_at {
                     tilebag_core::play::BINGO_BONUS
                 } else {
                     0
                 };
-            best = best.max(bound);
+            best = best.max(bound as f32 + bonus[n.min(15)]);
             if q >= nr || n >= k {
                 break;
             }
             let r = rights[q];
             q += 1;
             last = r;
+            let f = fit(r) * ld.lm[r];
+            mfit += f;
+            if ld.xscore[r] >= 0 {
+                xfit += f * ld.wm[r];
+            }
             w *= ld.wm[r];
             match ld.lm[r] {
                 3 => c3 += 1,
                 2 => c2 += 1,
                 1 => {}
-                _ => return i32::MAX,
+                _ => return f32::INFINITY,
             }
             if ld.xscore[r] >= 0 {
                 x += 1;
@@ -937,12 +1020,28 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
     bonus_max: f32,
     value: &mut V,
 ) -> Option<(Move, f32)> {
+    best_by_value_per_tiles(prep, rack, graphs, t, opts, &[bonus_max; 16], value)
+}
+
+/// As [`best_by_value`], with a bonus bound per number of tiles played: `value(c)` is at most
+/// `c.score + bonus[c.tiles]` (the static player's bonus is the best leave keeping the rest of
+/// the rack, so a move that plays many tiles is not credited with the value of keeping many).
+pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
+    prep: &Prepared,
+    rack: &Rack,
+    graphs: &Graphs<'_>,
+    t: &Tables,
+    opts: GenOptions,
+    bonus: &[f32; 16],
+    value: &mut V,
+) -> Option<(Move, f32)> {
     let root = graphs.auto.gaddag_root();
     if rack.is_empty() || root == 0 {
         return None;
     }
     let index = LeaveIndex::new(rack);
     let (top, k) = top_values(rack, t);
+    let rack_letters = rack_bits(&rack.counts) & !1;
     let usable = if rack.counts[usize::from(BLANK)] > 0 {
         ALL_LETTERS
     } else {
@@ -950,7 +1049,7 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
     };
     // (bound, direction, line, anchor, left limit), at most one per square and direction.
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
-    let mut cands = [(0i32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
+    let mut cands = [(0f32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
     let mut nc = 0;
     for &d in directions(prep, opts) {
         for r in 0..N {
@@ -967,7 +1066,7 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let b = anchor_bound(&ld, a, limit, &top, k, usable, t);
+                let b = anchor_bound(&ld, a, limit, &top, k, usable, t, bonus, rack_letters);
                 cands[nc] = (b, d as u8, r as u8, a as u8, limit as u8);
                 nc += 1;
             }
@@ -975,11 +1074,11 @@ pub fn best_by_value<V: FnMut(&Candidate<'_>) -> f32>(
         }
     }
     let cands = &mut cands[..nc];
-    cands.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+    cands.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
     let mut best: Option<(Move, f32)> = None;
     let mut best_value = f32::NEG_INFINITY;
     for &(bound, d, r, a, limit) in cands.iter() {
-        if bound as f32 + bonus_max <= best_value {
+        if bound <= best_value {
             break;
         }
         let (d, r) = (usize::from(d), usize::from(r));
@@ -1007,4 +1106,85 @@ pub fn thread_cpu_ns() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
+}
+
+/// A population count, the walk's way to find a child's slot (see [`tilebag_lexicon::automaton`]).
+/// The default x86-64 target has no `popcnt` instruction, so Rust's `count_ones` is a dozen
+/// instructions there; the walk is compiled twice, and takes the instruction when the CPU has
+/// it ([`hardware_popcount`], checked once per anchor from a cached flag).
+trait Pop {
+    fn count(x: u32) -> u32;
+}
+
+/// `count_ones` as the target compiles it.
+struct SoftPop;
+
+impl Pop for SoftPop {
+    #[inline(always)]
+    fn count(x: u32) -> u32 {
+        x.count_ones()
+    }
+}
+
+/// The `popcnt` instruction (only used when the CPU has it).
+struct HardPop;
+
+impl Pop for HardPop {
+    #[inline(always)]
+    fn count(x: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let r: u32;
+            // SAFETY: only reached when `hardware_popcount()` found the instruction; it reads
+            // and writes registers only (and the flags, which `asm!` assumes clobbered).
+            unsafe {
+                core::arch::asm!(
+                    "popcnt {0:e}, {1:e}",
+                    lateout(reg) r,
+                    in(reg) x,
+                    options(pure, nomem, nostack)
+                );
+            }
+            r
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            x.count_ones()
+        }
+    }
+}
+
+/// Whether this CPU has the `popcnt` instruction (std caches the answer).
+#[inline(always)]
+fn hardware_popcount() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(test)]
+mod pop_tests {
+    use super::*;
+
+    /// The `popcnt` instruction counts what `count_ones` counts (child slots depend on it).
+    #[test]
+    fn hardware_and_software_population_counts_agree() {
+        if !hardware_popcount() {
+            eprintln!("skipping: this CPU has no popcnt instruction");
+            return;
+        }
+        let mut x = 0x9E37_79B9u32;
+        for i in 0..10_000u32 {
+            x = x.rotate_left(5) ^ i.wrapping_mul(0x85EB_CA6B);
+            assert_eq!(HardPop::count(x), SoftPop::count(x), "{x:#x}");
+        }
+        for x in [0, 1, u32::MAX, (1 << 27) - 1, 0x8000_0000] {
+            assert_eq!(HardPop::count(x), x.count_ones(), "{x:#x}");
+        }
+    }
 }

@@ -274,3 +274,99 @@ fn shared_corpus_played_moves_are_generated_with_their_recorded_scores() {
     // 504 + 334 + 55 = 893 on the shared corpus.
     assert_eq!((in_enable, not_enable, not_play), (504, 334, 55));
 }
+
+/// The static player's pruned search ([`tilebag_engine::Engine::best_static`]) finds the equity
+/// of the first move of the full, sorted move list, and a move that is in that list with that
+/// equity, for every corpus position whose bag holds tiles.
+#[test]
+fn shared_corpus_static_best_equals_the_top_of_the_full_move_list() {
+    let Some(positions) = corpus() else { return };
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let leaves = tilebag_engine::Leaves::enable();
+    let engine = tilebag_engine::Engine::new(lex, &t, leaves, 7);
+    let mut checked = 0;
+    let mut exchanges = 0;
+    for (i, p) in positions.iter().enumerate() {
+        let s = tilebag_engine::Situation::from_cgp(p, &t);
+        if s.bag_len == 0 {
+            continue;
+        }
+        let all = engine.moves(&s);
+        let fast = engine.best_static(&s);
+        assert_eq!(
+            fast.equity,
+            all[0].equity,
+            "line {}: pruned {fast:?}, full list {:?}",
+            i + 1,
+            all[0]
+        );
+        assert!(
+            all.contains(&fast),
+            "line {}: {fast:?} is not in the full list",
+            i + 1
+        );
+        exchanges += usize::from(fast.kind == tilebag_engine::MoveKind::Exchange);
+        checked += 1;
+    }
+    assert!(checked > 700, "{checked} positions with tiles in the bag");
+    assert!(exchanges > 0, "some corpus rack is worth exchanging");
+}
+
+/// The endgame's reply search (pruned, with a bound per number of tiles played) finds the same
+/// value as the best of every reply: for corpus positions whose bag is empty, and each of our
+/// ten highest-scoring moves that does not go out, `endgame_value` equals our score less the
+/// best of the opponent's replies (all of them generated) or their pass, where a reply that
+/// goes out gains twice what we kept, and one that does not loses what its player keeps and
+/// gains what we keep.
+#[test]
+fn shared_corpus_endgame_reply_search_equals_the_best_of_every_reply() {
+    let Some(positions) = corpus() else { return };
+    let lex = Lexicon::builtin_enable();
+    let g = &Graphs::of(lex);
+    let t = Tables::english();
+    let engine = tilebag_engine::Engine::new(lex, &t, tilebag_engine::Leaves::enable(), 7);
+    let values = &t.values;
+    let mut checked = 0;
+    for (i, p) in positions.iter().enumerate() {
+        let s = tilebag_engine::Situation::from_cgp(p, &t);
+        if s.bag_len != 0 || s.unseen.is_empty() {
+            continue;
+        }
+        let mut mine: Vec<Move> = engine
+            .moves(&s)
+            .into_iter()
+            .filter(|m| m.kind == tilebag_engine::MoveKind::Place)
+            .filter(|m| usize::from(m.tiles_played) < s.rack.len())
+            .collect();
+        mine.sort_by_key(|m| -m.score);
+        for m in mine.iter().take(10) {
+            let kept = s.rack.minus(&m.used());
+            let kept_value = kept.value(values) as f32;
+            let opp = s.unseen;
+            let opp_total = opp.value(values);
+            let mut grid = s.grid.clone();
+            tilebag_engine::engine::apply(&mut grid, m);
+            let prep = Prepared::new(&grid, g, &t);
+            let index = tilebag_engine::movegen::LeaveIndex::new(&opp);
+            let mut best = -(opp_total as f32) + kept_value;
+            generate(&prep, &opp, g, &t, GenOptions::default(), &mut |c| {
+                let v = if usize::from(c.tiles) == opp.len() {
+                    c.score as f32 + 2.0 * kept_value
+                } else {
+                    let used = index.used_rack(&opp, c.used);
+                    c.score as f32 - (opp_total - used.value(values)) as f32 + kept_value
+                };
+                best = best.max(v);
+            });
+            assert_eq!(
+                engine.endgame_value(&s, m),
+                m.score as f32 - best,
+                "line {}: {m:?}",
+                i + 1
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "{checked} endgame moves checked");
+}
