@@ -436,8 +436,19 @@ impl Game {
             None
         }
     }
+    /// Whether the game records who started: not when it was read from a file that does not
+    /// say ([`FirstReason::Unknown`]).
+    pub fn first_known(&self) -> bool {
+        !matches!(self.first_by, FirstReason::Unknown { .. })
+    }
+
+    /// The seat `p` started from: `None` when `p` is not in the game, and when the first is not
+    /// known ([`FirstReason::Unknown`]: `first` is then only the order of the players, not a
+    /// start; NASPA III.D counts only known firsts, so nothing may show or export it as one).
     pub fn seat_of(&self, p: PlayerId) -> Option<Seat> {
-        if self.first == p {
+        if !self.first_known() {
+            None
+        } else if self.first == p {
             Some(Seat::First)
         } else if self.second == p {
             Some(Seat::Second)
@@ -610,6 +621,8 @@ pub struct SpreadAdjustment {
 pub struct PlayerRound<'a> {
     pub pairing: &'a Pairing,
     pub opponent: Option<PlayerId>,
+    /// The seat in a game whose first is known ([`Game::seat_of`]); `None` for byes, absences
+    /// and a game read from a file that does not say who started.
     pub seat: Option<Seat>,
     /// `None` while the result is not in.
     pub outcome: Option<Outcome>,

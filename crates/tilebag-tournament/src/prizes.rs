@@ -272,16 +272,22 @@ pub fn prize_table(d: &Division, through: u32) -> Table {
 /// round-by-round ratings), as tables.
 ///
 /// Alphabetical pairings for `round`: every player by name (case-insensitive), with board,
-/// opponent ("bye", "forfeit loss" or "withdrawn" when there is none) and seat.
+/// opponent ("bye", "forfeit loss" or "withdrawn" when there is none) and seat ("unknown" for a
+/// game whose first was not recorded).
 pub fn alpha_pairings_table(d: &Division, round: u32) -> Table {
     let mut rows = Vec::new();
     if let Some(r) = d.round(round) {
         for p in &r.pairings {
             match p {
                 Pairing::Game(g) => {
-                    for (me, opp, seat) in
-                        [(g.first, g.second, "first"), (g.second, g.first, "second")]
-                    {
+                    for (me, opp) in [(g.first, g.second), (g.second, g.first)] {
+                        // A seat a file did not record is not invented from the order of the
+                        // players (NASPA III.D counts only known firsts).
+                        let seat = match g.seat_of(me) {
+                            Some(Seat::First) => "first",
+                            Some(Seat::Second) => "second",
+                            None => "unknown",
+                        };
                         rows.push(vec![
                             name_of(d, me),
                             g.board.to_string(),

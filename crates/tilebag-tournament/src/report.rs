@@ -312,8 +312,14 @@ pub fn tally_slips_html(t: &Tournament, div: &Division, round: u32) -> String {
                 strong { "Round " (round) " · Board " (g.board) }
                 table {
                     tr { th {} th { "Player" } th { "Score" } th { "Signature" } }
-                    tr { td { "First" } td { (name(div, g.first)) " (#" (g.first) ")" } td { span.box {} } td { span.sig {} } }
-                    tr { td { "Second" } td { (name(div, g.second)) " (#" (g.second) ")" } td { span.box {} } td { span.sig {} } }
+                    @let (a, b) = if g.first_known() { ("First", "Second") } else { ("", "") };
+                    tr { td { (a) } td { (name(div, g.first)) " (#" (g.first) ")" } td { span.box {} } td { span.sig {} } }
+                    tr { td { (b) } td { (name(div, g.second)) " (#" (g.second) ")" } td { span.box {} } td { span.sig {} } }
+                }
+                @if !g.first_known() {
+                    // NASPA III.D counts only known firsts: a seat the file did not record is
+                    // not printed as one.
+                    small { "Who starts was not recorded. " }
                 }
                 small { "Both players sign to certify the result; the winner (or the first player after a tie) hands it in." }
             }

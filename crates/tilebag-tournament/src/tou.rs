@@ -14,7 +14,9 @@
 //! win, `1` draw, space for a loss) and the player's score as `%03d`, then the opponent's number
 //! right-aligned in 4 with a `+` before it if the player started: 9 characters a round (10 when
 //! the division has more than 99 players, so `+101` still has a space before it). A program that
-//! splits the line on white space therefore always reads two tokens a round. The result digit
+//! splits the line on white space therefore always reads two tokens a round. The format has no
+//! mark for an unknown start, so a game read from a file that does not say who started (NASPA
+//! III.D counts only known firsts) is written without `+` on both sides. The result digit
 //! sits where a score's thousands would, so a score must be 0–999: any other is refused rather
 //! than written into the neighbouring field. Names are written "Given Surname" (a tsh name
 //! `Surname, Given[, Suffix]` turned round), and the high-word line right-aligns the score in the
@@ -177,6 +179,10 @@ fn block(div: &Division, round: u32, p: u32, width: usize) -> Result<String> {
                     1 => '1',
                     _ => ' ',
                 };
+                // The format has a mark for "started" and none for "not known": a game read
+                // from a file that does not say who started (NASPA III.D counts only known
+                // firsts) is written in the not-started form for both players, never as a
+                // start invented from the order of the players.
                 let plus = if pr.seat == Some(Seat::First) {
                     "+"
                 } else {

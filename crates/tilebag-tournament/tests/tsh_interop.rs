@@ -131,6 +131,108 @@ Di 1500 3 2; 340 370; p12 0 2
     assert_eq!(bob[2..].to_vec(), ["1", "0", "?1"], "{bob:?}");
 }
 
+/// Round 1 of both files below has no known first: p12 3 ("must draw") in one, no p12 at all in
+/// the other. Round 2 of the first file has known firsts (Ann and Bob started).
+const MUST_DRAW: &str = "\
+Ann 1800 2 3; 400 410; p12 3 1
+Bob 1700 1 4; 300 390; p12 3 1
+Cy 1600 4 1; 350 380; p12 3 2
+Di 1500 3 2; 340 370; p12 3 2
+";
+const NO_P12: &str = "Ann 1800 2; 400\nBob 1700 1; 300\n";
+
+#[test]
+fn unknown_seats_are_not_shown_or_exported_as_starts() {
+    // NASPA III.D counts only known firsts: the order of the players of a game whose starter
+    // the file did not record is no seat, in any output.
+    let t = import(MUST_DRAW, "naspa-2013", "MAN:2");
+    let d = t.division("A").unwrap();
+    let g1 = d.round(1).unwrap().pairings[0].game().unwrap();
+    assert_eq!((g1.first, g1.seat_of(1), g1.seat_of(2)), (1, None, None));
+    assert!(!g1.first_known());
+    assert_eq!(d.player_round(1, 1).unwrap().seat, None);
+    let g2 = d.round(2).unwrap().pairings[0].game().unwrap();
+    assert_eq!(
+        (g2.seat_of(1), g2.seat_of(3)),
+        (Some(Seat::First), Some(Seat::Second))
+    );
+    // .TOU: no `+` on either side of a round-1 game (the format has no "unknown" mark, so the
+    // not-started form); round 2 keeps Ann's and Bob's `+`.
+    let tou = tilebag_tournament::tou::write_tou(&t, "A").unwrap();
+    let lines: Vec<&str> = tou.split("\r\n").collect();
+    assert_eq!(
+        lines[3..7],
+        [
+            "Ann                  2400   2 2410  +3",
+            "Bob                   300   1 2390  +4",
+            "Cy                   2350   4  380   1",
+            "Di                    340   3  370   2",
+        ]
+    );
+    // Wall chart: "v #n" alone for round 1, the seat for round 2.
+    let wall = tilebag_tournament::prizes::wallchart_table(d, 2);
+    assert_eq!(
+        wall.rows[0][2..4],
+        ["v #2 W 400-300 +100", "1st v #3 W 410-380 +30"]
+    );
+    assert_eq!(
+        wall.rows[3][2..4],
+        ["v #3 L 340-350 -10", "2nd v #2 L 370-390 -20"]
+    );
+    // Alphabetical pairings: "unknown", not "first"/"second".
+    let alpha = tilebag_tournament::prizes::alpha_pairings_table(d, 1);
+    assert!(
+        alpha.rows.iter().all(|r| r[3] == "unknown"),
+        "{:?}",
+        alpha.rows
+    );
+    let alpha = tilebag_tournament::prizes::alpha_pairings_table(d, 2);
+    assert_eq!(alpha.rows[0][..4], ["Ann", "1", "Cy", "first"]);
+    // Scorecards: round 1 has no 1st/2nd; round 2 has them.
+    let cards = tilebag_tournament::report::scorecards_html(&t, d);
+    let ann = card_of(&cards, "Ann");
+    assert_eq!(ann.matches(">1st<").count(), 1, "{ann}");
+    assert_eq!(ann.matches(">2nd<").count(), 0, "{ann}");
+    let di = card_of(&cards, "Di");
+    assert_eq!(
+        (di.matches(">1st<").count(), di.matches(">2nd<").count()),
+        (0, 1),
+        "{di}"
+    );
+    // Tally slips name no first for a game whose starter is not recorded.
+    let slips = tilebag_tournament::report::tally_slips_html(&t, d, 1);
+    assert!(!slips.contains(">First<"), "{slips}");
+    assert!(slips.contains("Who starts was not recorded"), "{slips}");
+
+    // No p12 at all: the same.
+    let t = import(NO_P12, "naspa-2013", "MAN:1");
+    let d = t.division("A").unwrap();
+    let tou = tilebag_tournament::tou::write_tou(&t, "A").unwrap();
+    let lines: Vec<&str> = tou.split("\r\n").collect();
+    assert_eq!(
+        lines[3..5],
+        [
+            "Ann                  2400   2",
+            "Bob                   300   1"
+        ]
+    );
+    let wall = tilebag_tournament::prizes::wallchart_table(d, 1);
+    assert_eq!(wall.rows[0][2], "v #2 W 400-300 +100");
+    assert_eq!(wall.rows[1][2], "v #1 L 300-400 -100");
+    let cards = tilebag_tournament::report::scorecards_html(&t, d);
+    assert!(
+        !cards.contains(">1st<") && !cards.contains(">2nd<"),
+        "{cards}"
+    );
+}
+
+/// One player's scorecard in the scorecards page: from their name to the next card.
+fn card_of<'a>(cards: &'a str, name: &str) -> &'a str {
+    let start = cards.find(&format!(" {name}</strong>")).unwrap();
+    let rest = &cards[start..];
+    &rest[..rest.find("<div class=\"card\"").unwrap_or(rest.len())]
+}
+
 #[test]
 fn unknown_firsts_leave_the_next_decision_to_known_counts() {
     // Round 1 unknown for Ann v Bob; round 2 Ann v Bob again is decided by known firsts only:

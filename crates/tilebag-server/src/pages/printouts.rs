@@ -35,9 +35,14 @@ pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Mark
         for p in &r.pairings {
             match p {
                 Pairing::Game(g) => {
-                    for (me, other, seat) in
-                        [(g.first, g.second, "first"), (g.second, g.first, "second")]
-                    {
+                    for (me, other) in [(g.first, g.second), (g.second, g.first)] {
+                        // A seat a file did not record is not invented from the order of the
+                        // players (NASPA III.D counts only known firsts).
+                        let seat = match g.seat_of(me) {
+                            Some(Seat::First) => "first",
+                            Some(Seat::Second) => "second",
+                            None => "unknown",
+                        };
                         lines.push((
                             name_of(d, me),
                             me,
@@ -113,6 +118,8 @@ enum Line {
     Open,
 }
 
+/// A scorecard's 1st/2nd: blank for a bye, and for a game whose first a file did not record
+/// ([`tilebag_tournament::Game::seat_of`] is then `None`; NASPA III.D counts only known firsts).
 fn seat_text(s: Option<Seat>) -> &'static str {
     match s {
         Some(Seat::First) => "1st",
@@ -255,4 +262,52 @@ pub(crate) fn report(
     id: &str,
 ) -> Markup {
     layout(t, d, title, super::table(table, id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilebag_tournament::{tsh, Action};
+
+    /// Round 1 read from a `.t` file with p12 3 ("must draw"): who started is not known, and
+    /// NASPA III.D counts only known firsts, so no printout shows a seat for it. Round 2 has
+    /// known firsts (Ann and Bob started).
+    fn imported() -> Tournament {
+        let text = "\
+Ann 1800 2 3; 400 410; p12 3 1
+Bob 1700 1 4; 300 390; p12 3 1
+Cy 1600 4 1; 350 380; p12 3 2
+Di 1500 3 2; 340 370; p12 3 2
+";
+        let mut log = vec![Action::CreateTournament {
+            name: "Test Open".into(),
+            date: Some("2024-05-04".into()),
+        }];
+        log.extend(tsh::division_actions(text, "A", "naspa-2013", "MAN:2", 1).unwrap());
+        Tournament::replay(&log).unwrap()
+    }
+
+    #[test]
+    fn unknown_seats_print_as_unknown() {
+        let t = imported();
+        let d = t.division("A").unwrap();
+        // Pairings by player: "unknown" in round 1, the seats in round 2.
+        let r1 = pairings_by_name(&t, d, 1).into_string();
+        assert_eq!(r1.matches("<td>unknown</td>").count(), 4, "{r1}");
+        assert!(!r1.contains("<td>first</td>") && !r1.contains("<td>second</td>"));
+        let r2 = pairings_by_name(&t, d, 2).into_string();
+        assert_eq!(r2.matches("<td>first</td>").count(), 2, "{r2}");
+        assert_eq!(r2.matches("<td>second</td>").count(), 2, "{r2}");
+        // Scorecards: no 1st/2nd for round 1; Ann 1st and Cy 2nd in round 2.
+        for (p, seat2) in [(1, "1st"), (3, "2nd")] {
+            let Line::Known { seat, .. } = line(d, &[], p, 1) else {
+                panic!("round 1 is known");
+            };
+            assert_eq!(seat, "");
+            let Line::Known { seat, .. } = line(d, &[], p, 2) else {
+                panic!("round 2 is known");
+            };
+            assert_eq!(seat, seat2);
+        }
+    }
 }
