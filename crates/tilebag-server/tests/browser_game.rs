@@ -971,3 +971,120 @@ fn alert_when_the_clock_enters_its_last_minute() {
     );
     assert_eq!(n, 1);
 }
+
+/// Issue 14, game page item 1: with the board unfocused (a button was pressed last), one click
+/// on a premium square puts the cursor there, and letters typed land from that square; before
+/// the fix the focus handler moved the cursor to H8 and redrew under the pointer, so the first
+/// click was lost and the word went on H8–J8. Every kind of premium square (DL D8, TL F6, DW
+/// K5, TW A8 and O8), at desktop and at phone size.
+#[test]
+fn the_first_click_on_a_premium_square_places_the_cursor_there() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("g14-first-click");
+    let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 77}));
+    let alice = browser.session();
+    let bob = browser.session();
+    alice.goto(&seat_url(&server, &g, 0));
+    bob.goto(&seat_url(&server, &g, 1));
+    wait_ready(&alice);
+    wait_ready(&bob);
+    let letters: String = alice
+        .js(
+            "return [...document.querySelectorAll('#rack .rack-tile')].map(b => b.dataset.letter).filter(l => l !== '?').slice(0, 3).join('')",
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .to_lowercase();
+    assert_eq!(letters.len(), 3, "three lettered tiles on the rack");
+    let placed = |s: &Session<'_>| -> Vec<String> {
+        s.js(
+            "return [...window.tilebag.state.placed.values()].map(t => t.r + ',' + t.c + ',' + t.letter)",
+            json!([]),
+        )
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+    };
+    let bars = alice.js(
+        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
+        json!([]),
+    );
+    let (bw, bh) = (
+        bars[0].as_u64().unwrap() as u32,
+        bars[1].as_u64().unwrap() as u32,
+    );
+    // (row, column) zero-based, the square's premium class, and the columns the three letters
+    // take going across (the word is cut by the board's edge at O8, so there it goes down).
+    let squares: [(usize, usize, &str, bool); 5] = [
+        (7, 3, "dl", false),  // D8
+        (5, 5, "tl", false),  // F6
+        (4, 10, "dw", false), // K5
+        (7, 0, "tw", false),  // A8
+        (7, 14, "tw", true),  // O8, down
+    ];
+    for (size, (w, h)) in [("desktop", (1400, 900)), ("phone", (360, 740))] {
+        alice.set_window_size(w + bw, h + bh);
+        std::thread::sleep(Duration::from_millis(200));
+        for &(r, c, premium, down) in &squares {
+            // Recall anything placed, then press a button so that the board loses focus.
+            alice.js(
+                "const b = document.querySelector('#btn-recall'); if (!b.disabled) b.click();",
+                json!([]),
+            );
+            assert!(placed(&alice).is_empty(), "{size}: the tiles are recalled");
+            alice.click_css("#btn-shuffle");
+            let focused_board = alice.js(
+                "return document.activeElement === document.querySelector('#board') \
+                 || document.querySelector('#board').contains(document.activeElement)",
+                json!([]),
+            );
+            assert_eq!(focused_board, false, "{size}: the board has lost focus");
+            let class = alice.js(
+                "return document.querySelector(arguments[0]).className",
+                json!([format!("#board-sq-{r}-{c}")]),
+            );
+            assert!(
+                class.as_str().unwrap().contains(premium),
+                "{size}: square {r},{c} is a {premium} square: {class}"
+            );
+            alice.click_css(&format!("#board-sq-{r}-{c}"));
+            let cursor = alice.js("return window.tilebag.state.cursor", json!([]));
+            assert_eq!(
+                (cursor["r"].as_u64(), cursor["c"].as_u64()),
+                (Some(r as u64), Some(c as u64)),
+                "{size}: one click on {r},{c} ({premium}) puts the cursor there: {cursor}"
+            );
+            let want_dir = if down { "down" } else { "across" };
+            if cursor["dir"] != want_dir {
+                // A second click on the cursor's square turns it.
+                alice.click_css(&format!("#board-sq-{r}-{c}"));
+            }
+            let dir = alice.js("return window.tilebag.state.cursor.dir", json!([]));
+            assert_eq!(dir, want_dir);
+            alice.type_keys(&letters);
+            let mut got = placed(&alice);
+            got.sort();
+            let mut want: Vec<String> = letters
+                .to_uppercase()
+                .chars()
+                .enumerate()
+                .map(|(i, ch)| {
+                    let (rr, cc) = if down { (r + i, c) } else { (r, c + i) };
+                    format!("{rr},{cc},{ch}")
+                })
+                .collect();
+            want.sort();
+            assert_eq!(got, want, "{size}: the letters typed start on {r},{c}");
+        }
+        if size == "phone" {
+            assert_no_overflow(&alice);
+        }
+        alice.screenshot(&format!("g14-first-click-{size}"));
+    }
+    alice.assert_no_console_errors();
+}
