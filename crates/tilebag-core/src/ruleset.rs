@@ -235,7 +235,7 @@ impl Ruleset {
     pub fn naspa_2013() -> Ruleset {
         Ruleset {
             name: "naspa-2013".into(),
-            title: "NASPA Official Tournament Rules (2013), OWL".into(),
+            title: "NASPA Official Tournament Rules (2013)".into(),
             tile_set: "english".into(),
             // NASPA III.A.1: the OWL for all lengths plus the Long List for 10-15 letters.
             word_source: "OWL + Long List (10-15 letters)".into(),

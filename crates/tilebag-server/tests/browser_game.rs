@@ -277,6 +277,11 @@ fn a_wrong_seat_link_says_so_and_stops_retrying() {
         "no retry"
     );
     assert_eq!(s.text_of("#conn"), "Link not valid");
+    assert!(
+        !visible(&s, "#board-area"),
+        "no empty board under the message"
+    );
+    assert!(visible(&s, "h1"), "the page keeps its heading");
     s.screenshot("g14-bad-link");
     s.assert_accessible("a bad seat link");
     // The right link still plays.

@@ -283,7 +283,9 @@ pub(crate) fn division_page(p: &DivisionPage<'_>) -> Markup {
         (flash(p.flash))
         p.summary {
             "Rules " b { (rules_text(d)) } " · schedule " code { (d.schedule.to_string()) } " · "
-            (d.players.len()) " players · " (last) " of " (d.total_rounds()) " rounds paired"
+            (d.players.len()) " players · " (last) " of " (d.total_rounds()) " rounds paired · "
+            "online games are judged by the lexicon chosen when they start (this server's default: "
+            b #division-lexicon { (p.default_lexicon) } ")"
         }
         div #calls.calls aria-live="assertive" data-poll=(format!("{url}/calls")) data-stream=(format!("{url}/calls/stream")) {
             (calls_banner(&p.calls))

@@ -550,7 +550,7 @@ impl Session<'_> {
                 "/execute/async",
                 Some(json!({
                     "script": "const done = arguments[arguments.length - 1];\
-                        axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, \
+                        axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}, \
                             rules: {'label-content-name-mismatch': {enabled: false}}})\
                         .then(r => done(r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))))\
                         .catch(e => done(['axe failed: ' + e]));",

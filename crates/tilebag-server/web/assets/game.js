@@ -122,7 +122,11 @@ async function checkLink() {
   const msg = $('link-error');
   msg.append(' ', el('a', { href: `/game/${encodeURIComponent(gameId)}` }, 'Watch the game instead'));
   msg.hidden = false;
-  $('game').hidden = true;
+  // Nothing of the game shows but its heading and the message (the page keeps its main landmark).
+  for (const part of $('game').children) {
+    if (!part.classList.contains('game-head')) part.hidden = true;
+  }
+  $('rules-line').hidden = true;
   return false;
 }
 
