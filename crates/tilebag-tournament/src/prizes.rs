@@ -529,7 +529,7 @@ pub fn roster_table(d: &Division) -> Table {
             ("Rating", "rating", true),
             ("Class", "class", false),
             ("Member id", "member_id", false),
-            ("", "status", false),
+            ("Status", "status", false),
         ],
         rows,
     }

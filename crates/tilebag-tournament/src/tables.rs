@@ -172,7 +172,7 @@ pub fn standings_table(d: &Division, through: u32) -> Table {
             ),
             ("Points", "points_for", true),
             ("Byes", "byes", true),
-            ("", "status", false),
+            ("Status", "status", false),
         ],
         rows,
     }
@@ -297,7 +297,7 @@ pub fn players_table(d: &Division) -> Table {
             ("Rating", "rating", true),
             ("Member id", "member_id", false),
             ("Career games", "career_games", true),
-            ("", "status", false),
+            ("Status", "status", false),
         ],
         rows,
     }
