@@ -757,6 +757,11 @@ impl Division {
                                 spread: MARGIN,
                             }
                         };
+                        if old == new {
+                            // Already the ejection's result (an event read back from a file
+                            // that records the ejection): nothing changes, nothing to correct.
+                            continue;
+                        }
                         g.corrections.push(Correction {
                             previous: Some(old),
                             note: format!(

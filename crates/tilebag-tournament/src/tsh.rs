@@ -28,6 +28,8 @@
 //! | `tbleft` | one per round | `1`: this player left the game in progress (NASPA V.K.2, WESPA 5.7(c), SANSPA 19.3); the scores are the adjusted ones. |
 //! | `tbabsent` | one per round | `1`: a withdrawn player's automatic result in a round the withdrawal no longer covers (the player was reinstated). |
 //! | `tbwithdrawn` | a round | The first round a withdrawn player misses (tsh's `off` gives only the spread). |
+//! | `tbunpaired` | one per round | `1`: the player has no entry in this round (a late entry, or a round still being paired); written as tsh pads a late entry's rounds (no opponent, score 0), which tsh reads as a bye of 0. A player's rounds after their last entry are left off the line instead. |
+//! | `tbejected` | `1` | The player was ejected (WESPA 6.2.4(a)): ranked below everyone else; their earlier results are already the ones the ejection gave. |
 //! | `tbadjust` | triples | `ROUND AMOUNT REASON` per spread adjustment (NASPA IV.B.5, IV.K.5): `draw-order`, `adjudication:PLAYSCORE` or `other:NOTE` with the note percent-encoded. tsh's standings leave these out. |
 //!
 //! A field is written only on the lines of players it concerns. Reading checks that both sides of
@@ -241,6 +243,7 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
         let mut forfeits = Vec::new();
         let mut left = Vec::new();
         let mut absent = Vec::new();
+        let mut unpaired = Vec::new();
         for (ri, r) in div.rounds.iter().enumerate() {
             let mut forfeit: i64 = 0;
             let mut left_here = false;
@@ -249,7 +252,9 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
             let kept = p.tsh_p12.get(ri).copied();
             let mut code: Option<u8> = None;
             let entry = r.pairings.iter().find(|x| x.involves(p.id));
+            unpaired.push(entry.is_none());
             let (opp, score): (PlayerId, Option<i32>) = match entry {
+                // No entry: as tsh pads a late entry (tbunpaired says it is none).
                 None => (0, Some(0)),
                 Some(Pairing::Bye {
                     spread, pending, ..
@@ -310,7 +315,7 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
                 }
             };
             opps.push(opp.to_string());
-            if score.is_some() {
+            if score.is_some() && entry.is_some() {
                 // Every unscored entry before a scored one is a gap a .t file cannot hold.
                 for u in unscored.drain(..) {
                     if !missing.contains(&u) {
@@ -330,6 +335,16 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
             left.push(left_here);
             absent.push(absent_here);
         }
+        // Rounds after the player's last entry are left off the line (a late round still being
+        // paired, or a player added after the last round): no opponent, no score, no field.
+        let entered = unpaired.iter().rposition(|&u| !u).map_or(0, |i| i + 1);
+        opps.truncate(entered);
+        scores.truncate(entered);
+        p12.truncate(entered);
+        forfeits.truncate(entered);
+        left.truncate(entered);
+        absent.truncate(entered);
+        unpaired.truncate(entered);
         let mut line = p.name.clone();
         if let Some(id) = &p.member_id {
             line.push(':');
@@ -375,6 +390,12 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
         if absent.contains(&true) {
             push_field(&mut line, "tbabsent", &flags(&absent));
         }
+        if unpaired.contains(&true) {
+            push_field(&mut line, "tbunpaired", &flags(&unpaired));
+        }
+        if p.ejected {
+            push_field(&mut line, "tbejected", &["1".to_string()]);
+        }
         if forfeits.iter().any(|&f| f != 0) {
             let vals: Vec<String> = forfeits
                 .iter()
@@ -405,8 +426,12 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
             push_field(&mut line, "tbadjust", &adjust);
         }
         for f in &p.tsh_fields {
-            line.push_str("; ");
-            line.push_str(f);
+            // A kept field as tsh writes it, whether or not it was given with its `;`.
+            let f = f.trim().trim_start_matches(';').trim();
+            if !f.is_empty() {
+                line.push_str("; ");
+                line.push_str(f);
+            }
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -440,6 +465,10 @@ pub struct TshPlayer {
     pub left: Vec<bool>,
     /// `tbabsent`, per round: an automatic result outside the withdrawal.
     pub absent: Vec<bool>,
+    /// `tbunpaired`, per round: no entry at all in this round.
+    pub unpaired: Vec<bool>,
+    /// `tbejected`: ejected (WESPA 6.2.4(a)).
+    pub ejected: bool,
     /// `tbadjust`, with `player` set to this line's player number.
     pub adjustments: Vec<SpreadAdjustment>,
     /// Whether the line has a `p12` field.
@@ -556,6 +585,8 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
         let mut forfeits = Vec::new();
         let mut left = Vec::new();
         let mut absent = Vec::new();
+        let mut unpaired = Vec::new();
+        let mut ejected = false;
         let mut adjustments = Vec::new();
         let mut extra = Vec::new();
         let mut has_p12 = false;
@@ -642,6 +673,14 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                 }
                 "tbleft" => left = flags()?,
                 "tbabsent" => absent = flags()?,
+                "tbunpaired" => unpaired = flags()?,
+                "tbejected" => {
+                    ejected = match vals.as_slice() {
+                        [v] if num(v)? == 1 => true,
+                        [v] if num(v)? == 0 => false,
+                        _ => return Err(err(line, format!("{key} takes 1 or 0"))),
+                    }
+                }
                 "tbadjust" => {
                     if vals.len() % 3 != 0 {
                         return Err(err(
@@ -717,6 +756,14 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
                     format!("round {round}: tbleft marks a game, but the row has no opponent"),
                 ));
             }
+            if unpaired.get(r) == Some(&true)
+                && (o != 0 || mark.is_some() || absent.get(r) == Some(&true))
+            {
+                return Err(err(
+                    line,
+                    format!("round {round}: tbunpaired marks a round with no entry, but the row has one"),
+                ));
+            }
             if absent.get(r) == Some(&true) && (o != 0 || mark.is_some()) {
                 return Err(err(
                     line,
@@ -738,6 +785,8 @@ pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
             forfeits,
             left,
             absent,
+            unpaired,
+            ejected,
             adjustments,
             has_p12,
             extra,
@@ -965,8 +1014,51 @@ pub fn division_actions(
     let rounds = players.iter().map(|p| p.opponents.len()).max().unwrap_or(0);
     let p12 = |p: &TshPlayer, r: usize| p.p12.get(r).copied().unwrap_or(0);
     let note = || "imported from a .t file".to_string();
+    // Each withdrawal (or ejection) goes into the log before the first round it can precede: the
+    // round it starts from or, when the player has games in later rounds (paired before the
+    // withdrawal, with their results in the file), the round after the last of them. So a round
+    // the file gives the player no entry in stays without one, as it was when posted.
+    let leave_at: Vec<Option<u32>> = players
+        .iter()
+        .zip(&withdrawn_from)
+        .map(|(p, w)| {
+            let from = match (w, p.ejected) {
+                (Some(from), _) => *from,
+                (None, true) => rounds as u32 + 1,
+                (None, false) => return None,
+            };
+            let last_game = (0..p.opponents.len())
+                .rev()
+                .find(|&r| p.opponents[r] != 0 || p.forfeit(r).is_some())
+                .map_or(0, |r| r as u32 + 1);
+            Some(from.max(last_game + 1))
+        })
+        .collect();
+    let leave = |out: &mut Vec<Action>, i: usize| {
+        let player = i as PlayerId + 1;
+        if players[i].ejected {
+            // WESPA 6.2.4(a): the earlier results in the file are already the ejection's, so
+            // ejecting again changes none of them; it withdraws the player and ranks them last.
+            out.push(Action::Eject {
+                division: division.into(),
+                player,
+                from_round: withdrawn_from[i].unwrap_or(rounds as u32 + 1),
+            });
+        } else if let Some(from) = withdrawn_from[i] {
+            out.push(Action::Withdraw {
+                division: division.into(),
+                player,
+                from_round: from,
+            });
+        }
+    };
     for r in 0..rounds {
         let round = r as u32 + 1;
+        for (i, at) in leave_at.iter().enumerate() {
+            if *at == Some(round) {
+                leave(&mut out, i);
+            }
+        }
         let mut pairings = Vec::new();
         let mut results = Vec::new();
         for (i, p) in players.iter().enumerate() {
@@ -974,6 +1066,9 @@ pub fn division_actions(
             let Some(&opp) = p.opponents.get(r) else {
                 continue;
             };
+            if p.unpaired.get(r) == Some(&true) {
+                continue;
+            }
             let mark = p.forfeit(r);
             if opp == 0 && mark.is_none() {
                 let score = p.scores.get(r).copied();
@@ -1095,13 +1190,9 @@ pub fn division_actions(
         });
         out.extend(results);
     }
-    for (i, w) in withdrawn_from.iter().enumerate() {
-        if let Some(from) = w {
-            out.push(Action::Withdraw {
-                division: division.into(),
-                player: i as PlayerId + 1,
-                from_round: *from,
-            });
+    for (i, at) in leave_at.iter().enumerate() {
+        if at.is_some_and(|at| at as usize > rounds) {
+            leave(&mut out, i);
         }
     }
     for p in &players {

@@ -251,6 +251,75 @@ fn unknown_firsts_leave_the_next_decision_to_known_counts() {
     );
 }
 
+fn manual(e: &mut Event, round: u32, first: u32, second: Option<u32>) {
+    e.act(Action::ManualPair {
+        division: "A".into(),
+        round,
+        first,
+        second,
+        first_by: FirstReason::Director,
+    });
+}
+
+#[test]
+fn late_entries_unpaired_rounds_and_ejections_survive_a_round_trip() {
+    // Found by the round trip of every test event (common::check_round_trip): a round in which a
+    // player had no entry came back as a bye of 0 (a result and a bye that never were), and an
+    // ejected player (WESPA 6.2.4(a)) came back merely withdrawn, ranked among the others.
+    let mut e = Event::new("wespa-2010", "MAN:3", 1);
+    e.add_seeded(4);
+    manual(&mut e, 1, 1, Some(2));
+    manual(&mut e, 1, 3, Some(4));
+    e.score(1, 1, 400, 300);
+    e.score(1, 3, 400, 350);
+    // #5 joins after round 1 and beats #1; #2 beats #3; #4 has the bye.
+    e.add("Late, Entry", 1500);
+    manual(&mut e, 2, 5, Some(1));
+    manual(&mut e, 2, 2, Some(3));
+    manual(&mut e, 2, 4, None);
+    e.score(2, 5, 420, 380);
+    e.score(2, 2, 410, 400);
+    // #2 is ejected from round 3 on: not a round robin, so each earlier game becomes a 150-point
+    // win for the opponent (WESPA 6.2.4(a)(ii)). Round 3 is being paired: #1 v #3 so far.
+    e.act(Action::Eject {
+        division: "A".into(),
+        player: 2,
+        from_round: 3,
+    });
+    manual(&mut e, 3, 1, Some(3));
+    let text = write_t(e.d()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // #5: no entry in round 1 (tsh pads it as a bye of 0, tbunpaired says there was none);
+    // nothing written for round 3, which has no entry for it yet.
+    assert_eq!(
+        lines[4],
+        "Late, Entry 1500 0 1; 0 420; p12 0 1; tbunpaired 1 0"
+    );
+    // #2: ejected, withdrawn from round 3 (no entry there), both games forfeits by 150.
+    assert!(
+        lines[1].ends_with("; tbwithdrawn 3; tbejected 1; tbforfeit -1 -3"),
+        "{}",
+        lines[1]
+    );
+    let t2 = import(&text, "wespa-2010", "MAN:3");
+    let d2 = t2.division("A").unwrap();
+    assert!(d2.player_round(1, 5).is_none());
+    assert!(d2.player_round(3, 2).is_none() && d2.player_round(3, 4).is_none());
+    assert!(d2.players[1].ejected);
+    // The same standings after each round (WESPA 6.2.4(a): #2 last).
+    assert_eq!(d2.standings(2).last().unwrap().player, 2);
+    for r in 1..=3 {
+        assert_eq!(d2.standings(r), e.d().standings(r), "round {r}");
+    }
+    // Ejecting again on import changed no result, so no correction was recorded.
+    assert!(d2
+        .rounds
+        .iter()
+        .flat_map(|r| r.pairings.iter().filter_map(|p| p.game()))
+        .all(|g| g.corrections.is_empty()));
+    common::check_round_trip(&e.t);
+}
+
 #[test]
 fn opponent_zero_rows_are_forfeit_losses_or_unplayed_byes() {
     // Round 1: Ann has a bye (+50), Bob a forfeit loss with no opponent (-50) and Cy v Di play.
