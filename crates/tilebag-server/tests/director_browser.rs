@@ -985,3 +985,101 @@ fn public_error_pages_name_no_path_and_wear_no_director_navigation() {
     }
     s.screenshot("td-public-error");
 }
+
+/// Issue 14, director item 1, on the path the issue names: an online game is started, then the
+/// two players settle the board with a tally slip on their own pages (NASPA V.J, WESPA 5.4):
+/// once the slip is submitted, and again once it is confirmed, neither player's page offers
+/// "Play this game online" any more; when the online game then ends, its refused result is shown
+/// to the director on the division page, never dropped in silence.
+#[test]
+fn a_confirmed_slip_takes_the_online_game_off_the_player_pages_and_its_end_is_shown() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = TestServer::start("td-online-slip");
+    setup(
+        &server,
+        "naspa-2013",
+        "RR:1",
+        &[("Ann", 1800), ("Bob", 1700)],
+    );
+    pair(&server, 1);
+    let s = browser.session();
+    sign_in(&s, &server);
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    s.click_css("#start-online");
+    message(&s, "Started 1 online games.");
+    let t = event_file(&server).load().unwrap();
+    let id = t.division("A").unwrap().online[0].game_id.clone();
+    let links = player_links(&s, &server);
+    let page = |name: &str| {
+        server.url(
+            &links
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{name}'s link in {links:?}"))
+                .1,
+        )
+    };
+    let (ann, bob) = (page("Ann"), page("Bob"));
+    let p = browser.session();
+    p.goto(&ann);
+    assert!(
+        p.try_find("#play-online").is_some(),
+        "before any result the game is offered"
+    );
+    // Ann submits the slip: 402 to 377.
+    p.fill("#my-score", "402");
+    p.fill("#their-score", "377");
+    p.click_css("#submit-slip");
+    p.wait_js(
+        "the slip to be waiting",
+        "return (document.querySelector('#slip')?.textContent ?? '').includes('You submitted')",
+    );
+    assert!(
+        p.try_find("#play-online").is_none(),
+        "a slip waits: no online game"
+    );
+    p.goto(&bob);
+    assert!(p.try_find("#play-online").is_none(), "nor on Bob's page");
+    p.click_css("#confirm");
+    p.wait_js(
+        "the confirmed result",
+        "return !document.querySelector('#confirm')",
+    );
+    for who in [&ann, &bob] {
+        p.goto(who);
+        assert!(
+            p.try_find("#play-online").is_none(),
+            "a confirmed result: no online game on {who}"
+        );
+        assert!(p.text_of("#slip").contains("402"), "{}", p.text_of("#slip"));
+    }
+    let t = event_file(&server).load().unwrap();
+    let g = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(Pairing::game)
+        .cloned()
+        .unwrap();
+    assert!(g.result.is_some(), "the confirmed slip is the result");
+
+    // The online game ends afterwards (the director ends it): its result cannot go in, and the
+    // division page says so.
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    s.click_css(&format!("#end-{id}"));
+    message(&s, "Game ended by the director.");
+    let conflict = s.wait("the refused online result on the page", || {
+        s.goto(&server.url("/td/club/d/A"));
+        let text = s.text_of("#online-conflicts");
+        (!text.is_empty()).then_some(text)
+    });
+    assert!(
+        conflict.contains(&format!("online game {id} ended ")),
+        "{conflict}"
+    );
+    s.screenshot("td-online-slip-conflict");
+    s.assert_accessible("the division page with a refused online result");
+    p.assert_no_console_errors();
+    s.assert_no_console_errors();
+}
