@@ -645,6 +645,28 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
     alice.screenshot("g14-words");
     alice.assert_accessible("the game page with a pending play");
     bob.assert_accessible("the game page of the player who moved");
+    // Bob's two new tiles are marked; Alice's three stay marked until her own next move.
+    bob.wait_js(
+        "Bob's two new tiles",
+        "return document.querySelectorAll('#rack .rack-tile.fresh').length === 2",
+    );
+    assert_eq!(
+        alice.js(
+            "return document.querySelectorAll('#rack .rack-tile.fresh').length",
+            json!([])
+        ),
+        3
+    );
+    // Alice passes (which accepts Bob's play): she drew nothing, so nothing is new any more.
+    confirm(&alice, "#btn-pass");
+    alice.wait_js(
+        "Alice's pass",
+        "return window.tilebag.state.view.history.length === 3",
+    );
+    alice.wait_js(
+        "the marks to clear",
+        "return document.querySelectorAll('#rack .rack-tile.fresh').length === 0",
+    );
     alice.assert_no_console_errors();
     bob.assert_no_console_errors();
 }
@@ -833,6 +855,24 @@ fn judge_kiosk_has_no_way_off_and_counts_the_words_judged() {
     assert!(!sub.contains("ZZZQ") && !sub.to_lowercase().contains("zzzq"));
     s.screenshot("g14-judge");
     s.assert_accessible("the judge kiosk");
+    // On a phone (360 px): nothing scrolls sideways, the verdict is on the screen.
+    let bars = s.js(
+        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
+        json!([]),
+    );
+    s.set_window_size(
+        360 + bars[0].as_u64().unwrap() as u32,
+        740 + bars[1].as_u64().unwrap() as u32,
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_no_overflow(&s);
+    let bottom = s.js(
+        "window.scrollTo(0, 0); return document.querySelector('#verdict').getBoundingClientRect().bottom <= window.innerHeight",
+        json!([]),
+    );
+    assert_eq!(bottom, true, "the verdict fits the phone's screen");
+    s.screenshot("g14-judge-phone");
+    s.assert_accessible("the judge kiosk on a phone");
     // The director's own address keeps the navigation.
     s.goto(&server.url("/judge?nav=1"));
     s.wait_js(
