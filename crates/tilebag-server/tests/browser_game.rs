@@ -790,6 +790,31 @@ fn clock_alarms_marks_the_overtime_limit_and_has_delay_and_increment() {
     s.screenshot("g14-clock-limit");
     s.assert_accessible("the clock past the overtime limit");
 
+    // NASPA V.G.3: the game ends when overtime *exceeds* 10 minutes; exactly 10 is not yet
+    // past the limit, a second more is.
+    set("naspa", "1", "none", "0");
+    assert!(
+        s.text_of("[data-testid=preset-line]")
+            .contains("NASPA 2013, overtime limit 10 minutes (V.G.3)"),
+        "{}",
+        s.text_of("[data-testid=preset-line]")
+    );
+    for (ms, marked) in [(-10 * 60_000, false), (-10 * 60_000 - 1_000, true)] {
+        s.js(
+            "const c = JSON.parse(localStorage.getItem('tilebag.clock.v1')); \
+             c.remaining[0] = arguments[0]; localStorage.setItem('tilebag.clock.v1', JSON.stringify(c)); return true",
+            json!([ms]),
+        );
+        s.refresh();
+        s.wait_js("the reload", "return !!window.tilebagClock.state");
+        let mark = s.text_of("[data-testid=mark-0]");
+        assert_eq!(
+            mark.contains("Overtime limit: 10 minutes (NASPA 2013 V.G.3)"),
+            marked,
+            "{ms} ms: {mark:?}"
+        );
+    }
+
     // Delay: 5 seconds a turn, nothing is taken from the clock during it.
     set("naspa", "1", "delay", "5");
     s.click_css("#side-1");
