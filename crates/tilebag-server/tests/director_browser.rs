@@ -217,6 +217,24 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
             && public.contains("412\u{2013}389"),
         "{public}"
     );
+    // Once the round's last result is in, the heading is "after round 1".
+    s.goto(&server.url("/td/club/d/A?tab=round"));
+    s.fill("#score-2-first", "350");
+    s.fill("#score-2-second", "371");
+    s.js(
+        "document.querySelector('#entry-2').value = 'final'",
+        json!([]),
+    );
+    s.click_css("#enter-2");
+    message(&s, "Result entered.");
+    s.click_css("#tab-standings");
+    assert_eq!(s.text_of("#standings-h"), "Standings after round 1");
+    s.goto(&server.url("/events/club/A"));
+    assert!(
+        s.text_of("main").contains("Standings after round 1"),
+        "{}",
+        s.text_of("main")
+    );
 
     // Item 7: the lobby's navigation links to the director's pages.
     s.goto(&server.url("/"));
