@@ -1,12 +1,37 @@
-//! COP's simulation: 100,000 simulated tournaments for a 24-player division with 5 rounds left
-//! (goal: within 2 s on the 2-core project machine).
+//! COP (contender-aware pairings, issue 13's goal: within 2 s for 100,000 simulated tournaments
+//! on the 2-core project machine).
+//!
+//! - `place_chances`: the simulation alone, for a 24-player division with 5 rounds left.
+//! - `propose COP`: the whole pairing a director asks for (`tilebag td pair … COP`): standings,
+//!   100,000 simulated tournaments for the contenders, then, with 4 rounds or fewer left, the
+//!   control-loss check (10,000 simulations in which the leader wins every game, and 10,000 more
+//!   for who can still finish first when the leader has lost control), then the Swiss of each
+//!   group. Divisions of 24 and 100 players after random Swiss rounds, 5 and 4 rounds left, 3
+//!   places paid.
 //!
 //! `cargo bench -p tilebag-tournament --bench cop -- --warm-up-time 1 --measurement-time 10`
+
+mod field;
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use field::field_with;
 use tilebag_tournament::cop::{place_chances, SimStanding};
+use tilebag_tournament::{Action, Division, Method, Setting};
+
+/// A Swiss of `players` over `total` rounds with `played` played, 3 places paid.
+fn division(players: usize, played: u32, total: u32) -> Division {
+    let (mut t, _) = field_with(players, played, &format!("SW:{total}"));
+    let d = t.division("A").unwrap();
+    let setting = Setting::parse(d, "prize-bands", "3").unwrap();
+    t.apply(&Action::Configure {
+        division: "A".into(),
+        setting,
+    })
+    .unwrap();
+    t.division("A").unwrap().clone()
+}
 
 fn bench(c: &mut Criterion) {
     // 24 players after 7 rounds: 7–0 down to 0–7 in a spread of records.
@@ -21,6 +46,26 @@ fn bench(c: &mut Criterion) {
     g.bench_function("100k sims, 24 players, 5 rounds left", |b| {
         b.iter(|| black_box(place_chances(&field, 5, 3, 100_000, 1, 50)))
     });
+    for players in [24, 100] {
+        for left in [5, 4] {
+            let played = 12 - left;
+            let d = division(players, played, 12);
+            let round = played + 1;
+            // Once, untimed: the pairing is COP's, and what it did (contenders, control loss).
+            let start = std::time::Instant::now();
+            let p = d.propose(round, Some(Method::Cop), None).expect("COP");
+            let took = start.elapsed();
+            assert_eq!(p.method, Method::Cop);
+            eprintln!("{players} players, {left} rounds left: one COP pairing took {took:?}");
+            for n in p.notes.iter().filter(|n| n.starts_with("COP")) {
+                eprintln!("  {n}");
+            }
+            g.bench_function(
+                format!("propose COP, {players} players, {left} rounds left"),
+                |b| b.iter(|| black_box(d.propose(round, Some(Method::Cop), None).unwrap())),
+            );
+        }
+    }
     g.finish();
 }
 

@@ -11,7 +11,11 @@
 //! empirical table): above 0 the higher-standing player wins, below 0 the other, 0 is a tie.
 //! Final places sort by wins, then spread, then the current standing.
 //!
-//! Deterministic: the random numbers come from the seed.
+//! Deterministic: the random numbers come from the seed. The simulations are shared among the
+//! machine's cores, each starting the random stream where a single run would be at that
+//! simulation (each simulation draws one number a game), so the chances are the same on any
+//! machine. Each simulated round re-sorts the standings as packed integer keys (wins, spread,
+//! current place) by insertion from the last order, which one round changes little.
 
 /// One player's standing, in standings order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,12 +32,15 @@ pub const HOPEFULNESS: [f64; 5] = [0.1, 0.1, 0.05, 0.02, 0.01];
 /// Woogles' default number of simulated tournaments.
 pub const DEFAULT_SIMS: u32 = 100_000;
 
+/// SplitMix64's increment.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 struct SplitMix(u64);
 
 impl SplitMix {
     #[inline]
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.0 = self.0.wrapping_add(GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -92,7 +99,207 @@ pub fn control_loss(
     1.0 - simulate(field, rounds_left, 1, sims, seed, bye_spread, true)[0]
 }
 
+/// A player's place in the simulated standings as one sortable number: ascending order is
+/// more wins first, then more spread, then the lower index (the current standing).
+#[inline]
+fn key(wins2: i32, spread: i32, i: usize) -> u64 {
+    let w = (MAX_WINS2 - wins2) as u64;
+    let s = (i32::MAX as i64 - spread as i64) as u64;
+    (w << 48) | (s << 16) | i as u64
+}
+
+/// What [`key`] can hold: 16 bits of wins, 32 of spread, 16 of index.
+const MAX_WINS2: i32 = 0xFFFF;
+const MAX_FIELD: usize = 0x1_0000;
+
+/// Sorts keys that are nearly in order (the last round's order, after one round's results):
+/// an insertion sort, which costs little more than a pass when few move far.
+#[inline]
+fn insertion_sort(v: &mut [u64]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// Simulated tournaments run on up to this many threads (the results do not depend on it:
+/// each thread starts its random stream where the sequential run would be).
+const MAX_THREADS: usize = 8;
+
+/// Below this much work (simulations × players × rounds) one thread does it all.
+const PARALLEL_WORK: u64 = 2_000_000;
+
 fn simulate(
+    field: &[SimStanding],
+    rounds_left: u32,
+    bands: usize,
+    sims: u32,
+    seed: u64,
+    bye_spread: i32,
+    leader_wins: bool,
+) -> Vec<f64> {
+    let n = field.len();
+    if n == 0 || sims == 0 {
+        return vec![0.0; n];
+    }
+    let cap = MAX_WINS2 as i64 - 2 * rounds_left as i64;
+    let fits = n < MAX_FIELD && field.iter().all(|f| f.wins2 >= 0 && (f.wins2 as i64) < cap);
+    if !fits {
+        // Beyond what the packed keys hold (65,536 players, or 32,000 wins): the plain way.
+        return simulate_plain(
+            field,
+            rounds_left,
+            bands,
+            sims,
+            seed,
+            bye_spread,
+            leader_wins,
+        );
+    }
+    let start = SplitMix(seed ^ 0xC0B5_1A7E_D00D_F00D);
+    // Every simulated tournament draws one number a game: this many.
+    let per_sim = rounds_left as u64 * (n / 2) as u64;
+    let work = sims as u64 * n as u64 * rounds_left.max(1) as u64;
+    let threads = if work < PARALLEL_WORK {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(MAX_THREADS)
+            .min(sims as usize)
+    };
+    let run = |from: u32, to: u32| {
+        // SplitMix's state after k draws is the start plus k golden gammas.
+        let rng = SplitMix(
+            start
+                .0
+                .wrapping_add((from as u64).wrapping_mul(per_sim).wrapping_mul(GAMMA)),
+        );
+        simulate_range(
+            field,
+            rounds_left,
+            bands,
+            to - from,
+            rng,
+            bye_spread,
+            leader_wins,
+        )
+    };
+    let hits = if threads <= 1 {
+        run(0, sims)
+    } else {
+        let chunk = sims.div_ceil(threads as u32);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads as u32)
+                .map(|t| {
+                    let at = |t: u32| (t as u64 * chunk as u64).min(sims as u64) as u32;
+                    let (from, to) = (at(t), at(t + 1));
+                    let run = &run;
+                    scope.spawn(move || run(from, to))
+                })
+                .collect();
+            let mut total = vec![0u64; n];
+            for h in handles {
+                for (t, x) in total.iter_mut().zip(h.join().expect("a simulation thread")) {
+                    *t += x;
+                }
+            }
+            total
+        })
+    };
+    hits.iter().map(|&h| h as f64 / sims as f64).collect()
+}
+
+/// `sims` simulated tournaments from `rng`: how often each player finished in the top `bands`.
+fn simulate_range(
+    field: &[SimStanding],
+    rounds_left: u32,
+    bands: usize,
+    sims: u32,
+    mut rng: SplitMix,
+    bye_spread: i32,
+    leader_wins: bool,
+) -> Vec<u64> {
+    let n = field.len();
+    let bands = bands.min(n);
+    let mut hits = vec![0u64; n];
+    let mut w = vec![0i32; n];
+    let mut s = vec![0i32; n];
+    // The standings as keys, sorted; the player is the key's low 16 bits.
+    let mut keys: Vec<u64> = Vec::with_capacity(n);
+    let mut start_keys: Vec<u64> = (0..n)
+        .map(|i| key(field[i].wins2, field[i].spread, i))
+        .collect();
+    start_keys.sort_unstable();
+    let player = |k: u64| (k & 0xFFFF) as usize;
+    for _ in 0..sims {
+        for i in 0..n {
+            w[i] = field[i].wins2;
+            s[i] = field[i].spread;
+        }
+        keys.clear();
+        keys.extend_from_slice(&start_keys);
+        for k in (1..=rounds_left as usize).rev() {
+            let mut m = n;
+            if m % 2 == 1 {
+                let p = player(keys[m - 1]);
+                w[p] += 2;
+                s[p] += bye_spread;
+                m -= 1;
+            }
+            let mut start = 0;
+            while start < m {
+                let f = k.min((m - start) / 2);
+                for i in start..start + f {
+                    let (a, b) = (player(keys[i]), player(keys[i + f]));
+                    let mut d = spread(&mut rng);
+                    if leader_wins && (a == 0 || b == 0) {
+                        // The leader wins: by the drawn margin, at least 1.
+                        let m = d.abs().max(1);
+                        d = if a == 0 { m } else { -m };
+                    }
+                    match d.cmp(&0) {
+                        std::cmp::Ordering::Greater => w[a] += 2,
+                        std::cmp::Ordering::Less => w[b] += 2,
+                        std::cmp::Ordering::Equal => {
+                            w[a] += 1;
+                            w[b] += 1;
+                        }
+                    }
+                    s[a] += d;
+                    s[b] -= d;
+                }
+                start += 2 * f;
+            }
+            // The new standings, from the old order (nearly sorted already: one round moves a
+            // player past few others).
+            for x in keys.iter_mut() {
+                let p = player(*x);
+                *x = key(w[p], s[p], p);
+            }
+            insertion_sort(&mut keys);
+        }
+        if bands == n {
+            for h in hits.iter_mut() {
+                *h += 1;
+            }
+            continue;
+        }
+        for &x in &keys[..bands] {
+            hits[player(x)] += 1;
+        }
+    }
+    hits
+}
+
+/// The simulation with a comparison sort, for fields the packed keys cannot hold (and, in the
+/// tests, as the reference the fast one must match exactly).
+fn simulate_plain(
     field: &[SimStanding],
     rounds_left: u32,
     bands: usize,
@@ -174,4 +381,46 @@ fn simulate(
         }
     }
     hits.iter().map(|&h| h as f64 / sims as f64).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed keys, the insertion sort and the threads change nothing: every chance equals
+    /// the plain simulation's exactly, odd and even fields, with ties, in both modes.
+    #[test]
+    fn fast_simulation_equals_the_plain_one() {
+        let mut rng = SplitMix(5);
+        for (n, rounds, bands, sims) in [
+            (2, 1, 1, 3_000),
+            (7, 3, 2, 3_000),
+            (24, 5, 3, 20_000),
+            (25, 4, 3, 20_000),
+            (101, 2, 5, 30_000),
+        ] {
+            let mut field: Vec<SimStanding> = (0..n)
+                .map(|_| SimStanding {
+                    wins2: (rng.next() % 9) as i32,
+                    spread: (rng.next() % 801) as i32 - 400,
+                })
+                .collect();
+            field.sort_by(|a, b| b.wins2.cmp(&a.wins2).then(b.spread.cmp(&a.spread)));
+            // A tie on wins and spread: decided by the current standing.
+            if n > 3 {
+                field[2] = field[1];
+            }
+            for leader_wins in [false, true] {
+                let fast = simulate(&field, rounds, bands, sims, 11, 50, leader_wins);
+                let plain = simulate_plain(&field, rounds, bands, sims, 11, 50, leader_wins);
+                assert_eq!(
+                    fast, plain,
+                    "{n} players, {rounds} rounds, leader wins {leader_wins}"
+                );
+                // The chances add up to the places (each simulation fills each place once).
+                let total: f64 = fast.iter().sum();
+                assert!((total - bands.min(n) as f64).abs() < 1e-9, "{total}");
+            }
+        }
+    }
 }

@@ -4,7 +4,13 @@ use tilebag_core::bag::Rng;
 use tilebag_tournament::{Action, Pairing, ResultEntry, Tournament};
 
 /// A Swiss of `players` with `played` rounds already played (random scores), and its log.
+#[allow(dead_code)] // not every bench uses it
 pub fn field(players: usize, played: u32) -> (Tournament, Vec<Action>) {
+    field_with(players, played, "SW:40")
+}
+
+/// As [`field`], with the division's schedule (which sets how many rounds are left).
+pub fn field_with(players: usize, played: u32, schedule: &str) -> (Tournament, Vec<Action>) {
     let mut t = Tournament::default();
     let mut log = Vec::new();
     let mut rng = Rng::new(1000);
@@ -24,7 +30,7 @@ pub fn field(players: usize, played: u32) -> (Tournament, Vec<Action>) {
         Action::AddDivision {
             division: "A".into(),
             preset: "naspa-2013".into(),
-            schedule: "SW:40".into(),
+            schedule: schedule.into(),
             seed: 42,
         },
     );
