@@ -12,6 +12,7 @@ use crate::leaves::Leaves;
 use crate::movegen::{generate, GenOptions, Graphs, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
+use tilebag_core::Direction;
 use tilebag_core::{Game, Ruleset};
 use tilebag_lexicon::Lexicon;
 
@@ -180,38 +181,183 @@ impl<'a> Engine<'a> {
         self.best_static(s)
     }
 
-    /// Best move with the bag empty, searched exactly two plies deep: each of our moves, then the
-    /// opponent's best reply with their known rack. A move that goes out gains twice the
-    /// opponent's rack (the spread effect under either end-of-game rule: NASPA V.D, WESPA 5.1.4);
-    /// a reply that goes out gains twice what we kept. Where neither goes out within the two
-    /// plies, the tiles still held are counted against their holder.
+    /// Best move with the bag empty, solved exactly two plies deep: the move of ours (every
+    /// placement, and the pass; an exchange is not allowed with the bag empty, NASPA IV.E.2.a,
+    /// WESPA 3.2.1) whose [`Engine::endgame_value`] is highest, that value being our score less
+    /// the opponent's best reply (every placement of their known rack, and the pass). A move
+    /// that goes out gains twice the opponent's rack (the spread effect under either
+    /// end-of-game rule: NASPA V.G.1, WESPA 5.1.4); a reply that goes out gains twice what we
+    /// kept. Where neither goes out within the two plies, the tiles still held are counted
+    /// once against their holder. Nothing beyond the second ply is searched (a third move, the
+    /// six-zero ending, the opponent being stuck for several turns).
+    ///
+    /// Exact, not sampled: the result's value equals the maximum of `endgame_value` over all
+    /// our moves (the `endgame` tests check it against brute force). It stays fast because
+    /// each move has a sound optimistic value, and the moves are searched from the highest
+    /// down, stopping at the first whose optimistic value cannot beat the best found. A move
+    /// that goes out is worth exactly its score plus twice the opponent's rack. Any other is
+    /// worth at most its score less the least the opponent's best reply can be: their pass, or
+    /// any reply they have on the board as it stands that our move leaves alone (no tile of
+    /// ours on or next to a word it forms), which is still theirs afterwards with the same
+    /// score ([`ReplyFloor`]). Ties go to the move found first.
     pub fn endgame_best(&self, s: &Situation) -> Move {
-        let mine = self.moves(s);
-        let mut best: Option<(f32, Move)> = None;
-        // Our moves that go out, then the rest by score (enough to find the best in practice,
-        // and every move when there are few).
-        let mut cands: Vec<Move> = mine
-            .iter()
+        let values = &self.tables.values;
+        let opp_total = s.unseen.value(values);
+        let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
+        let floor = ReplyFloor::new(self, s, &prep);
+        let mut cands: Vec<(i32, Move)> = self
+            .moves_prepared(s, &prep, true)
+            .into_iter()
             .filter(|m| m.kind != MoveKind::Exchange)
-            .copied()
+            .map(|m| {
+                let kept = s.rack.minus(&m.used());
+                let bound = if kept.is_empty() {
+                    m.score + 2 * opp_total
+                } else {
+                    m.score - floor.at_least(&m, kept.value(values))
+                };
+                (bound, m)
+            })
             .collect();
-        cands.sort_by_key(|m| -(m.score + i32::from(m.tiles_played == s.rack.len() as u8) * 1000));
-        cands.truncate(40);
-        for m in cands {
+        // Stable: equal bounds keep the order of `moves`.
+        cands.sort_by_key(|c| -c.0);
+        let mut best: Option<Move> = None;
+        for (bound, mut m) in cands {
+            if best.as_ref().is_some_and(|b| bound as f32 <= b.equity) {
+                break;
+            }
             let v = self.endgame_value(s, &m);
-            if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
-                let mut m = m;
+            if best.as_ref().is_none_or(|b| v > b.equity) {
                 m.equity = v;
-                best = Some((v, m));
+                best = Some(m);
             }
         }
-        best.map(|(_, m)| m).unwrap_or_else(Move::pass)
+        best.unwrap_or_else(Move::pass)
+    }
+}
+
+/// A lower bound on the opponent's best reply to any move of ours, from their replies on the
+/// board as it stands (bag empty, their rack known). A reply stays legal, with the same score,
+/// after a move of ours that puts no tile in its area: the squares of every word it forms
+/// (its main word and the cross-word through each tile it places) and the squares around them,
+/// so none of its words is lengthened, joined or blocked and no new word is formed.
+struct ReplyFloor {
+    /// Replies that go out (worth their score plus twice what we kept), best first:
+    /// (score, area).
+    out: Vec<(i32, Area)>,
+    /// Replies that do not (worth their score less what they keep plus what we kept), best
+    /// first: (score less the value of the tiles they keep, area).
+    rest: Vec<(i32, Area)>,
+    /// The opponent's rack's value (passing keeps it all).
+    opp_total: i32,
+}
+
+/// Rows `0..=1` and columns `2..=3` of a rectangle of squares, inclusive.
+type Area = [u8; 4];
+
+/// Replies looked at per move of ours, at most (the bound stays sound with fewer).
+const FLOOR_SCAN: usize = 48;
+
+impl ReplyFloor {
+    fn new(engine: &Engine<'_>, s: &Situation, prep: &Prepared) -> ReplyFloor {
+        let values = &engine.tables.values;
+        let opp = s.unseen;
+        let opp_total = opp.value(values);
+        let index = LeaveIndex::new(&opp);
+        let grid = &s.grid;
+        let (mut out, mut rest) = (Vec::new(), Vec::new());
+        if !opp.is_empty() {
+            generate(
+                prep,
+                &opp,
+                &engine.graphs,
+                engine.tables,
+                GenOptions::default(),
+                &mut |c| {
+                    let area = reply_area(grid, c);
+                    if usize::from(c.tiles) == opp.len() {
+                        out.push((c.score, area));
+                    } else {
+                        let used = index.used_rack(&opp, c.used);
+                        rest.push((c.score - (opp_total - used.value(values)), area));
+                    }
+                },
+            );
+        }
+        out.sort_unstable_by_key(|r| -r.0);
+        rest.sort_unstable_by_key(|r| -r.0);
+        out.truncate(FLOOR_SCAN);
+        rest.truncate(FLOOR_SCAN);
+        ReplyFloor {
+            out,
+            rest,
+            opp_total,
+        }
+    }
+
+    /// The least the opponent's best reply is worth after our move `m`, which keeps tiles worth
+    /// `kept_value`: their pass, or the best of their standing replies `m` leaves alone.
+    fn at_least(&self, m: &Move, kept_value: i32) -> i32 {
+        let clear = |area: &Area| {
+            (0..usize::from(m.len)).all(|i| {
+                if m.kind != MoveKind::Place || m.tiles[i] == 0 {
+                    return true;
+                }
+                let (r, c) = m.square(i);
+                let (r, c) = (r as u8, c as u8);
+                !(area[0] <= r && r <= area[1] && area[2] <= c && c <= area[3])
+            })
+        };
+        let mut v = -self.opp_total + kept_value;
+        if let Some((score, _)) = self.out.iter().find(|(_, a)| clear(a)) {
+            v = v.max(score + 2 * kept_value);
+        }
+        if let Some((base, _)) = self.rest.iter().find(|(_, a)| clear(a)) {
+            v = v.max(base + kept_value);
+        }
+        v
+    }
+}
+
+/// The area of a placement (see [`ReplyFloor`]): the rectangle holding its main word and every
+/// cross-word it forms, one square wider on every side, clipped to the board.
+fn reply_area(grid: &Grid, c: &crate::movegen::Candidate<'_>) -> Area {
+    let line = usize::from(c.line);
+    let (start, end) = (usize::from(c.start), usize::from(c.end));
+    // Along the line: the main word. Across it: the line, and each new tile's cross-word.
+    let (mut lo, mut hi) = (line, line);
+    for i in start..=end {
+        if c.placed[i] == 0 {
+            continue;
+        }
+        let at = |k: usize| match c.direction {
+            Direction::Across => grid.get(k, i),
+            Direction::Down => grid.get(i, k),
+        };
+        let mut a = line;
+        while a > 0 && at(a - 1) != 0 {
+            a -= 1;
+        }
+        let mut b = line;
+        while b + 1 < N && at(b + 1) != 0 {
+            b += 1;
+        }
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    let widen = |a: usize, b: usize| (a.saturating_sub(1) as u8, (b + 1).min(N - 1) as u8);
+    let (across_lo, across_hi) = widen(lo, hi);
+    let (along_lo, along_hi) = widen(start, end);
+    match c.direction {
+        Direction::Across => [across_lo, across_hi, along_lo, along_hi],
+        Direction::Down => [along_lo, along_hi, across_lo, across_hi],
     }
 }
 
 impl Engine<'_> {
-    /// The value of one move with the bag empty, searched two plies deep (see
-    /// [`Engine::endgame_best`]): the spread it gains against the opponent's best reply.
+    /// The value of one move with the bag empty, solved two plies deep (see
+    /// [`Engine::endgame_best`]): the spread it gains against the opponent's best reply, exact
+    /// over every reply of theirs (placements and the pass), found by a pruned search.
     pub fn endgame_value(&self, s: &Situation, m: &Move) -> f32 {
         let values = &self.tables.values;
         let opp_rack = s.unseen;
