@@ -214,10 +214,8 @@ async fn player_page(
                     board: g.board,
                     opponent,
                     // `seat_of` is `None` when a file did not record who starts (NASPA III.D
-                    // counts only known firsts), and `GameInfo::first` (pages/public.rs) is a
-                    // bool that cannot say so yet: the page keeps the order of the players
-                    // rather than telling both of them "you go second".
-                    first: g.seat_of(me).map_or(g.first == me, |s| s == Seat::First),
+                    // counts only known firsts): the page says so instead of inventing a seat.
+                    first: g.seat_of(me).map(|s| s == Seat::First),
                     method: r.map(|r| r.method.to_string()).unwrap_or_default(),
                     based_on: r.map(|r| r.based_on).unwrap_or(0),
                     seat_link,

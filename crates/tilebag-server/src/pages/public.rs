@@ -104,7 +104,9 @@ pub(crate) struct GameInfo {
     pub round: u32,
     pub board: u32,
     pub opponent: PlayerId,
-    pub first: bool,
+    /// Whether the player starts; `None` when an imported file did not record it (NASPA III.D:
+    /// the players decide, by the firsts they know, or draw).
+    pub first: Option<bool>,
     pub method: String,
     pub based_on: u32,
     /// The player's seat link, while the game can still be played online (no result yet).
@@ -168,7 +170,11 @@ pub(crate) fn player(p: &PlayerPage<'_>) -> Markup {
             GameState::Game(g) => {
                 p #game {
                     "Round " (g.round) ", board " (g.board) ": you (" (name_of(d, p.me)) ") v #" (g.opponent) " " (name_of(d, g.opponent))
-                    "; " (if g.first { "you go first" } else { "you go second" }) ". ("
+                    "; " (match g.first {
+                        Some(true) => "you go first",
+                        Some(false) => "you go second",
+                        None => "who goes first was not recorded: settle it at the board as the rules say (NASPA III.D)",
+                    }) ". ("
                     (g.method) " pairings, based on " (based_on_text(g.based_on)) ".)"
                 }
                 @if let Some(link) = &g.seat_link {
