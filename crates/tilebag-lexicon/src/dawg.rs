@@ -33,8 +33,6 @@
 //! itself. Each node is hashed once, so the build is linear in the size of the list.
 
 use crate::error::LexiconError;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// The longest playable word: a 15x15 board holds at most 15 letters in a line.
 pub const MAX_WORD_LEN: usize = 15;
@@ -393,40 +391,6 @@ impl Iterator for Words<'_> {
     }
 }
 
-/// FxHash-style hasher for the node register: the keys are short runs of `u64`, and SipHash's
-/// DoS resistance buys nothing for a build from a local file.
-#[derive(Default)]
-pub(crate) struct Fx(u64);
-
-impl Hasher for Fx {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-        for &b in chunks.remainder() {
-            self.write_u64(u64::from(b));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// No child: a leaf edge. Node ids are dense from 0, so this never collides.
-pub(crate) const NONE: u32 = u32::MAX;
-
 /// What every edge table must start with, whichever automaton it holds (`what`: "DAWG" or
 /// "GADDAG"; `edge0` prefixes the sentinel's message): at least one edge, no more than can be
 /// addressed, and edge 0 the root sentinel. `base` is the byte offset of edge 0 in the file.
@@ -459,150 +423,305 @@ pub(crate) fn check_root(
     Ok(())
 }
 
-/// Builder edge: letter code in bits 33.., accept in bit 32, child node id in bits 0..32.
+/// Builder edge (while building, before layout): letter code in bits 27..32, accept in bit 26,
+/// and in bits 0..26 the child node's id + 1 (0: no child), or, for a GADDAG separator, its DAWG
+/// arc as it is.
 #[inline]
-pub(crate) fn pending_edge(c: u8, accept: bool) -> u64 {
-    (u64::from(c) << 33) | (u64::from(accept) << 32) | u64::from(NONE)
+pub(crate) fn builder_edge(c: u8, accept: bool) -> u32 {
+    (u32::from(c) << 27) | (u32::from(accept) << 26)
+}
+/// The child field of a builder edge.
+pub(crate) const B_CHILD: u32 = (1 << 26) - 1;
+const B_ACCEPT: u32 = 1 << 26;
+
+/// The most edges a node can have while building: the separator and 26 letters, with room for
+/// the odd codes a malformed DAWG handed to [`crate::gaddag::Gaddag::from_dawg`] could hold.
+pub(crate) const MAX_FANOUT: usize = 32;
+
+/// The multiplier of FxHash (rustc's hasher): one rotate, xor and multiply per edge.
+const FX: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+#[inline]
+fn node_hash(edges: &[u32]) -> u64 {
+    let mut h = 0u64;
+    for &e in edges {
+        h = (h.rotate_left(5) ^ u64::from(e)).wrapping_mul(FX);
+    }
+    h
 }
 
-/// The nodes registered so far, each stored once: their edges side by side in one arena (no
-/// allocation per node), found again through a map from the edges' hash to the node (a second
-/// map keeps the rare nodes whose hash an earlier, different node already has).
+/// The nodes registered so far, each stored once, side by side in one arena (no allocation per
+/// node), and found again by their edges.
+///
+/// Most nodes have a single edge (87% of the GADDAG's): those are found in `single`, indexed by
+/// their edge's child, where a slot holds the whole edge and so settles a lookup in one read
+/// (and a node whose child was just registered finds its slot still in the cache). The rest are
+/// found through an open-addressing table (linear probing) of `hash << 32 | arena position`: the
+/// arena keeps each node's id and length next to its edges, so a lookup reads two places.
 pub(crate) struct Register {
-    arena: Vec<u64>,
-    /// By node id: (start in `arena`, number of edges).
-    spans: Vec<(u32, u32)>,
-    by_hash: HashMap<u64, u32, BuildHasherDefault<Fx>>,
-    collisions: HashMap<Box<[u64]>, u32, BuildHasherDefault<Fx>>,
-    pub(crate) edge_total: usize,
+    /// Entry 0 unused, then per node a header (`id | edge count << 26`) and its edges.
+    arena: Vec<u32>,
+    /// `starts[id]`: where node `id`'s header is in the arena; one more entry for the end.
+    starts: Vec<u32>,
+    /// By an edge's child field (letter edges): the first single-edge node registered with that
+    /// child, as its edge's letter and accept bit (bits 26..32) and its id + 1 (bits 0..26);
+    /// 0 for none.
+    single: Vec<u32>,
+    /// The same for separator edges, by their DAWG arc.
+    single_sep: Vec<u32>,
+    /// Multi-edge nodes and single-edge nodes whose `single` slot was taken: 0 for empty, or the
+    /// node's hash (top 32 bits) and arena position (low 32).
+    table: Vec<u64>,
+    entries: usize,
+    /// 64 - log2(table.len()): a hash's top bits are its home slot.
+    shift: u32,
+    edge_total: usize,
+    /// Ids have outgrown the builder edge's child field; `lay_out` reports the list too large.
+    overflow: bool,
 }
+
+const HASH_BITS: u64 = !0xFFFF_FFFF;
+const ID_BITS: u32 = (1 << 26) - 1;
 
 impl Register {
-    pub(crate) fn with_capacity(nodes: usize) -> Register {
+    /// A register expecting about `nodes` nodes of `edges` edges in all.
+    pub(crate) fn with_capacity(nodes: usize, edges: usize) -> Register {
+        let slots = nodes.next_power_of_two().max(64);
+        let mut starts = Vec::with_capacity(nodes + 1);
+        starts.push(1);
+        let mut single = Vec::with_capacity(nodes + 1);
+        single.push(0);
+        let mut arena = Vec::with_capacity(nodes + edges + 1);
+        arena.push(0);
         Register {
-            arena: Vec::with_capacity(nodes * 2),
-            spans: Vec::with_capacity(nodes),
-            by_hash: HashMap::with_capacity_and_hasher(nodes, Default::default()),
-            collisions: HashMap::default(),
+            arena,
+            starts,
+            single,
+            single_sep: Vec::new(),
+            table: vec![0; slots],
+            entries: 0,
+            shift: 64 - slots.trailing_zeros(),
             edge_total: 0,
+            overflow: false,
         }
     }
 
     /// Number of nodes registered.
     pub(crate) fn len(&self) -> usize {
-        self.spans.len()
+        self.starts.len() - 1
     }
 
-    /// The edges of node `id`.
-    pub(crate) fn node(&self, id: usize) -> &[u64] {
-        let (start, len) = self.spans[id];
-        &self.arena[start as usize..(start + len) as usize]
-    }
-
-    /// The id of the node equal to `edges`, registering it if it is new. Children always get
-    /// smaller ids than their parents, because a node is registered only after its children.
-    pub(crate) fn intern(&mut self, edges: &[u64]) -> u32 {
-        if edges.is_empty() {
-            return NONE;
-        }
-        let mut h = Fx::default();
-        for &e in edges {
-            h.write_u64(e);
-        }
-        let h = h.finish();
-        match self.by_hash.get(&h) {
-            Some(&id) if self.node(id as usize) == edges => id,
-            Some(_) => {
-                if let Some(&id) = self.collisions.get(edges) {
+    /// The id of the node equal to `edges` (1 to 63 of them), registering it if it is new.
+    /// Children always get smaller ids than their parents, because a node is registered only
+    /// after its children. `known_new`: the caller knows no equal node exists (one of its
+    /// children was registered after the node was begun), so the search is skipped.
+    #[inline]
+    pub(crate) fn intern(&mut self, edges: &[u32], known_new: bool) -> u32 {
+        if let [e] = *edges {
+            let id = self.len() as u32;
+            let child = (e & B_CHILD) as usize;
+            let slots = if e >> 27 == u32::from(crate::gaddag::SEPARATOR) {
+                if child >= self.single_sep.len() {
+                    self.single_sep.resize(child + 1, 0);
+                }
+                &mut self.single_sep
+            } else {
+                &mut self.single
+            };
+            if let Some(slot) = slots.get_mut(child) {
+                let s = *slot;
+                if s == 0 {
+                    *slot = (e & !B_CHILD) | (id + 1);
+                    self.push(edges);
                     return id;
                 }
-                let id = self.push(edges);
-                self.collisions.insert(edges.into(), id);
-                id
-            }
-            None => {
-                let id = self.push(edges);
-                self.by_hash.insert(h, id);
-                id
+                if !known_new && s >> 26 == e >> 26 {
+                    return (s & B_CHILD) - 1;
+                }
             }
         }
+        let h = node_hash(edges);
+        let tag = h & HASH_BITS;
+        let mask = self.table.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let s = self.table[i];
+            if s == 0 {
+                break;
+            }
+            if !known_new && s & HASH_BITS == tag {
+                let at = (s as u32) as usize;
+                let head = self.arena[at];
+                let n = (head >> 26) as usize;
+                if n == edges.len() && self.arena.get(at + 1..at + 1 + n) == Some(edges) {
+                    return head & ID_BITS;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        self.table[i] = tag | self.arena.len() as u64;
+        let id = self.push(edges);
+        self.entries += 1;
+        if self.entries * 2 > self.table.len() {
+            self.grow();
+        }
+        id
     }
 
-    fn push(&mut self, edges: &[u64]) -> u32 {
-        let id = self.spans.len() as u32;
-        self.spans
-            .push((self.arena.len() as u32, edges.len() as u32));
-        self.arena.extend_from_slice(edges);
+    #[inline]
+    fn push(&mut self, edges: &[u32]) -> u32 {
+        let id = self.len() as u32;
+        self.arena
+            .push(((edges.len() as u32) << 26) | (id & ID_BITS));
+        for &e in edges {
+            self.arena.push(e);
+        }
+        self.starts.push(self.arena.len() as u32);
+        self.single.push(0);
         self.edge_total += edges.len();
+        // Ids must fit the child field (as id + 1) and the header; positions a u32.
+        self.overflow |= id >= ID_BITS - 1 || self.arena.len() >= 1 << 31;
         id
+    }
+
+    fn grow(&mut self) {
+        let slots = self.table.len() * 2;
+        let shift = self.shift - 1;
+        let mask = slots - 1;
+        let mut table = vec![0u64; slots];
+        for &s in &self.table {
+            if s != 0 {
+                let mut i = (s >> shift) as usize;
+                while table[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                table[i] = s;
+            }
+        }
+        self.table = table;
+        self.shift = shift;
     }
 }
 
 /// Lays the registered nodes out as edges: the sentinel, then nodes by decreasing id (parents
-/// before children, so arcs point forward). An edge for which `raw_arc(letter)` holds keeps its
-/// builder child value as the arc itself (the GADDAG's separators, which point into the DAWG).
+/// before children, so arcs point forward). With `separator_arcs`, an edge of letter code 0 keeps
+/// its builder child field as the arc itself (the GADDAG's separators, which point into the
+/// DAWG). `root`: the root's id, `None` for no root (the empty lexicon).
 pub(crate) fn lay_out(
     reg: &Register,
-    root: u32,
-    raw_arc: impl Fn(u32) -> bool,
+    root: Option<u32>,
+    separator_arcs: bool,
 ) -> Result<Vec<u32>, LexiconError> {
     let total = 1 + reg.edge_total;
-    if total > MAX_EDGES {
+    if total > MAX_EDGES || reg.overflow {
         return Err(LexiconError::TooLarge {
             edges: total,
             max: MAX_EDGES,
         });
     }
-    let n = reg.len();
-    let nodes: Vec<&[u64]> = (0..n).map(|id| reg.node(id)).collect();
-    let mut pos = vec![0u32; n];
-    let mut next = 1u32;
-    for id in (0..n).rev() {
-        pos[id] = next;
-        next += nodes[id].len() as u32;
-    }
+    // Node id sits after every node of a larger id: at 1 + (edges of ids > id). The edges of ids
+    // <= id end at starts[id + 1], after the unused entry and id + 1 headers; so for a child
+    // field c = id + 1 the position is edge_total + 2 + c - starts[c].
+    let end = reg.edge_total as u32 + 2;
+    let starts = &reg.starts;
+    let pos = |c: u32| end + c - starts[c as usize];
     let mut edges = Vec::with_capacity(total);
-    edges.push(LAST | if root == NONE { 0 } else { pos[root as usize] });
-    for id in (0..n).rev() {
-        let node = nodes[id];
-        for (k, &pe) in node.iter().enumerate() {
-            let c = (pe >> 33) as u32;
-            let child = pe as u32;
-            let mut e = c << LETTER_SHIFT;
-            if (pe >> 32) & 1 == 1 {
-                e |= ACCEPTS;
-            }
-            if k + 1 == node.len() {
-                e |= LAST;
-            }
-            if raw_arc(c) {
+    edges.push(LAST | root.map_or(0, |r| pos(r + 1)));
+    for w in starts.windows(2).rev() {
+        let Some((&tail, head)) = reg.arena[w[0] as usize + 1..w[1] as usize].split_last() else {
+            continue;
+        };
+        let convert = |b: u32| {
+            let c = b >> 27;
+            let child = b & B_CHILD;
+            let mut e = (c << LETTER_SHIFT) | ((b & B_ACCEPT) >> 1);
+            if separator_arcs && c == 0 {
                 e |= child & ARC_MASK;
-            } else if child != NONE {
-                e |= pos[child as usize];
+            } else if child != 0 {
+                e |= pos(child);
             }
-            edges.push(e);
-        }
+            e
+        };
+        edges.extend(head.iter().map(|&b| convert(b)));
+        edges.push(convert(tail) | LAST);
     }
     Ok(edges)
+}
+
+/// The unfinished nodes along the last path added to an incremental build (one per depth), with
+/// what is needed to finish them: `Pending` is shared by the DAWG and GADDAG builds.
+pub(crate) struct Pending<const DEPTH: usize> {
+    edges: [[u32; MAX_FANOUT]; DEPTH],
+    lens: [u8; DEPTH],
+    /// The register's size when the node at this depth got its first edge.
+    begun: [u32; DEPTH],
+    /// The largest child field (id + 1) among its edges.
+    newest: [u32; DEPTH],
+}
+
+impl<const DEPTH: usize> Pending<DEPTH> {
+    pub(crate) fn new() -> Self {
+        Pending {
+            edges: [[0; MAX_FANOUT]; DEPTH],
+            lens: [0; DEPTH],
+            begun: [0; DEPTH],
+            newest: [0; DEPTH],
+        }
+    }
+
+    /// Adds an edge to the node at depth `d` (the node's edges come in increasing letter order).
+    #[inline]
+    pub(crate) fn push(&mut self, reg: &Register, d: usize, e: u32) {
+        let n = usize::from(self.lens[d]);
+        if n == 0 {
+            self.begun[d] = reg.len() as u32;
+            self.newest[d] = 0;
+        }
+        if n < MAX_FANOUT {
+            self.edges[d][n] = e;
+            self.lens[d] += 1;
+        }
+    }
+
+    /// Registers the node at depth `d >= 1` and points its parent's last edge at it.
+    #[inline]
+    pub(crate) fn finish(&mut self, reg: &mut Register, d: usize) {
+        let n = usize::from(self.lens[d]);
+        if n == 0 {
+            return;
+        }
+        self.lens[d] = 0;
+        // A node with a child registered since the node was begun cannot equal any earlier node
+        // (none of those refer to that child) nor any node of its own subtree (they are shorter).
+        let known_new = self.newest[d] > self.begun[d];
+        let id = reg.intern(&self.edges[d][..n], known_new);
+        let p = usize::from(self.lens[d - 1]);
+        if p > 0 {
+            let child = (id + 1) & B_CHILD;
+            self.edges[d - 1][p - 1] |= child;
+            self.newest[d - 1] = self.newest[d - 1].max(child);
+        }
+    }
+
+    /// Registers the root (depth 0); `None` if it has no edges.
+    pub(crate) fn finish_root(&mut self, reg: &mut Register) -> Option<u32> {
+        let n = usize::from(self.lens[0]);
+        if n == 0 {
+            return None;
+        }
+        let known_new = self.newest[0] > self.begun[0];
+        Some(reg.intern(&self.edges[0][..n], known_new))
+    }
 }
 
 /// Builds the minimal DAWG of `words`, which must be sorted, without duplicates, uppercase A-Z,
 /// and at most [`MAX_WORD_LEN`] letters (the caller, [`crate::Lexicon`], guarantees it).
 pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
-    let mut reg = Register::with_capacity(words.len() / 2 + 16);
-    // pending[d]: the edges of the unfinished node reached by the first d letters of the
+    let mut reg = Register::with_capacity(words.len() + 16, words.len() * 2 + 16);
+    // pending.edges[d]: the edges of the unfinished node reached by the first d letters of the
     // previous word; its last edge is on that word's path.
-    let mut pending: Vec<Vec<u64>> = (0..=MAX_WORD_LEN).map(|_| Vec::with_capacity(26)).collect();
+    let mut pending = Pending::<{ MAX_WORD_LEN + 1 }>::new();
     let mut prev: &[u8] = &[];
-
-    fn finish(reg: &mut Register, pending: &mut [Vec<u64>], d: usize) {
-        let id = reg.intern(&pending[d]);
-        pending[d].clear();
-        if let Some(parent) = pending[d - 1].last_mut() {
-            *parent = (*parent & !0xFFFF_FFFF) | u64::from(id);
-        }
-    }
-
     for w in words {
         let w = w.as_ref();
         if w.is_empty() || w.len() > MAX_WORD_LEN || w.iter().any(|b| !b.is_ascii_uppercase()) {
@@ -616,18 +735,18 @@ pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
         }
         let p = prev.iter().zip(w).take_while(|(a, b)| a == b).count();
         for d in (p + 1..=prev.len()).rev() {
-            finish(&mut reg, &mut pending, d);
+            pending.finish(&mut reg, d);
         }
         for (d, &b) in w.iter().enumerate().skip(p) {
-            pending[d].push(pending_edge(b - b'A' + 1, d + 1 == w.len()));
+            pending.push(&reg, d, builder_edge(b - b'A' + 1, d + 1 == w.len()));
         }
         prev = w;
     }
     for d in (1..=prev.len()).rev() {
-        finish(&mut reg, &mut pending, d);
+        pending.finish(&mut reg, d);
     }
-    let root = reg.intern(&pending[0]);
-    let edges = lay_out(&reg, root, |_| false)?;
+    let root = pending.finish_root(&mut reg);
+    let edges = lay_out(&reg, root, false)?;
     Ok(Dawg::with_edges(edges))
 }
 

@@ -78,13 +78,18 @@ const fn known(
 impl Fingerprint {
     /// The fingerprint of a sorted, duplicate-free list of uppercase words.
     pub fn of_sorted<S: AsRef<str>>(words: &[S]) -> Fingerprint {
-        let has = |w: &str| words.binary_search_by(|x| x.as_ref().cmp(w)).is_ok();
+        Fingerprint::of_sorted_by(words, |w| w.as_ref().as_bytes())
+    }
+
+    /// [`Fingerprint::of_sorted`] for words of any type, seen as bytes through `bytes`.
+    pub(crate) fn of_sorted_by<T>(words: &[T], bytes: impl Fn(&T) -> &[u8]) -> Fingerprint {
+        let has = |w: &[u8]| words.binary_search_by(|x| bytes(x).cmp(w)).is_ok();
         Fingerprint {
             word_count: u32::try_from(words.len()).unwrap_or(u32::MAX),
-            two_letter_count: words.iter().filter(|w| w.as_ref().len() == 2).count() as u32,
-            has_qi: has("QI"),
-            has_euoi: has("EUOI"),
-            has_ok: has("OK"),
+            two_letter_count: words.iter().filter(|w| bytes(w).len() == 2).count() as u32,
+            has_qi: has(b"QI"),
+            has_euoi: has(b"EUOI"),
+            has_ok: has(b"OK"),
         }
     }
 

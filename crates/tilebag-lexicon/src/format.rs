@@ -104,6 +104,12 @@ pub(crate) fn write(sections: &[Section<'_>]) -> Vec<u8> {
     out
 }
 
+/// The length of the file [`write`] makes of sections of these payload lengths.
+pub(crate) fn file_len(payloads: &[usize]) -> usize {
+    let payload: usize = payloads.iter().map(|n| n.next_multiple_of(4)).sum();
+    HEADER_LEN + ENTRY_LEN * payloads.len() + payload + 4
+}
+
 /// Appends the CRC-32 of `out`.
 fn seal(out: &mut Vec<u8>) {
     let crc = crc32(out);

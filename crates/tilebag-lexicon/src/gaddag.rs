@@ -18,7 +18,8 @@
 //! REQUIRED flag, so readers that do not know it still load the file as a judge.
 
 use crate::dawg::{
-    lay_out, pending_edge, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES, MAX_WORD_LEN,
+    builder_edge, lay_out, Pending, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES,
+    MAX_WORD_LEN,
 };
 use crate::error::LexiconError;
 
@@ -28,43 +29,60 @@ use crate::error::LexiconError;
 /// forward from the edge (arcs point forward, and most children sit close to their parent, so
 /// most distances take one or two bytes); then zeros to a multiple of 4 bytes.
 pub fn pack_edges(edges: &[u32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(edges.len() * 3 + 4);
-    out.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+    // At most 6 bytes an edge: the flags byte and 5 for a 32-bit number. `vec!` of zeros is
+    // zeroed lazily by the system, so the slack costs nothing.
+    let mut out = vec![0u8; 8 + edges.len() * 6];
+    out[..4].copy_from_slice(&(edges.len() as u32).to_le_bytes());
+    let mut p = 4;
     for (i, &e) in edges.iter().enumerate() {
-        let l = letter(e);
-        let a = arc(e);
-        let mut b = l & 31;
-        if is_last(e) {
-            b |= 1 << 5;
-        }
-        if accepts(e) {
-            b |= 1 << 6;
-        }
-        if a != 0 {
-            b |= 1 << 7;
-        }
-        out.push(b);
-        if a != 0 {
-            let mut v = if i > 0 && l == SEPARATOR {
-                a
-            } else {
-                a.wrapping_sub(i as u32)
-            };
-            loop {
-                let byte = (v & 0x7f) as u8;
+        let (b, arc) = packed_edge(i, e);
+        out[p] = b;
+        p += 1;
+        if let Some(mut v) = arc {
+            while v >= 0x80 {
+                out[p] = (v as u8) | 0x80;
                 v >>= 7;
-                if v == 0 {
-                    out.push(byte);
-                    break;
-                }
-                out.push(byte | 0x80);
+                p += 1;
             }
+            out[p] = v as u8;
+            p += 1;
         }
     }
     // Zeros to a multiple of 4 bytes, so the section needs no padding after it in the file
     // (a file cut short inside the padding would otherwise still load).
-    out.resize(out.len().next_multiple_of(4), 0);
+    out.truncate(p.next_multiple_of(4));
     out
+}
+
+/// The length of [`pack_edges`]'s output, without making it.
+pub fn packed_len(edges: &[u32]) -> usize {
+    let mut n = 4 + edges.len();
+    for (i, &e) in edges.iter().enumerate() {
+        if let (_, Some(v)) = packed_edge(i, e) {
+            // 7 bits a byte.
+            n += (32 - (v | 1).leading_zeros()).div_ceil(7) as usize;
+        }
+    }
+    n.next_multiple_of(4)
+}
+
+/// Edge `i`'s flags byte (letter code in bits 0..5, LAST bit 5, ACCEPTS bit 6, "has an arc"
+/// bit 7) and the number its arc is written as, if it has one.
+#[inline]
+fn packed_edge(i: usize, e: u32) -> (u8, Option<u32>) {
+    let l = letter(e);
+    let a = arc(e);
+    let b =
+        (l & 31) | u8::from(is_last(e)) << 5 | u8::from(accepts(e)) << 6 | u8::from(a != 0) << 7;
+    if a == 0 {
+        return (b, None);
+    }
+    let v = if i > 0 && l == SEPARATOR {
+        a
+    } else {
+        a.wrapping_sub(i as u32)
+    };
+    (b, Some(v))
 }
 
 /// Reads what [`pack_edges`] wrote; `base` is the section's offset, for errors. The edges still
@@ -195,12 +213,100 @@ impl std::fmt::Debug for Gaddag {
     }
 }
 
-/// Packs a path of codes (each 0..=26) into a key whose numeric order is the paths'
-/// lexicographic order, shorter first: 5 bits a symbol, stored as code + 1, left-aligned in the
-/// top 80 bits. The low bits carry a separator's DAWG arc.
+/// Keys of GADDAG paths: a path of codes (each 0..=26) packed so that the keys' numeric order
+/// is the paths' lexicographic order, shorter first: 5 bits a symbol, stored as code + 1,
+/// left-aligned in the top 80 bits (symbol `k` in bits `123 - 5k..128 - 5k`). The low bits carry
+/// a separator's DAWG arc.
+const PATH_BITS: u128 = !((1u128 << 48) - 1);
+
+/// The number of symbols of a key's path (not 0).
 #[inline]
-fn push_symbol(key: &mut u128, k: usize, code: u8) {
-    *key |= u128::from(code + 1) << (123 - 5 * k);
+fn path_len(path: u128) -> usize {
+    (128 - path.trailing_zeros()).div_ceil(5) as usize
+}
+
+/// The keys of every GADDAG path, in no particular order: for each path `p` of the DAWG (each
+/// distinct word prefix), `reverse(p)` if `p` is a word, and `reverse(p)` with the separator and
+/// the DAWG arc of `p`'s continuations if it has any. Each key is the one of its prefix's parent
+/// shifted one symbol along with the new letter in front, so it takes constant time.
+fn path_keys(dawg: &[u32]) -> Vec<u128> {
+    let root = dawg.first().map_or(0, |&e| arc(e));
+    let mut keys = Vec::with_capacity(dawg.len() * 4);
+    if root == 0 {
+        return keys;
+    }
+    // Depth-first over the DAWG's paths: (edge index, depth, key of the path before the edge).
+    let mut stack: Vec<(u32, u32, u128)> = Vec::with_capacity(MAX_PATH * 27);
+    stack.push((root, 0, 0));
+    while let Some((i, depth, before)) = stack.pop() {
+        let Some(&e) = dawg.get(i as usize) else {
+            continue;
+        };
+        if !is_last(e) {
+            stack.push((i + 1, depth, before));
+        }
+        if depth as usize >= MAX_WORD_LEN {
+            continue;
+        }
+        let key = (u128::from(letter(e) + 1) << 123) | (before >> 5);
+        if accepts(e) {
+            keys.push(key);
+        }
+        let a = arc(e);
+        if a != 0 {
+            let n = depth + 1;
+            // The separator (code 0, stored as 1) after the n letters.
+            keys.push(key | (1u128 << (123 - 5 * n)) | u128::from(a));
+            stack.push((a, n, key));
+        }
+    }
+    keys
+}
+
+/// Sorts a short run in place.
+fn insertion_sort(v: &mut [u128]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// Sorts keys: a counting pass into buckets by their first three symbols, then each bucket.
+fn sort_keys(keys: &mut Vec<u128>) {
+    const BITS: u32 = 15;
+    if keys.len() < 1 << 12 {
+        keys.sort_unstable();
+        return;
+    }
+    let bucket = |k: u128| (k >> (128 - BITS)) as usize;
+    let mut starts = vec![0usize; (1 << BITS) + 1];
+    for &k in keys.iter() {
+        starts[bucket(k) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut next = starts.clone();
+    let mut out = vec![0u128; keys.len()];
+    for &k in keys.iter() {
+        let b = bucket(k);
+        out[next[b]] = k;
+        next[b] += 1;
+    }
+    for w in starts.windows(2) {
+        let b = &mut out[w[0]..w[1]];
+        if b.len() <= 24 {
+            insertion_sort(b);
+        } else {
+            b.sort_unstable();
+        }
+    }
+    *keys = out;
 }
 
 impl Gaddag {
@@ -229,99 +335,49 @@ impl Gaddag {
     /// arc is the DAWG run of `p`'s continuations: the rightward part is the DAWG itself, so it
     /// is stored once.
     pub fn from_dawg(dawg: &[u32]) -> Result<Gaddag, LexiconError> {
-        let mut keys: Vec<u128> = Vec::with_capacity(dawg.len() * 4);
-        let root = dawg.first().map_or(0, |&e| arc(e));
-        if root != 0 {
-            // Depth-first over the DAWG's paths: stack of (edge index, depth).
-            let mut prefix = [0u8; MAX_WORD_LEN];
-            let mut stack: Vec<(usize, usize)> = vec![(root as usize, 0)];
-            while let Some((i, depth)) = stack.pop() {
-                let Some(&e) = dawg.get(i) else { continue };
-                if !is_last(e) {
-                    stack.push((i + 1, depth));
-                }
-                if depth >= MAX_WORD_LEN {
-                    continue;
-                }
-                prefix[depth] = letter(e);
-                let n = depth + 1;
-                let mut key: u128 = 0;
-                for k in 0..n {
-                    push_symbol(&mut key, k, prefix[n - 1 - k]);
-                }
-                if accepts(e) {
-                    keys.push(key);
-                }
-                let a = arc(e);
-                if a != 0 {
-                    if n < MAX_PATH {
-                        let mut sep = key;
-                        push_symbol(&mut sep, n, SEPARATOR);
-                        keys.push(sep | u128::from(a));
-                    }
-                    stack.push((a as usize, n));
-                }
-            }
-        }
-        keys.sort_unstable();
+        let mut keys = path_keys(dawg);
+        sort_keys(&mut keys);
         keys.dedup();
         Gaddag::from_sorted_keys(&keys)
     }
 
     fn from_sorted_keys(keys: &[u128]) -> Result<Gaddag, LexiconError> {
-        let mut reg = Register::with_capacity(keys.len() / 4 + 16);
-        let mut pending: Vec<Vec<u64>> = (0..=MAX_PATH).map(|_| Vec::with_capacity(27)).collect();
-        let mut prev = [0u8; MAX_PATH];
+        let mut reg = Register::with_capacity(keys.len() + 16, keys.len() * 2 + 16);
+        let mut pending = Pending::<{ MAX_PATH + 1 }>::new();
+        let mut prev: u128 = 0;
         let mut prev_len = 0usize;
-
-        fn finish(reg: &mut Register, pending: &mut [Vec<u64>], d: usize) {
-            let id = reg.intern(&pending[d]);
-            pending[d].clear();
-            if let Some(parent) = pending[d - 1].last_mut() {
-                // A separator's "child" is its DAWG arc, set when it was pushed.
-                if *parent >> 33 != u64::from(SEPARATOR) {
-                    *parent = (*parent & !0xFFFF_FFFF) | u64::from(id);
-                }
-            }
-        }
-
-        let mut cur = [0u8; MAX_PATH];
         for &key in keys {
-            let mut len = 0;
-            while len < MAX_PATH {
-                let sym = ((key >> (123 - 5 * len)) & 31) as u8;
-                if sym == 0 {
-                    break;
-                }
-                cur[len] = sym - 1;
-                len += 1;
+            let path = key & PATH_BITS;
+            if path == 0 {
+                continue;
             }
-            let p = prev[..prev_len]
-                .iter()
-                .zip(&cur[..len])
-                .take_while(|(a, b)| a == b)
-                .count();
+            let len = path_len(path);
+            // Symbols the key shares with the previous one: the first difference's position.
+            let p = (((prev ^ path).leading_zeros() / 5) as usize)
+                .min(len)
+                .min(prev_len);
             for d in (p + 1..=prev_len).rev() {
-                finish(&mut reg, &mut pending, d);
+                pending.finish(&mut reg, d);
             }
             // Keys are distinct and sorted shorter-first, so a key's path never ends inside an
             // earlier one's: there is always a new edge to push (p < len).
             for d in p..len {
-                let accept = d + 1 == len && cur[d] != SEPARATOR;
-                let mut pe = pending_edge(cur[d], accept);
-                if cur[d] == SEPARATOR {
-                    pe = (pe & !0xFFFF_FFFF) | (key as u64 & u64::from(ARC_MASK));
-                }
-                pending[d].push(pe);
+                let sym = (((key >> (123 - 5 * d)) & 31) as u8).wrapping_sub(1);
+                let e = if sym == SEPARATOR {
+                    builder_edge(SEPARATOR, false) | (key as u32 & ARC_MASK)
+                } else {
+                    builder_edge(sym, d + 1 == len)
+                };
+                pending.push(&reg, d, e);
             }
-            prev = cur;
+            prev = path;
             prev_len = len;
         }
         for d in (1..=prev_len).rev() {
-            finish(&mut reg, &mut pending, d);
+            pending.finish(&mut reg, d);
         }
-        let root = reg.intern(&pending[0]);
-        let edges = lay_out(&reg, root, |c| c == u32::from(SEPARATOR))?;
+        let root = pending.finish_root(&mut reg);
+        let edges = lay_out(&reg, root, true)?;
         Ok(Gaddag { edges })
     }
 

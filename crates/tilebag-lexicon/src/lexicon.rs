@@ -8,7 +8,7 @@ use crate::format::{
     self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_GDAG, TAG_GDAG_PACKED, TAG_META,
 };
 use crate::gaddag::Gaddag;
-use crate::wordlist::{normalize, parse_word_list};
+use crate::wordlist::{normalize, sorted_words, uppercase_list};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -100,11 +100,11 @@ impl Lexicon {
         self.gaddag_from_file
     }
 
-    /// Builds a lexicon from a plain word list (see [`parse_word_list`] for what it accepts).
+    /// Builds a lexicon from a plain word list (see [`crate::parse_word_list`] for what it accepts).
     /// Words over 15 letters are dropped and counted ([`Lexicon::dropped_long`]).
     pub fn from_word_list(text: &[u8], name: &str) -> Result<Lexicon, LexiconError> {
-        let words = parse_word_list(text)?;
-        Lexicon::from_sorted(&words, name)
+        let upper = uppercase_list(text);
+        Lexicon::from_sorted(&sorted_words(&upper)?, name)
     }
 
     /// Builds a lexicon from a plain word list file, named after the file's stem.
@@ -133,11 +133,14 @@ impl Lexicon {
 
     /// Builds from sorted, distinct, uppercase A-Z words (of any length). The only possible
     /// error is a list too large for the format's 33 million edges.
-    pub(crate) fn from_sorted(words: &[String], name: &str) -> Result<Lexicon, LexiconError> {
-        let source = Fingerprint::of_sorted(words);
+    pub(crate) fn from_sorted<S: AsRef<[u8]>>(
+        words: &[S],
+        name: &str,
+    ) -> Result<Lexicon, LexiconError> {
+        let source = Fingerprint::of_sorted_by(words, |w| w.as_ref());
         let kept: Vec<&[u8]> = words
             .iter()
-            .map(|w| w.as_bytes())
+            .map(|w| w.as_ref())
             .filter(|w| w.len() <= MAX_WORD_LEN)
             .collect();
         let dropped_long = (words.len() - kept.len()) as u32;
@@ -264,12 +267,17 @@ impl Lexicon {
             dropped_long: self.dropped_long,
             nodes: self.dawg.node_count() as u32,
             edges: self.dawg.edges().len() as u32,
-            file_bytes: self.to_bytes().len() as u64,
+            // What `to_bytes` would write, without writing it.
+            file_bytes: format::file_len(&[
+                self.meta_section().len(),
+                self.dawg.edges().len() * 4,
+                crate::gaddag::packed_len(self.gaddag().edges()),
+            ]) as u64,
         }
     }
 
-    /// The file form (see [`crate::format`]).
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// The payload of the META section.
+    fn meta_section(&self) -> Vec<u8> {
         let mut meta = Vec::with_capacity(96 + self.name.len() + self.description.len());
         meta.extend_from_slice(&self.word_count.to_le_bytes());
         meta.extend_from_slice(&self.dropped_long.to_le_bytes());
@@ -286,11 +294,18 @@ impl Lexicon {
             meta.extend_from_slice(&(s.len() as u32).to_le_bytes());
             meta.extend_from_slice(s.as_bytes());
         }
-        let edges = self.dawg.edges();
-        let mut dawg = Vec::with_capacity(edges.len() * 4);
-        for e in edges {
-            dawg.extend_from_slice(&e.to_le_bytes());
-        }
+        meta
+    }
+
+    /// The file form (see [`crate::format`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let meta = self.meta_section();
+        let dawg: Vec<u8> = self
+            .dawg
+            .edges()
+            .iter()
+            .flat_map(|e| e.to_le_bytes())
+            .collect();
         let gdag = crate::gaddag::pack_edges(self.gaddag().edges());
         format::write(&[
             Section {
@@ -469,7 +484,8 @@ impl Lexicon {
         BUILTIN.get_or_init(|| {
             // The embedded list is plain uppercase words (tested), so this cannot fail; an empty
             // lexicon is the fallback rather than a panic.
-            parse_word_list(ENABLE1_TEXT)
+            let upper = uppercase_list(ENABLE1_TEXT);
+            sorted_words(&upper)
                 .and_then(|words| Lexicon::from_sorted(&words, BUILTIN_NAME))
                 .unwrap_or_else(|_| Lexicon::empty(BUILTIN_NAME))
                 .with_description(BUILTIN_DESCRIPTION)

@@ -16,37 +16,48 @@ use crate::error::LexiconError;
 /// Words of every length are returned; [`crate::Lexicon`] drops words over 15 letters when it
 /// builds (they can never be played on a 15x15 board) and counts them.
 pub fn parse_word_list(text: &[u8]) -> Result<Vec<String>, LexiconError> {
-    let mut words = Vec::with_capacity(text.len() / 8);
-    let mut prev_sorted = true;
-    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-    for (index, raw) in text.split(|&b| b == b'\n').enumerate() {
-        let line = index + 1;
+    let upper = uppercase_list(text);
+    let words = sorted_words(&upper)?;
+    // Only ASCII letters are in a word, so this never fails; no unwrap needed.
+    Ok(words
+        .into_iter()
+        .map(|w| std::str::from_utf8(w).unwrap_or_default().to_owned())
+        .collect())
+}
+
+/// The text of a word list without its byte order mark, in uppercase: the input of
+/// [`sorted_words`].
+pub(crate) fn uppercase_list(text: &[u8]) -> Vec<u8> {
+    text.strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(text)
+        .to_ascii_uppercase()
+}
+
+/// [`parse_word_list`] on the uppercased text (see [`uppercase_list`]), without an allocation
+/// per word: the words as slices of `upper`, sorted, without duplicates. Uppercasing touches
+/// only `a-z`, so any other character, and so an error's line, column and character, is the
+/// same as in the original text.
+pub(crate) fn sorted_words(upper: &[u8]) -> Result<Vec<&[u8]>, LexiconError> {
+    let mut words: Vec<&[u8]> = Vec::with_capacity(upper.len() / 8);
+    let mut sorted = true;
+    for (index, raw) in upper.split(|&b| b == b'\n').enumerate() {
         let (start, word) = trim(raw);
         if word.is_empty() || word[0] == b'#' {
             continue;
         }
-        let mut upper = Vec::with_capacity(word.len());
-        for (offset, &b) in word.iter().enumerate() {
-            match b {
-                b'A'..=b'Z' => upper.push(b),
-                b'a'..=b'z' => upper.push(b.to_ascii_uppercase()),
-                _ => {
-                    return Err(LexiconError::BadChar {
-                        line,
-                        column: start + offset + 1,
-                        ch: char_at(&word[offset..]),
-                    })
-                }
-            }
+        if let Some(offset) = word.iter().position(|b| !b.is_ascii_uppercase()) {
+            return Err(LexiconError::BadChar {
+                line: index + 1,
+                column: start + offset + 1,
+                ch: char_at(&word[offset..]),
+            });
         }
-        // Only ASCII letters were pushed, so this never fails; no unwrap needed.
-        let word = String::from_utf8(upper).unwrap_or_default();
-        if let Some(last) = words.last() {
-            prev_sorted &= *last < word;
+        if let Some(&last) = words.last() {
+            sorted &= last < word;
         }
         words.push(word);
     }
-    if !prev_sorted {
+    if !sorted {
         words.sort_unstable();
         words.dedup();
     }
