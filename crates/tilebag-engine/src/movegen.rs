@@ -859,7 +859,10 @@ fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
 /// anchor that the rack could fill (each square allowing some letter of the rack), the board
 /// tiles the main word would take in, the rack's most valuable tiles on the best letter
 /// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
-/// plus `bonus[n]` for a placement of `n` tiles.
+/// plus `bonus[n]` for a placement of `n` tiles. A window of as many empty squares as a full rack
+/// (a bingo) counts only if `bingo_ok(start, end, its bound)` says some word may fill it (asked
+/// only when that bound exceeds the other bingo windows' so far). Returns the bound over the
+/// windows of fewer tiles and the one over the bingo windows.
 #[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     ld: &LineData,
@@ -871,7 +874,8 @@ fn anchor_bound(
     t: &Tables,
     bonus: &[f32; 16],
     rack_letters: u32,
-) -> f32 {
+    bingo_ok: &mut impl FnMut(usize, usize, f32) -> bool,
+) -> (f32, f32) {
     // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
     // on no square can score more than this, whatever the tiles' ranking says.
     let fit = |s: usize| {
@@ -917,7 +921,7 @@ fn anchor_bound(
     let ext_left = |s: usize| usize::from(ld.run_l[s]);
     let ext_right = |e: usize| usize::from(ld.run_r[e]);
     let bingo_at = t.rack_size;
-    let mut best = f32::NEG_INFINITY;
+    let (mut best, mut bingo_best) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
     // Aggregates over the empty squares of the window, grown left then right.
     let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
         (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
@@ -936,7 +940,7 @@ fn anchor_bound(
             2 => l2 += 1,
             1 => {}
             // A premium this bound does not rank: no bound.
-            _ => return f32::INFINITY,
+            _ => return (f32::INFINITY, f32::INFINITY),
         }
         if ld.xscore[s] >= 0 {
             lx += 1;
@@ -963,7 +967,12 @@ fn anchor_bound(
                 } else {
                     0
                 };
-            best = best.max(bound as f32 + bonus[n.min(15)]);
+            let v = bound as f32 + bonus[n.min(15)];
+            if n != bingo_at {
+                best = best.max(v);
+            } else if v > bingo_best && bingo_ok(start, end, v) {
+                bingo_best = v;
+            }
             if q >= nr || n >= k {
                 break;
             }
@@ -980,7 +989,7 @@ fn anchor_bound(
                 3 => c3 += 1,
                 2 => c2 += 1,
                 1 => {}
-                _ => return f32::INFINITY,
+                _ => return (f32::INFINITY, f32::INFINITY),
             }
             if ld.xscore[r] >= 0 {
                 x += 1;
@@ -989,14 +998,18 @@ fn anchor_bound(
             }
         }
     }
-    best
+    (best, bingo_best)
 }
 
 /// The best placement by score (ties: the first found), or None when there is none; the same
 /// score as the best of [`generate`], found without walking every placement. Each anchor gets
 /// an upper bound on what any placement from it can score ([`anchor_bound`], no lexicon
 /// needed); anchors are searched from the highest bound down, and the search stops at the first
-/// whose bound cannot beat the best placement found so far.
+/// whose bound cannot beat the best placement found so far. With a full rack (at most one
+/// blank), an anchor whose bound only its bingo windows keep above the best so far is searched
+/// only if some window's tiles and board letters are an anagram of a word
+/// ([`bingo_word_exists`]); most racks have none, and the bingo bonus no longer keeps every open
+/// anchor alive.
 pub fn best_by_score(
     prep: &Prepared,
     rack: &Rack,
@@ -1049,7 +1062,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     };
     // (bound, direction, line, anchor, left limit), at most one per square and direction.
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
-    let mut cands = [(0f32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
+    let mut cands = [(0f32, 0f32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
     let mut nc = 0;
     for &d in directions(prep, opts) {
         for r in 0..N {
@@ -1066,8 +1079,19 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let b = anchor_bound(&ld, a, limit, &top, k, usable, t, bonus, rack_letters);
-                cands[nc] = (b, d as u8, r as u8, a as u8, limit as u8);
+                let (b, bingo) = anchor_bound(
+                    &ld,
+                    a,
+                    limit,
+                    &top,
+                    k,
+                    usable,
+                    t,
+                    bonus,
+                    rack_letters,
+                    &mut |_, _, _| true,
+                );
+                cands[nc] = (b.max(bingo), b, d as u8, r as u8, a as u8, limit as u8);
                 nc += 1;
             }
             lines[d * N + r] = Some(ld);
@@ -1077,7 +1101,11 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     cands.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
     let mut best: Option<(Move, f32)> = None;
     let mut best_value = f32::NEG_INFINITY;
-    for &(bound, d, r, a, limit) in cands.iter() {
+    // Whether some word is an anagram of the rack and a window's board tiles, per window's
+    // board tiles (keyed by their letter counts, 4 bits each).
+    let full_rack = rack.len() == t.rack_size && rack.counts[usize::from(BLANK)] <= 1;
+    let mut anagrams: Vec<(u128, bool)> = Vec::new();
+    for &(bound, no_bingo, d, r, a, limit) in cands.iter() {
         if bound <= best_value {
             break;
         }
@@ -1085,6 +1113,48 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         let Some(ld) = &lines[d * N + r] else {
             continue;
         };
+        if full_rack {
+            // The bound counted every bingo window; recount it with only those some word may
+            // fill. An anchor it rules out holds no placement that would be kept, so the
+            // search order (and the move returned on ties) is the same as without it.
+            let mut bingo_ok = |start: usize, end: usize, v: f32| {
+                // A window that cannot beat the best found needs no word.
+                if v <= best_value {
+                    return false;
+                }
+                let mut key = 0u128;
+                for &cell in &ld.cells[start..=end] {
+                    if cell != 0 {
+                        key += 1u128 << (4 * u32::from(cell & CODE_MASK));
+                    }
+                }
+                if let Some(&(_, ok)) = anagrams.iter().find(|e| e.0 == key) {
+                    return ok;
+                }
+                let ok = bingo_word_exists(graphs.auto, rack, &ld.cells[start..=end], &t.values);
+                anagrams.push((key, ok));
+                ok
+            };
+            let (a, limit) = (usize::from(a), usize::from(limit));
+            // An anchor that must be searched for its smaller plays needs no word looked up.
+            if no_bingo <= best_value
+                && anchor_bound(
+                    ld,
+                    a,
+                    limit,
+                    &top,
+                    k,
+                    usable,
+                    t,
+                    bonus,
+                    rack_letters,
+                    &mut bingo_ok,
+                )
+                .1 <= best_value
+            {
+                continue;
+            }
+        }
         let mut sink = |c: &Candidate<'_>| {
             let v = value(c);
             if v > best_value {
@@ -1096,6 +1166,140 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         line.run_anchor(usize::from(a), usize::from(limit), root);
     }
     best
+}
+
+/// Whether some word is an anagram of all the rack's tiles (a blank standing for any letter)
+/// and the board tiles `cells` (empty squares ignored). The word holds the multiset's most
+/// valuable real letter `x` (the rarest, as a rule): the GADDAG is walked from `x` leftwards and,
+/// after a separator, rightwards, taking only letters still in the multiset (a real tile before
+/// a blank), so only the contexts of that letter are tried.
+fn bingo_word_exists(auto: &Automaton, rack: &Rack, cells: &[u8], values: &[i32; 27]) -> bool {
+    let mut counts = rack.counts;
+    let blanks = counts[usize::from(BLANK)];
+    counts[usize::from(BLANK)] = 0;
+    let mut len = rack.len();
+    for &cell in cells {
+        if cell != 0 {
+            counts[usize::from(cell & CODE_MASK)] += 1;
+            len += 1;
+        }
+    }
+    if !(2..=N).contains(&len) {
+        return true;
+    }
+    let Some(x) = (1..27)
+        .filter(|&c| counts[c] > 0)
+        .max_by_key(|&c| (values[c], std::cmp::Reverse(c)))
+    else {
+        return true;
+    };
+    let t = auto.table();
+    let Some((node, _)) = child(t, auto.gaddag_root(), x as u8) else {
+        return false;
+    };
+    counts[x] -= 1;
+    let have = rack_bits(&counts);
+    if hardware_popcount() {
+        anagram_left::<HardPop>(t, node, &mut counts, have, blanks, len - 1)
+    } else {
+        anagram_left::<SoftPop>(t, node, &mut counts, have, blanks, len - 1)
+    }
+}
+
+/// The step of [`bingo_word_exists`] left of its letter: `left` letters still to place (at least
+/// 1) from `counts` (`have`: their bits) and `blanks`, from GADDAG node `node`.
+fn anagram_left<P: Pop>(
+    t: &[u32],
+    node: u32,
+    counts: &mut [u8; 27],
+    have: u32,
+    blanks: u8,
+    left: usize,
+) -> bool {
+    let n = node as usize;
+    let set = t[n];
+    // The word may go on right of the letter: the separator is the first child.
+    if set & 1 != 0 {
+        let d = t[n + 2];
+        if d != 0 && anagram_right::<P>(t, d, counts, have, blanks, left) {
+            return true;
+        }
+    }
+    let letters = set & ALL_LETTERS;
+    let want = if blanks > 0 { letters } else { letters & have };
+    if left == 1 {
+        // The word ends with the letter it was walked from.
+        return t[n + 1] & want != 0;
+    }
+    let mut w = want;
+    while w != 0 {
+        let l = w.trailing_zeros() as usize;
+        w &= w - 1;
+        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
+        if next == 0 {
+            continue;
+        }
+        let found = if counts[l] > 0 {
+            counts[l] -= 1;
+            let h = if counts[l] == 0 {
+                have & !(1 << l)
+            } else {
+                have
+            };
+            let f = anagram_left::<P>(t, next, counts, h, blanks, left - 1);
+            counts[l] += 1;
+            f
+        } else {
+            anagram_left::<P>(t, next, counts, have, blanks - 1, left - 1)
+        };
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
+/// The step of [`bingo_word_exists`] right of its letter, from DAWG node `node`.
+fn anagram_right<P: Pop>(
+    t: &[u32],
+    node: u32,
+    counts: &mut [u8; 27],
+    have: u32,
+    blanks: u8,
+    left: usize,
+) -> bool {
+    let n = node as usize;
+    let set = t[n] & ALL_LETTERS;
+    let want = if blanks > 0 { set } else { set & have };
+    if left == 1 {
+        return t[n + 1] & want != 0;
+    }
+    let mut w = want;
+    while w != 0 {
+        let l = w.trailing_zeros() as usize;
+        w &= w - 1;
+        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
+        if next == 0 {
+            continue;
+        }
+        let found = if counts[l] > 0 {
+            counts[l] -= 1;
+            let h = if counts[l] == 0 {
+                have & !(1 << l)
+            } else {
+                have
+            };
+            let f = anagram_right::<P>(t, next, counts, h, blanks, left - 1);
+            counts[l] += 1;
+            f
+        } else {
+            anagram_right::<P>(t, next, counts, have, blanks - 1, left - 1)
+        };
+        if found {
+            return true;
+        }
+    }
+    false
 }
 
 /// This thread's CPU time in nanoseconds (Linux: `/proc/thread-self/schedstat`; 0 elsewhere).
@@ -1186,5 +1390,128 @@ mod pop_tests {
         for x in [0, 1, u32::MAX, (1 << 27) - 1, 0x8000_0000] {
             assert_eq!(HardPop::count(x), x.count_ones(), "{x:#x}");
         }
+    }
+}
+
+#[cfg(test)]
+mod bingo_tests {
+    use super::*;
+    use crate::cgp::CgpPosition;
+
+    /// The anagram test behind the bingo windows of [`anchor_bound`]: rack alone, through board
+    /// tiles, and with a blank.
+    #[test]
+    fn bingo_words_are_found_by_anagram() {
+        let lex = Lexicon::builtin_enable();
+        let auto = lex.automaton();
+        let t = Tables::english();
+        let rack = |s: &str| Rack::parse(s).unwrap();
+        let cells = |s: &str| -> Vec<u8> {
+            // '.' is an empty square, which the test ignores.
+            s.bytes()
+                .map(|b| if b == b'.' { 0 } else { b - b'A' + 1 })
+                .collect()
+        };
+        let v = &t.values;
+        assert!(bingo_word_exists(
+            auto,
+            &rack("AEINRST"),
+            &cells("......."),
+            v
+        ));
+        assert!(bingo_word_exists(
+            auto,
+            &rack("AEINRS?"),
+            &cells("......."),
+            v
+        ));
+        assert!(!bingo_word_exists(
+            auto,
+            &rack("BCDFGHK"),
+            &cells("......."),
+            v
+        ));
+        // Through one board tile: ANGRIEST; nothing with a Q and no U.
+        assert!(bingo_word_exists(
+            auto,
+            &rack("AEINRST"),
+            &cells("...G...."),
+            v
+        ));
+        assert!(!bingo_word_exists(
+            auto,
+            &rack("AEINRST"),
+            &cells("...Q...."),
+            v
+        ));
+        // EQUATION, the blank as any letter it needs.
+        assert!(bingo_word_exists(
+            auto,
+            &rack("EUATION"),
+            &cells("Q......."),
+            v
+        ));
+        assert!(bingo_word_exists(
+            auto,
+            &rack("E?ATION"),
+            &cells("Q......."),
+            v
+        ));
+        assert!(!bingo_word_exists(
+            auto,
+            &rack("EZATION"),
+            &cells("Q......."),
+            v
+        ));
+        // Through two: MARTINETS.
+        assert!(bingo_word_exists(
+            auto,
+            &rack("AEINRST"),
+            &cells("M..T......."),
+            v
+        ));
+    }
+
+    /// The best by score with bingo-prone racks (with and without blanks) on the shared corpus's
+    /// boards equals the best of every placement: bingo windows ruled out by the anagram test
+    /// hold no bingo.
+    #[test]
+    fn best_by_score_with_bingo_racks_equals_the_full_list() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/positions/corpus.cgp"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("skipping: {path} is absent");
+            return;
+        };
+        let lex = Lexicon::builtin_enable();
+        let g = &Graphs::of(lex);
+        let t = Tables::english();
+        let racks = [
+            "AEINRST", "AEINRS?", "ERS??AT", "EIORSTU", "ADEGINR", "CEIKLST",
+        ];
+        let mut bingos = 0;
+        for (i, line) in text.lines().enumerate().step_by(7) {
+            let Ok(p) = CgpPosition::parse(line, &t) else {
+                continue;
+            };
+            let prep = Prepared::new(&p.grid, g, &t);
+            for r in racks {
+                let rack = Rack::parse(r).unwrap();
+                let mut best: Option<i32> = None;
+                let mut best_tiles = 0;
+                generate(&prep, &rack, g, &t, GenOptions::default(), &mut |c| {
+                    if best.is_none_or(|b| c.score > b) {
+                        best = Some(c.score);
+                        best_tiles = c.tiles;
+                    }
+                });
+                let found = best_by_score(&prep, &rack, g, &t, GenOptions::default());
+                assert_eq!(found.map(|m| m.score), best, "position {}, rack {r}", i + 1);
+                bingos += usize::from(best_tiles == 7);
+            }
+        }
+        assert!(bingos > 50, "{bingos}");
     }
 }
