@@ -12,10 +12,12 @@
 //!
 //! Moves are computed on a blocking thread (`spawn_blocking`). The simulating level thinks for
 //! `min(time left / (moves left × 2), 3 s)`; with little time the static level plays instead, so
-//! the computer never loses on time. When the opponent's play is pending the computer challenges
-//! only a phony (it knows the lexicon: `should_challenge`), and otherwise accepts (by moving, or
-//! by `accept` after an out play). If its move is refused (never expected) it passes and says why
-//! in the server log.
+//! the computer never loses on time. When the opponent's play is pending the computer first
+//! holds it, as a tournament player does while checking it (NASPA IV.I.2, WESPA 3.10.5(a)),
+//! where the rules give a hold a meaning and it costs nothing ([`holds_before_verdict`]); then it
+//! challenges only a phony (it knows the lexicon: `should_challenge`), and otherwise accepts (by
+//! moving, or by `accept` after an out play). If its move is refused (never expected) it passes
+//! and says why in the server log.
 //!
 //! [`Engines`] holds each lexicon's generator form (`WordSource::generator_lexicon`), its GADDAG
 //! built once on a blocking thread and kept; the analysis of ended games uses it too.
@@ -30,6 +32,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tilebag_core::bag::Rng;
+use tilebag_core::ruleset::{ChallengeRule, OutPlayClock};
 use tilebag_core::Ruleset;
 use tilebag_engine::{Engine, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation};
 use tilebag_lexicon::{Lexicon, WordSource};
@@ -186,6 +189,8 @@ pub(crate) enum PhaseState {
     AwaitingMove,
     PlayPending {
         player: usize,
+        #[serde(default)]
+        held: bool,
         out: bool,
         play: PendingState,
     },
@@ -249,16 +254,41 @@ pub(crate) fn to_message(m: &Move) -> ClientMessage {
 }
 
 /// What the computer does about a view: nothing (wait), or one action.
+#[derive(Debug, PartialEq, Eq)]
 enum Decision {
     Wait,
     Stop,
+    /// Hold the opponent's pending play while deciding (the verdict follows on the next view).
+    Hold,
     Challenge,
     Accept,
     /// Choose a move (a pending play of the opponent's is accepted by it).
     Move,
 }
 
-fn decide(v: &SeatState, gen: &GenLexicon, ruleset: &Ruleset) -> Decision {
+/// Whether the computer holds the opponent's pending play before its verdict, as a tournament
+/// player does while checking a play (NASPA IV.I.2, WESPA 3.10.5(a)). Only where the rules give
+/// a hold a meaning and it costs the computer nothing:
+/// - not under a void challenge rule: every play is checked as it is made and nothing can be
+///   challenged, so there is nothing to hold for;
+/// - not an out play while the clock is stopped for it (NASPA V.E, NSA V.D, WESPA 5.1.2): a hold
+///   starts the holder's clock ("If the play is held, start your opponent's clock"), so it
+///   would spend the computer's time. Where the opponent's clock runs after an out play as
+///   after any turn (SANSPA 18.2, Literacy), and after any other play, the computer's clock is
+///   running anyway and a hold runs it on (NASPA IV.I.2: "your clock continues to run").
+///
+/// A limited hold (SANSPA 13.1: about 20 seconds) is no cost either: the verdict follows at
+/// once, and the computer thinks about its own move for at most [`MAX_THINK`].
+pub(crate) fn holds_before_verdict(ruleset: &Ruleset, out: bool) -> bool {
+    if ruleset.challenge == ChallengeRule::Void {
+        return false;
+    }
+    !out || ruleset.out_play_clock == OutPlayClock::OpponentRuns
+}
+
+/// The computer's decision about a view. `may_hold` is false once a hold of this view's pending
+/// play was refused (never expected), so the verdict follows without one.
+fn decide(v: &SeatState, gen: &GenLexicon, ruleset: &Ruleset, may_hold: bool) -> Decision {
     if matches!(v.phase, PhaseState::Ended {}) {
         return Decision::Stop;
     }
@@ -266,7 +296,14 @@ fn decide(v: &SeatState, gen: &GenLexicon, ruleset: &Ruleset) -> Decision {
         return Decision::Wait;
     }
     match &v.phase {
-        PhaseState::PlayPending { player, out, play } if *player != v.seat => {
+        PhaseState::PlayPending {
+            player, held, out, ..
+        } if *player != v.seat && !*held && may_hold && holds_before_verdict(ruleset, *out) => {
+            Decision::Hold
+        }
+        PhaseState::PlayPending {
+            player, out, play, ..
+        } if *player != v.seat => {
             let tables = match Engine::tables_for(ruleset) {
                 Ok(t) => t,
                 Err(_) => return Decision::Accept,
@@ -391,14 +428,21 @@ impl BotActor {
         let mut latest: Option<SeatState> = None;
         // The seq of the view the computer last acted on (it acts at most once per view).
         let mut acted_at: Option<u64> = None;
+        // The seq of a view whose hold was refused: its verdict follows without a hold.
+        let mut hold_refused_at: Option<u64> = None;
+        // Decide again on the view at hand, without waiting for another.
+        let mut again = false;
         loop {
             // Read whatever has arrived; wait for something if nothing has.
-            let first = tokio::select! {
-                m = rx.recv() => m,
-                _ = crate::stopped(&mut self.shutdown) => return true,
-            };
-            let Some(first) = first else { return false };
-            let mut msgs = vec![first];
+            let mut msgs = Vec::new();
+            if !std::mem::take(&mut again) {
+                let first = tokio::select! {
+                    m = rx.recv() => m,
+                    _ = crate::stopped(&mut self.shutdown) => return true,
+                };
+                let Some(first) = first else { return false };
+                msgs.push(first);
+            }
             while let Ok(m) = rx.try_recv() {
                 msgs.push(m);
             }
@@ -426,9 +470,11 @@ impl BotActor {
             if acted_at == Some(v.seq) {
                 continue;
             }
-            let message = match decide(v, gen, &self.ruleset) {
+            let may_hold = hold_refused_at != Some(v.seq);
+            let message = match decide(v, gen, &self.ruleset, may_hold) {
                 Decision::Stop => return true,
                 Decision::Wait => continue,
+                Decision::Hold => ClientMessage::Hold,
                 Decision::Challenge => ClientMessage::Challenge { words: Vec::new() },
                 Decision::Accept => ClientMessage::Accept,
                 Decision::Move => {
@@ -482,16 +528,24 @@ impl BotActor {
             };
             let seq = latest.as_ref().map_or(0, |v| v.seq);
             acted_at = Some(seq);
-            if !self
+            match self
                 .submit(conn, seat, rx, message, next_id, &mut latest)
                 .await
             {
-                return false;
+                Submitted::Gone => return false,
+                Submitted::Done => {}
+                Submitted::HoldRefused => {
+                    // The game did not change: give the verdict on the same view, unheld.
+                    hold_refused_at = Some(seq);
+                    acted_at = None;
+                    again = true;
+                }
             }
         }
     }
 
-    /// Sends one action and waits for its answer; a refused move is replaced by a pass.
+    /// Sends one action and waits for its answer; a refused move is replaced by a pass (a
+    /// refused hold is not: the verdict follows instead).
     async fn submit(
         &mut self,
         conn: u64,
@@ -500,7 +554,7 @@ impl BotActor {
         message: ClientMessage,
         next_id: &mut u64,
         latest: &mut Option<SeatState>,
-    ) -> bool {
+    ) -> Submitted {
         let game = self.handle.meta.id.clone();
         let mut message = message;
         for attempt in 0..2 {
@@ -516,15 +570,17 @@ impl BotActor {
                 })
                 .await;
             if sent.is_err() {
-                return false;
+                return Submitted::Gone;
             }
             // Wait for the answer to this action (views that arrive meanwhile are kept).
             let refused = loop {
                 let text = tokio::select! {
                     m = rx.recv() => m,
-                    _ = crate::stopped(&mut self.shutdown) => return false,
+                    _ = crate::stopped(&mut self.shutdown) => return Submitted::Gone,
                 };
-                let Some(text) = text else { return false };
+                let Some(text) = text else {
+                    return Submitted::Gone;
+                };
                 let Ok(m) = serde_json::from_str::<Value>(&text) else {
                     continue;
                 };
@@ -541,7 +597,16 @@ impl BotActor {
                     _ => {}
                 }
             };
-            let Some(why) = refused else { return true };
+            let Some(why) = refused else {
+                return Submitted::Done;
+            };
+            if matches!(message, ClientMessage::Hold) {
+                eprintln!(
+                    "tilebag-server: game {game}: the computer's hold was refused ({why}); it \
+                     gives its verdict without one"
+                );
+                return Submitted::HoldRefused;
+            }
             if attempt == 0 && !matches!(message, ClientMessage::Pass) {
                 // Never expected: the generator makes only legal moves. Pass rather than stall.
                 eprintln!(
@@ -553,11 +618,21 @@ impl BotActor {
                 eprintln!(
                     "tilebag-server: game {game}: the computer's {message:?} was refused ({why})"
                 );
-                return true;
+                return Submitted::Done;
             }
         }
-        true
+        Submitted::Done
     }
+}
+
+/// How an action of the computer's went.
+enum Submitted {
+    /// Accepted (or refused and replaced, or refused twice: the computer moves on).
+    Done,
+    /// Its hold was refused: the verdict follows without one.
+    HoldRefused,
+    /// The connection or the server is gone.
+    Gone,
 }
 
 #[cfg(test)]
@@ -665,6 +740,112 @@ mod tests {
         }
         assert!(parse_level("nope").unwrap_err().contains("unknown level"));
         assert_eq!(parse_level("strong").unwrap(), Level::Static);
+    }
+
+    /// The computer holds a pending play before its verdict wherever a hold means something
+    /// and costs it nothing (NASPA IV.I.2, WESPA 3.10.5(a)); never under a void challenge rule
+    /// (nothing can be challenged), nor an out play while the clock is stopped for it (NASPA
+    /// V.E, NSA V.D, WESPA 5.1.2: the hold would start its clock).
+    #[test]
+    fn holds_where_a_hold_is_meaningful_and_free() {
+        for name in Ruleset::PRESETS {
+            let r = Ruleset::preset(name).unwrap();
+            assert!(holds_before_verdict(&r, false), "{name}: any other play");
+            let out_runs = r.out_play_clock == OutPlayClock::OpponentRuns;
+            assert_eq!(
+                holds_before_verdict(&r, true),
+                out_runs,
+                "{name}: the out play"
+            );
+        }
+        // NASPA V.E and WESPA 5.1.2 stop the clock for the out play; SANSPA 18.2 and Literacy
+        // let the opponent's clock run.
+        let out = |name: &str| holds_before_verdict(&Ruleset::preset(name).unwrap(), true);
+        assert!(!out("naspa-2013") && !out("nsa-2011") && !out("wespa-2010"));
+        assert!(out("sanspa-1999") && out("literacy-2018"));
+        let mut void = Ruleset::preset("naspa-2013").unwrap();
+        void.challenge = ChallengeRule::Void;
+        assert!(!holds_before_verdict(&void, false));
+        void.out_play_clock = OutPlayClock::OpponentRuns;
+        assert!(!holds_before_verdict(&void, true));
+    }
+
+    /// The decision on the opponent's pending play: hold first (where it holds), then the
+    /// verdict on the held play: a phony is challenged, a good play accepted (by a move, or by
+    /// `accept` after an out play).
+    #[test]
+    fn the_verdict_follows_the_hold() {
+        let gen = GenLexicon::Source(Arc::new(WordSource::builtin()));
+        let naspa = Ruleset::preset("naspa-2013").unwrap();
+        let sanspa = Ruleset::preset("sanspa-1999").unwrap();
+        let game = Game::new(naspa.clone(), 5);
+        let pending = |held: bool, out: bool, word: &str| {
+            let mut v = state_of(&game, 1);
+            v.to_move = 1;
+            v.phase = PhaseState::PlayPending {
+                player: 0,
+                held,
+                out,
+                play: PendingState {
+                    words: vec![word.to_string()],
+                },
+            };
+            v
+        };
+        let d = |v: &SeatState, r: &Ruleset, may_hold: bool| decide(v, &gen, r, may_hold);
+        // Not held yet: hold, whether the play is good or a phony.
+        assert_eq!(
+            d(&pending(false, false, "CAT"), &naspa, true),
+            Decision::Hold
+        );
+        assert_eq!(
+            d(&pending(false, false, "CATZ"), &naspa, true),
+            Decision::Hold
+        );
+        // Held: the verdict.
+        assert_eq!(
+            d(&pending(true, false, "CAT"), &naspa, true),
+            Decision::Move
+        );
+        assert_eq!(
+            d(&pending(true, false, "CATZ"), &naspa, true),
+            Decision::Challenge
+        );
+        // A hold refused (never expected): the verdict without it.
+        assert_eq!(
+            d(&pending(false, false, "CAT"), &naspa, false),
+            Decision::Move
+        );
+        // NASPA's out play: the clock is stopped, so no hold; the verdict at once.
+        assert_eq!(
+            d(&pending(false, true, "CAT"), &naspa, true),
+            Decision::Accept
+        );
+        assert_eq!(
+            d(&pending(false, true, "CATZ"), &naspa, true),
+            Decision::Challenge
+        );
+        // SANSPA's out play runs the computer's clock anyway: hold, then the verdict.
+        assert_eq!(
+            d(&pending(false, true, "CAT"), &sanspa, true),
+            Decision::Hold
+        );
+        assert_eq!(
+            d(&pending(true, true, "CAT"), &sanspa, true),
+            Decision::Accept
+        );
+        // The computer's own pending play, or the opponent to move: wait.
+        let mut own = pending(false, false, "CAT");
+        own.phase = PhaseState::PlayPending {
+            player: 1,
+            held: false,
+            out: false,
+            play: PendingState { words: vec![] },
+        };
+        assert_eq!(d(&own, &naspa, true), Decision::Wait);
+        let mut theirs = pending(false, false, "CAT");
+        theirs.to_move = 0;
+        assert_eq!(d(&theirs, &naspa, true), Decision::Wait);
     }
 
     #[test]

@@ -300,8 +300,48 @@ async fn a_person_plays_the_computer_to_the_end_and_analyses_the_game() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Under double challenge the computer challenges a phony off the board (it knows the lexicon),
-/// and plays on.
+/// The states the human receives until `done` says the last one is the end of what the test
+/// waits for; each as (effects, view).
+async fn states_until(h: &mut Human, done: impl Fn(&Value, &Value) -> bool) -> Vec<(Value, Value)> {
+    let mut out = Vec::new();
+    loop {
+        let m = h.conn.next().await;
+        if m["type"] != "state" {
+            continue;
+        }
+        let (fx, v) = (m["effects"].clone(), m["view"].clone());
+        let stop = done(&fx, &v);
+        out.push((fx, v));
+        if stop {
+            return out;
+        }
+    }
+}
+
+fn has_effect(fx: &Value, kind: &str, seat: Option<u64>) -> bool {
+    fx.as_array().is_some_and(|a| {
+        a.iter()
+            .any(|e| e["type"] == kind && seat.is_none_or(|s| e["seat"] == s))
+    })
+}
+
+/// Where in `states` the computer (seat 1) held the human's pending play: the state whose
+/// effects say so, and whose view shows the play pending and held.
+fn hold_index(states: &[(Value, Value)]) -> usize {
+    let i = states
+        .iter()
+        .position(|(fx, _)| has_effect(fx, "held", Some(1)))
+        .unwrap_or_else(|| panic!("the computer did not hold: {states:?}"));
+    let phase = &states[i].1["phase"];
+    assert_eq!(phase["type"], "play-pending", "{phase}");
+    assert_eq!(phase["player"], 0, "{phase}");
+    assert_eq!(phase["held"], true, "{phase}");
+    i
+}
+
+/// Under double challenge (NASPA IV.I.3) the computer holds the human's phony (NASPA IV.I.2:
+/// the human's view shows the hold first), then challenges it off the board (it knows the
+/// lexicon), and plays on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_challenges_a_phony_off() {
     let dir = temp_dir("bot-phony");
@@ -342,16 +382,97 @@ async fn the_computer_challenges_a_phony_off() {
         .act(json!({"type": "play", "position": "8H", "word": phony}))
         .await;
     assert_eq!(r["type"], "ack", "{r}");
-    // The computer challenges: the play is withdrawn, the turn is the computer's, and it plays.
-    loop {
-        let v = h.conn.view().clone();
-        let hist = v["history"].as_array().unwrap();
-        if hist.iter().any(|l| l["seat"] == 1 && l["type"] == "play") {
-            assert_eq!(hist[1]["type"], "withdrawal", "{v}");
-            assert_eq!(v["players"][0]["score"], 0);
-            break;
+    // The computer holds, then challenges: the play is withdrawn, the turn is the computer's,
+    // and it plays.
+    let states = states_until(&mut h, |_, v| {
+        v["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["seat"] == 1 && l["type"] == "play")
+    })
+    .await;
+    let held = hold_index(&states);
+    let verdict = states
+        .iter()
+        .position(|(fx, _)| has_effect(fx, "verdict", None))
+        .expect("a challenge verdict");
+    assert!(held < verdict, "the hold comes before the verdict");
+    let fx = &states[verdict].0;
+    assert!(
+        fx.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["type"] == "verdict" && e["acceptable"] == false),
+        "{fx}"
+    );
+    assert!(has_effect(fx, "withdrawn", Some(0)), "{fx}");
+    let v = &states.last().unwrap().1;
+    assert_eq!(v["history"][1]["type"], "withdrawal", "{v}");
+    assert_eq!(v["players"][0]["score"], 0);
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The computer holds a good play too while it checks it (NASPA IV.I.2, as a tournament
+/// player does), then accepts it by making its own move: no challenge, and the human keeps the
+/// score. Under WESPA rules (3.10.5(a)) and SANSPA's limited hold (13.1) alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_holds_a_good_play_then_accepts_it() {
+    let dir = temp_dir("bot-hold");
+    let db = dir.join("t.db");
+    let server = tilebag_server::start(bot_config(db.to_str().unwrap()))
+        .await
+        .unwrap();
+    let addr = server.addr();
+    let (lex, tables) = engine_parts();
+    let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+    for preset in ["naspa-2013", "wespa-2010", "sanspa-1999"] {
+        let created = create(
+            addr,
+            json!({"players": ["Ann"], "lexicon": "enable1", "preset": preset,
+                   "bot": {"level": "static", "seat": 1}}),
+        )
+        .await;
+        let mut h = Human::join(addr, &created).await;
+        assert_eq!(h.seat, 0);
+        assert!(!h.wait_turn().await);
+        // The best-scoring placement (the rack may be one the engine would rather exchange).
+        let m = engine
+            .moves(&situation(h.conn.view()))
+            .into_iter()
+            .filter(|m| m.kind == MoveKind::Place)
+            .max_by_key(|m| m.score)
+            .expect("an opening play");
+        let r = h.act(action_for(&m)).await;
+        assert_eq!(r["type"], "ack", "{preset}: {r}");
+        let states = states_until(&mut h, |_, v| {
+            v["history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|l| l["seat"] == 1)
+        })
+        .await;
+        let held = hold_index(&states);
+        let reply = states.len() - 1;
+        assert!(
+            held < reply,
+            "{preset}: the hold comes before the computer's move"
+        );
+        for (fx, _) in &states {
+            assert!(
+                !has_effect(fx, "verdict", None),
+                "{preset}: no challenge: {fx}"
+            );
+            assert!(!has_effect(fx, "withdrawn", None), "{preset}: {fx}");
         }
-        h.conn.next().await;
+        let v = &states[reply].1;
+        assert_eq!(v["history"][0]["seat"], 0, "{preset}: {v}");
+        assert_eq!(v["history"][0]["type"], "play", "{preset}: {v}");
+        assert_eq!(v["players"][0]["score"], m.score, "{preset}: {v}");
+        assert!(v["history"][1]["seat"] == 1, "{preset}: {v}");
+        assert_ne!(v["phase"]["held"], true, "{preset}: the hold is over");
     }
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
