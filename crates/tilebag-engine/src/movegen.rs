@@ -1005,11 +1005,10 @@ fn anchor_bound(
 /// score as the best of [`generate`], found without walking every placement. Each anchor gets
 /// an upper bound on what any placement from it can score ([`anchor_bound`], no lexicon
 /// needed); anchors are searched from the highest bound down, and the search stops at the first
-/// whose bound cannot beat the best placement found so far. With a full rack (at most one
-/// blank), an anchor whose bound only its bingo windows keep above the best so far is searched
-/// only if some window's tiles and board letters are an anagram of a word
-/// ([`bingo_word_exists`]); most racks have none, and the bingo bonus no longer keeps every open
-/// anchor alive.
+/// whose bound cannot beat the best placement found so far. With a full rack, an anchor whose
+/// bound only its bingo windows keep above the best so far is searched only if some window's
+/// tiles and board letters are an anagram of a word ([`bingo_word_exists`]); most racks have
+/// none, and the bingo bonus no longer keeps every open anchor alive.
 pub fn best_by_score(
     prep: &Prepared,
     rack: &Rack,
@@ -1103,7 +1102,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     let mut best_value = f32::NEG_INFINITY;
     // Whether some word is an anagram of the rack and a window's board tiles, per window's
     // board tiles (keyed by their letter counts, 4 bits each).
-    let full_rack = rack.len() == t.rack_size && rack.counts[usize::from(BLANK)] <= 1;
+    let full_rack = rack.len() == t.rack_size;
     let mut anagrams: Vec<(u128, bool)> = Vec::new();
     for &(bound, no_bingo, d, r, a, limit) in cands.iter() {
         if bound <= best_value {
@@ -1168,7 +1167,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     best
 }
 
-/// Whether some word is an anagram of all the rack's tiles (a blank standing for any letter)
+/// Whether some word is an anagram of all the rack's tiles (blanks standing for any letter)
 /// and the board tiles `cells` (empty squares ignored). The word holds the multiset's most
 /// valuable real letter `x` (the rarest, as a rule): the GADDAG is walked from `x` leftwards and,
 /// after a separator, rightwards, taking only letters still in the multiset (a real tile before
