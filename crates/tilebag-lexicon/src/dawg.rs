@@ -485,8 +485,10 @@ const ID_BITS: u32 = (1 << 26) - 1;
 
 impl Register {
     /// A register expecting about `nodes` nodes of `edges` edges in all.
+    /// (Room reserved but never used costs address space only.)
     pub(crate) fn with_capacity(nodes: usize, edges: usize) -> Register {
-        let slots = nodes.next_power_of_two().max(64);
+        // Most nodes have one edge and live in `single`, not the table.
+        let slots = (nodes / 2).next_power_of_two().max(64);
         let mut starts = Vec::with_capacity(nodes + 1);
         starts.push(1);
         let mut single = Vec::with_capacity(nodes + 1);
@@ -571,14 +573,14 @@ impl Register {
     #[inline]
     fn push(&mut self, edges: &[u32]) -> u32 {
         let id = self.len() as u32;
-        self.arena
-            .push(((edges.len() as u32) << 26) | (id & ID_BITS));
-        for &e in edges {
-            self.arena.push(e);
-        }
+        let n = edges.len().min(63);
+        let mut node = [0u32; 64];
+        node[0] = ((n as u32) << 26) | (id & ID_BITS);
+        node[1..=n].copy_from_slice(&edges[..n]);
+        self.arena.extend_from_slice(&node[..=n]);
         self.starts.push(self.arena.len() as u32);
         self.single.push(0);
-        self.edge_total += edges.len();
+        self.edge_total += n;
         // Ids must fit the child field (as id + 1) and the header; positions a u32.
         self.overflow |= id >= ID_BITS - 1 || self.arena.len() >= 1 << 31;
         id
@@ -603,6 +605,45 @@ impl Register {
     }
 }
 
+/// Below this many items of work, the builds stay on one thread.
+pub(crate) const PARALLEL_MIN: usize = 1 << 17;
+
+/// Runs `a` and `b`, on two threads if `parallel` (std's scoped threads; on one if a thread
+/// cannot be started).
+pub(crate) fn in_parallel<A: Send, B: Send>(
+    parallel: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if !parallel {
+        return (a(), b());
+    }
+    let mut b = Some(b);
+    let mut rb = None;
+    let ra = std::thread::scope(|s| {
+        let (b, rb) = (&mut b, &mut rb);
+        let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+            if let Some(b) = b.take() {
+                *rb = Some(b());
+            }
+        });
+        let ra = a();
+        if let Ok(handle) = spawned {
+            // `b` panicking is a bug: carry its panic over rather than hide it.
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        ra
+    });
+    match (rb, b) {
+        (Some(rb), _) => (ra, rb),
+        // The thread could not be started: `b` is still here.
+        (None, Some(b)) => (ra, b()),
+        (None, None) => unreachable!("the thread ran b, or panicked"),
+    }
+}
+
 /// Lays the registered nodes out as edges: the sentinel, then nodes by decreasing id (parents
 /// before children, so arcs point forward). With `separator_arcs`, an edge of letter code 0 keeps
 /// its builder child field as the arc itself (the GADDAG's separators, which point into the
@@ -624,27 +665,48 @@ pub(crate) fn lay_out(
     // field c = id + 1 the position is edge_total + 2 + c - starts[c].
     let end = reg.edge_total as u32 + 2;
     let starts = &reg.starts;
-    let pos = |c: u32| end + c - starts[c as usize];
-    let mut edges = Vec::with_capacity(total);
-    edges.push(LAST | root.map_or(0, |r| pos(r + 1)));
-    for w in starts.windows(2).rev() {
-        let Some((&tail, head)) = reg.arena[w[0] as usize + 1..w[1] as usize].split_last() else {
-            continue;
-        };
-        let convert = |b: u32| {
-            let c = b >> 27;
-            let child = b & B_CHILD;
-            let mut e = (c << LETTER_SHIFT) | ((b & B_ACCEPT) >> 1);
-            if separator_arcs && c == 0 {
-                e |= child & ARC_MASK;
-            } else if child != 0 {
-                e |= pos(child);
+    let pos = |c: u32| (end + c - starts[c as usize]) as usize;
+    let convert = |b: u32| {
+        let c = b >> 27;
+        let child = b & B_CHILD;
+        let mut e = (c << LETTER_SHIFT) | ((b & B_ACCEPT) >> 1);
+        if separator_arcs && c == 0 {
+            e |= child & ARC_MASK;
+        } else if child != 0 {
+            e |= pos(child) as u32;
+        }
+        e
+    };
+    // Nodes `ids`, by decreasing id, into `out` (exactly their edges).
+    let write = |ids: std::ops::Range<usize>, out: &mut [u32]| {
+        let mut rest = out;
+        for w in starts[ids.start..=ids.end].windows(2).rev() {
+            let node = &reg.arena[w[0] as usize + 1..w[1] as usize];
+            let Some((run, tail)) = std::mem::take(&mut rest).split_at_mut_checked(node.len())
+            else {
+                break;
+            };
+            for (o, &b) in run.iter_mut().zip(node) {
+                *o = convert(b);
             }
-            e
-        };
-        edges.extend(head.iter().map(|&b| convert(b)));
-        edges.push(convert(tail) | LAST);
-    }
+            if let Some(last) = run.last_mut() {
+                *last |= LAST;
+            }
+            rest = tail;
+        }
+    };
+    let mut edges = vec![0u32; total];
+    edges[0] = LAST | root.map_or(0, |r| pos(r + 1) as u32);
+    // Two threads write a half of the nodes each: the upper ids first in the table.
+    let n = reg.len();
+    let mid = n / 2;
+    let split = if mid == 0 { total } else { pos(mid as u32) };
+    let (upper, lower) = edges[1..].split_at_mut(split - 1);
+    in_parallel(
+        total >= PARALLEL_MIN,
+        || write(mid..n, upper),
+        || write(0..mid, lower),
+    );
     Ok(edges)
 }
 

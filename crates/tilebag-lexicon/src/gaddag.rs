@@ -29,13 +29,31 @@ use crate::error::LexiconError;
 /// forward from the edge (arcs point forward, and most children sit close to their parent, so
 /// most distances take one or two bytes); then zeros to a multiple of 4 bytes.
 pub fn pack_edges(edges: &[u32]) -> Vec<u8> {
+    // Two threads pack a half each (an edge's bytes depend only on the edge and its index).
+    let mid = edges.len() / 2;
+    let (low, high) = crate::dawg::in_parallel(
+        edges.len() >= crate::dawg::PARALLEL_MIN,
+        || pack_range(edges, 0..mid),
+        || pack_range(edges, mid..edges.len()),
+    );
+    let mut out = Vec::with_capacity((4 + low.len() + high.len()).next_multiple_of(4));
+    out.extend_from_slice(&(edges.len() as u32).to_le_bytes());
+    out.extend_from_slice(&low);
+    out.extend_from_slice(&high);
+    // Zeros to a multiple of 4 bytes, so the section needs no padding after it in the file
+    // (a file cut short inside the padding would otherwise still load).
+    out.resize(out.len().next_multiple_of(4), 0);
+    out
+}
+
+/// The packed bytes of `edges[range]`.
+fn pack_range(edges: &[u32], range: std::ops::Range<usize>) -> Vec<u8> {
     // At most 6 bytes an edge: the flags byte and 5 for a 32-bit number. `vec!` of zeros is
     // zeroed lazily by the system, so the slack costs nothing.
-    let mut out = vec![0u8; 8 + edges.len() * 6];
-    out[..4].copy_from_slice(&(edges.len() as u32).to_le_bytes());
-    let mut p = 4;
-    for (i, &e) in edges.iter().enumerate() {
-        let (b, arc) = packed_edge(i, e);
+    let mut out = vec![0u8; range.len() * 6];
+    let mut p = 0;
+    for (i, &e) in edges[range.clone()].iter().enumerate() {
+        let (b, arc) = packed_edge(range.start + i, e);
         out[p] = b;
         p += 1;
         if let Some(mut v) = arc {
@@ -48,9 +66,7 @@ pub fn pack_edges(edges: &[u32]) -> Vec<u8> {
             p += 1;
         }
     }
-    // Zeros to a multiple of 4 bytes, so the section needs no padding after it in the file
-    // (a file cut short inside the padding would otherwise still load).
-    out.truncate(p.next_multiple_of(4));
+    out.truncate(p);
     out
 }
 
@@ -298,15 +314,64 @@ fn sort_keys(keys: &mut Vec<u128>) {
         out[next[b]] = k;
         next[b] += 1;
     }
-    for w in starts.windows(2) {
-        let b = &mut out[w[0]..w[1]];
-        if b.len() <= 24 {
-            insertion_sort(b);
-        } else {
-            b.sort_unstable();
+    // The buckets are independent: two threads sort about half the keys each.
+    let sort_buckets = |v: &mut [u128], starts: &[usize]| {
+        let base = starts[0];
+        for w in starts.windows(2) {
+            let b = &mut v[w[0] - base..w[1] - base];
+            if b.len() <= 24 {
+                insertion_sort(b);
+            } else {
+                b.sort_unstable();
+            }
         }
-    }
+    };
+    let mid = starts.partition_point(|&s| s < out.len() / 2);
+    let (low, high) = out.split_at_mut(starts[mid]);
+    crate::dawg::in_parallel(
+        keys.len() >= crate::dawg::PARALLEL_MIN,
+        || sort_buckets(low, &starts[..=mid]),
+        || sort_buckets(high, &starts[mid..]),
+    );
     *keys = out;
+}
+
+/// Registers the nodes of the sorted keys' paths in `reg`; the root's id (`None`: no keys).
+fn minimise(keys: &[u128], reg: &mut Register) -> Option<u32> {
+    let mut pending = Pending::<{ MAX_PATH + 1 }>::new();
+    let mut prev: u128 = 0;
+    let mut prev_len = 0usize;
+    for &key in keys {
+        let path = key & PATH_BITS;
+        if path == 0 {
+            continue;
+        }
+        let len = path_len(path);
+        // Symbols the key shares with the previous one: the first difference's position.
+        let p = (((prev ^ path).leading_zeros() / 5) as usize)
+            .min(len)
+            .min(prev_len);
+        for d in (p + 1..=prev_len).rev() {
+            pending.finish(reg, d);
+        }
+        // Keys are distinct and sorted shorter-first, so a key's path never ends inside an
+        // earlier one's: there is always a new edge to push (p < len).
+        for d in p..len {
+            let sym = (((key >> (123 - 5 * d)) & 31) as u8).wrapping_sub(1);
+            let e = if sym == SEPARATOR {
+                builder_edge(SEPARATOR, false) | (key as u32 & ARC_MASK)
+            } else {
+                builder_edge(sym, d + 1 == len)
+            };
+            pending.push(reg, d, e);
+        }
+        prev = path;
+        prev_len = len;
+    }
+    for d in (1..=prev_len).rev() {
+        pending.finish(reg, d);
+    }
+    pending.finish_root(reg)
 }
 
 impl Gaddag {
@@ -341,42 +406,11 @@ impl Gaddag {
         Gaddag::from_sorted_keys(&keys)
     }
 
+    /// The minimal automaton of the sorted keys' paths, by incremental minimisation.
     fn from_sorted_keys(keys: &[u128]) -> Result<Gaddag, LexiconError> {
-        let mut reg = Register::with_capacity(keys.len() + 16, keys.len() * 2 + 16);
-        let mut pending = Pending::<{ MAX_PATH + 1 }>::new();
-        let mut prev: u128 = 0;
-        let mut prev_len = 0usize;
-        for &key in keys {
-            let path = key & PATH_BITS;
-            if path == 0 {
-                continue;
-            }
-            let len = path_len(path);
-            // Symbols the key shares with the previous one: the first difference's position.
-            let p = (((prev ^ path).leading_zeros() / 5) as usize)
-                .min(len)
-                .min(prev_len);
-            for d in (p + 1..=prev_len).rev() {
-                pending.finish(&mut reg, d);
-            }
-            // Keys are distinct and sorted shorter-first, so a key's path never ends inside an
-            // earlier one's: there is always a new edge to push (p < len).
-            for d in p..len {
-                let sym = (((key >> (123 - 5 * d)) & 31) as u8).wrapping_sub(1);
-                let e = if sym == SEPARATOR {
-                    builder_edge(SEPARATOR, false) | (key as u32 & ARC_MASK)
-                } else {
-                    builder_edge(sym, d + 1 == len)
-                };
-                pending.push(&reg, d, e);
-            }
-            prev = path;
-            prev_len = len;
-        }
-        for d in (1..=prev_len).rev() {
-            pending.finish(&mut reg, d);
-        }
-        let root = pending.finish_root(&mut reg);
+        // A GADDAG has about 0.7 to 1.5 nodes and 1.4 to 2.4 edges a key.
+        let mut reg = Register::with_capacity(keys.len() * 2 + 16, keys.len() * 3 + 16);
+        let root = minimise(keys, &mut reg);
         let edges = lay_out(&reg, root, true)?;
         Ok(Gaddag { edges })
     }
