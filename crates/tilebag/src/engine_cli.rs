@@ -32,7 +32,8 @@ pub struct MovesArgs {
     #[arg(long)]
     pub turn: Option<usize>,
     /// A built lexicon, word list or layered config (default: built-in ENABLE, or the CGP's
-    /// `lex` op if it names a file).
+    /// `lex` op if it names a file or ENABLE; another name is an error). Takes precedence over
+    /// the `lex` op.
     #[arg(long)]
     pub lexicon: Option<PathBuf>,
     /// How many moves to list.
@@ -124,8 +125,16 @@ pub struct BenchMovegenArgs {
 
 /// Opens the lexicon the user named (or ENABLE) as a generator's lexicon.
 fn generator_lexicon(path: Option<&Path>) -> Result<Lexicon> {
-    let source = tilebag_lexicon::open_lexicon_or_builtin(path)
-        .with_context(|| path.map_or("built-in ENABLE".into(), |p| p.display().to_string()))?;
+    let source = tilebag_lexicon::open_lexicon_or_builtin(path).map_err(|e| {
+        // The error names the file (and the place in it); say which file only if it does not.
+        let shown = path.map_or("built-in ENABLE".into(), |p| p.display().to_string());
+        let msg = e.to_string();
+        if msg.contains(&shown) {
+            anyhow::anyhow!(msg)
+        } else {
+            anyhow::anyhow!("{shown}: {msg}")
+        }
+    })?;
     let lex = source.generator_lexicon()?.into_owned();
     if !lex.gaddag_from_file() && !matches!(source, WordSource::Builtin(_)) {
         eprintln!(
@@ -222,6 +231,41 @@ fn position_of_record(file: &Path, turn: usize, tables: &Tables) -> Result<CgpPo
     Ok(pos)
 }
 
+/// The lexicon file `moves` reads: `--lexicon` if given (it takes precedence over the
+/// position's `lex` field, and says so when there is one); else the position's `lex` field if
+/// it names a file here, or nothing (the built-in list) if it names ENABLE; any other name is
+/// an error that names the field, rather than a silent fallback to a different word list.
+fn moves_lexicon_path(explicit: Option<&Path>, lex_field: Option<&str>) -> Result<Option<PathBuf>> {
+    let field = lex_field.map(str::trim).filter(|f| !f.is_empty());
+    match (explicit, field) {
+        (Some(p), Some(name)) => {
+            eprintln!(
+                "note: --lexicon {} takes precedence over the position's lex field ({name:?})",
+                p.display()
+            );
+            Ok(Some(p.to_path_buf()))
+        }
+        (Some(p), None) => Ok(Some(p.to_path_buf())),
+        (None, None) => Ok(None),
+        (None, Some(name)) => {
+            let path = PathBuf::from(name);
+            if path.exists() {
+                Ok(Some(path))
+            } else if ["enable", "enable1"].contains(&name.to_ascii_lowercase().as_str())
+                || name == tilebag_lexicon::BUILTIN_NAME
+            {
+                Ok(None)
+            } else {
+                bail!(
+                    "the position's lex field names the lexicon {name:?}, which is neither a \
+                     file here nor the built-in ENABLE (lex ENABLE1;); give its file with \
+                     --lexicon FILE, which takes precedence over the field"
+                )
+            }
+        }
+    }
+}
+
 pub fn moves(args: MovesArgs) -> Result<ExitCode> {
     let tables = Tables::english();
     let pos = match (&args.cgp, &args.gcg) {
@@ -235,20 +279,7 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
         (Some(_), Some(_)) => bail!("give a CGP line or --gcg FILE, not both"),
         (None, None) => bail!("give a CGP line, or --gcg FILE --turn N"),
     };
-    let lex_path = args
-        .lexicon
-        .clone()
-        .or_else(|| pos.op("lex").map(PathBuf::from).filter(|p| p.exists()));
-    if args.lexicon.is_none() {
-        if let Some(name) = pos.op("lex") {
-            if lex_path.is_none() {
-                eprintln!(
-                    "note: the position names lexicon {name:?}; it is not a file here, so the \
-                     built-in ENABLE judges (name a file with --lexicon)"
-                );
-            }
-        }
-    }
+    let lex_path = moves_lexicon_path(args.lexicon.as_deref(), pos.op("lex"))?;
     let lex = generator_lexicon(lex_path.as_deref())?;
     let engine = Engine::new(&lex, &tables, Leaves::enable(), 7);
     let s = Situation::from_cgp(&pos, &tables);
@@ -471,6 +502,11 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
     let ruleset = Ruleset::preset(&args.preset).map_err(|e| anyhow::anyhow!("{e}"))?;
     let tables = Engine::tables_for(&ruleset)?;
     let lex = generator_lexicon(args.lexicon.as_deref())?;
+    let lexicon_label = if args.lexicon.is_none() {
+        "ENABLE1".to_string()
+    } else {
+        lex.name().to_string()
+    };
     let leaves = leaves_for(args.leaves.as_deref())?;
     let engine = Engine::new(&lex, &tables, &leaves, ruleset.exchange_min_bag);
     if let Some(dir) = &args.output {
@@ -523,7 +559,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
                 };
                 let g = play_game(&engine, &ruleset, seat_levels, args.seed + i as u64, sim);
                 let s = g.game.scores();
-                let record = game_to_gcg(
+                let mut record = game_to_gcg(
                     &g.game,
                     [
                         GcgPlayer {
@@ -536,6 +572,9 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
                         },
                     ],
                 );
+                // The lexicon the bots played with (the ruleset's word source names the
+                // preset's list, which the bots may not have had).
+                record.lexicon = Some(lexicon_label.clone());
                 let verified = verify_record(&record);
                 let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                 match verified {

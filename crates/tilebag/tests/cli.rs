@@ -1,5 +1,6 @@
 //! The real `tilebag` binary, run as a user would: `gcg verify`, `gcg show`, `rules list`,
-//! `rules show`.
+//! `rules show`; and for `moves` and `analyze`, the lexicon a position names, lexicon files from
+//! before the GADDAG section, and the preset's exchange rule.
 //!
 //! Tests that read the shared corpus (`../shared/gcg`) have `shared` in their names and pass with a
 //! message when it is absent; the others use small fixtures written to a temporary directory.
@@ -696,4 +697,101 @@ fn gcg_verify_refuses_impossible_records_naming_the_line() {
         "{}",
         said(&o)
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// moves and analyze: the lexicon a position names, old lexicon files, the preset's exchange rule
+// ---------------------------------------------------------------------------------------------
+
+const EMPTY_BOARD: &str = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15";
+
+/// The numbered move lines of `moves` output.
+fn move_lines(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<usize>().is_ok())
+        })
+        .collect()
+}
+
+/// A CGP line's `lex` field naming a lexicon that is neither a file nor the built-in ENABLE is
+/// an error naming the field (exit 2), not a silent fallback to ENABLE; `--lexicon` takes
+/// precedence over the field, and says so; `lex ENABLE1;` is the built-in list, and a field
+/// naming a file reads that file.
+#[test]
+fn moves_refuses_an_unknown_lexicon_named_in_the_cgp_line() {
+    let tmp = TempDir::new("moves-lex-field");
+    let line = format!("{EMPTY_BOARD} AEINRST/ 0/0 0 lex NWL23;");
+    let o = tilebag(&["moves", &line]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("lex field") && err.contains("\"NWL23\"") && err.contains("--lexicon"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty(), "no moves listed: {}", said(&o));
+
+    // --lexicon wins over the field, and says so: the plays are the file's words only.
+    let words = tmp.write("words.txt", "CAT\nACT\nCATS\nSCAT\n");
+    let line = format!("{EMPTY_BOARD} ACTSEIN/ 0/0 0 lex NWL23;");
+    let o = tilebag(&[
+        "moves",
+        &line,
+        "--all",
+        "--lexicon",
+        words.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("--lexicon") && err.contains("takes precedence") && err.contains("NWL23"),
+        "{err}"
+    );
+    assert_only_words(&stdout(&o), &["CAT", "ACT", "CATS", "SCAT"]);
+
+    // The built-in list by name: the opening bingo (66: NASPA A.II's 50-point bonus).
+    let o = tilebag(&[
+        "moves",
+        &format!("{EMPTY_BOARD} AEINRST/ 0/0 0 lex ENABLE1;"),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(move_lines(&stdout(&o))[0].contains(" 66 "), "{}", said(&o));
+
+    // A field naming a file reads that file.
+    let line = format!(
+        "{EMPTY_BOARD} ACTSEIN/ 0/0 0 lex {};",
+        words.to_str().unwrap()
+    );
+    let o = tilebag(&["moves", &line, "--all"]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert_only_words(&stdout(&o), &["CAT", "ACT", "CATS", "SCAT"]);
+}
+
+/// Every play listed is one of `words` (on an empty board the word is the move), and each of
+/// them is played somewhere.
+fn assert_only_words(out: &str, words: &[&str]) {
+    let played: Vec<&str> = move_lines(out)
+        .iter()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    assert!(played.iter().all(|w| words.contains(w)), "{out}");
+    assert!(words.iter().all(|w| played.contains(w)), "{out}");
+}
+
+/// `--lexicon` naming a file that does not exist: exit 2, and the message names the file.
+#[test]
+fn moves_with_a_missing_lexicon_file_names_it() {
+    let o = tilebag(&[
+        "moves",
+        &format!("{EMPTY_BOARD} AB/ 0/0 0"),
+        "--lexicon",
+        "/no/such/file",
+    ]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(stderr(&o).contains("/no/such/file"), "{}", said(&o));
 }
