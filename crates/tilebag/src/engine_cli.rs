@@ -136,7 +136,9 @@ fn generator_lexicon(path: Option<&Path>) -> Result<Lexicon> {
         }
     })?;
     let lex = source.generator_lexicon()?.into_owned();
-    if !lex.gaddag_from_file() && !matches!(source, WordSource::Builtin(_)) {
+    // A built file from before the GADDAG section (a word list or a layered source is
+    // compiled in memory anyway).
+    if !lex.gaddag_from_file() && matches!(source, WordSource::Built { .. }) {
         eprintln!(
             "note: {} has no GADDAG section (built before it existed): building it in memory; \
              `tilebag lexicon build` writes files that have it",

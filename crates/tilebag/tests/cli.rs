@@ -795,3 +795,106 @@ fn moves_with_a_missing_lexicon_file_names_it() {
     assert_eq!(o.status.code(), Some(2), "{}", said(&o));
     assert!(stderr(&o).contains("/no/such/file"), "{}", said(&o));
 }
+
+/// `file` as `lexicon build` wrote it before the GADDAG section existed: META and DAWG only
+/// (the layout of `crates/tilebag-lexicon/src/format.rs`).
+fn without_gaddag_section(file: &[u8]) -> Vec<u8> {
+    use tilebag_lexicon::format::{crc32, TAG_DAWG, TAG_META};
+    let u32_at = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap()) as usize;
+    let keep: Vec<(&[u8], &[u8], &[u8])> = (0..u32_at(8))
+        .map(|i| 16 + 16 * i)
+        .map(|e| {
+            let (off, len) = (u32_at(e + 8), u32_at(e + 12));
+            (&file[e..e + 4], &file[e + 4..e + 8], &file[off..off + len])
+        })
+        .filter(|(tag, _, _)| *tag == TAG_META || *tag == TAG_DAWG)
+        .collect();
+    assert_eq!(keep.len(), 2);
+    let mut out = file[..8].to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    let mut offset = 16 + 16 * keep.len();
+    for (tag, flags, data) in &keep {
+        out.extend_from_slice(tag);
+        out.extend_from_slice(flags);
+        out.extend_from_slice(&(offset as u32).to_le_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        offset += data.len().next_multiple_of(4);
+    }
+    for (_, _, data) in &keep {
+        out.extend_from_slice(data);
+        out.resize(out.len().next_multiple_of(4), 0);
+    }
+    let crc = crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// A built lexicon file from before the GADDAG section still generates moves: the GADDAG is
+/// built in memory, the command says so, and the moves are those of a file that has the
+/// section.
+#[test]
+fn moves_with_a_lexicon_file_without_its_gaddag_section_builds_it_in_memory() {
+    let tmp = TempDir::new("moves-old-tblex");
+    let lex = tilebag_lexicon::Lexicon::from_words(
+        [
+            "CAT", "CATS", "ACT", "ACTS", "SCAT", "TACE", "TACES", "CASTE",
+        ],
+        "old",
+    )
+    .unwrap();
+    let new_file = lex.to_bytes();
+    let old_file = without_gaddag_section(&new_file);
+    assert!(old_file.len() < new_file.len());
+    let old = tmp.0.join("old.tblex");
+    let new = tmp.0.join("new.tblex");
+    std::fs::write(&old, &old_file).unwrap();
+    std::fs::write(&new, &new_file).unwrap();
+    let line = format!("{EMPTY_BOARD} ACETSOO/ 0/0 0");
+    let run =
+        |path: &Path| tilebag(&["moves", &line, "--all", "--lexicon", path.to_str().unwrap()]);
+    let (o_old, o_new) = (run(&old), run(&new));
+    assert!(o_old.status.success(), "{}", said(&o_old));
+    assert!(o_new.status.success(), "{}", said(&o_new));
+    let err = stderr(&o_old);
+    assert!(
+        err.contains("old.tblex") && err.contains("no GADDAG section") && err.contains("in memory"),
+        "{err}"
+    );
+    assert!(
+        !stderr(&o_new).contains("GADDAG"),
+        "a new file has its section: {}",
+        said(&o_new)
+    );
+    assert_eq!(stdout(&o_old), stdout(&o_new));
+    let out = stdout(&o_old);
+    let plays: Vec<&str> = move_lines(&out)
+        .into_iter()
+        .filter(|l| !l.contains("exch") && !l.contains("pass"))
+        .collect();
+    assert!(
+        plays
+            .iter()
+            .any(|l| l.contains("CASTE") || l.contains("TACES")),
+        "{out}"
+    );
+
+    // The benchmark reports where its GADDAG came from too.
+    let positions = tmp.write("p.cgp", &format!("{line}\n"));
+    let bench = |path: &Path| {
+        tilebag(&[
+            "bench",
+            "movegen",
+            positions.to_str().unwrap(),
+            "--lexicon",
+            path.to_str().unwrap(),
+            "--repeat",
+            "1",
+        ])
+    };
+    let o = bench(&old);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(stdout(&o).contains("built in memory"), "{}", said(&o));
+    let o = bench(&new);
+    assert!(stdout(&o).contains("from the file"), "{}", said(&o));
+}
