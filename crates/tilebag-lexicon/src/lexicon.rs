@@ -30,6 +30,9 @@ pub struct Lexicon {
     gaddag_from_file: bool,
     /// The generator's flat node table of the GADDAG and DAWG, made on first use.
     automaton: OnceLock<Automaton>,
+    /// Bytes of the packed GADDAG section, once known (`to_bytes` makes it; `build_stats`
+    /// needs only its length).
+    packed_gaddag_len: OnceLock<usize>,
     name: String,
     description: String,
     word_count: u32,
@@ -153,6 +156,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
+            packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
             word_count: kept.len() as u32,
@@ -169,6 +173,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
+            packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
             word_count: 0,
@@ -271,7 +276,9 @@ impl Lexicon {
             file_bytes: format::file_len(&[
                 self.meta_section().len(),
                 self.dawg.edges().len() * 4,
-                crate::gaddag::packed_len(self.gaddag().edges()),
+                *self
+                    .packed_gaddag_len
+                    .get_or_init(|| crate::gaddag::packed_len(self.gaddag().edges())),
             ]) as u64,
         }
     }
@@ -307,6 +314,7 @@ impl Lexicon {
             .flat_map(|e| e.to_le_bytes())
             .collect();
         let gdag = crate::gaddag::pack_edges(self.gaddag().edges());
+        let _ = self.packed_gaddag_len.set(gdag.len());
         format::write(&[
             Section {
                 tag: TAG_META,
@@ -445,6 +453,7 @@ impl Lexicon {
             gaddag,
             gaddag_from_file,
             automaton: OnceLock::new(),
+            packed_gaddag_len: OnceLock::new(),
             name,
             description,
             word_count,
