@@ -36,6 +36,10 @@ pub struct MovesArgs {
     /// the `lex` op.
     #[arg(long)]
     pub lexicon: Option<PathBuf>,
+    /// The ruleset whose exchange rule applies (an exchange needs this many tiles in the bag:
+    /// NASPA IV.E.2.a, WESPA 3.2.1(a), SANSPA 10.2).
+    #[arg(long, default_value = "naspa-2013")]
+    pub preset: String,
     /// How many moves to list.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
@@ -52,6 +56,10 @@ pub struct AnalyzeArgs {
     pub file: PathBuf,
     #[arg(long)]
     pub lexicon: Option<PathBuf>,
+    /// The ruleset whose exchange rule applies to the moves found (NASPA IV.E.2.a, WESPA
+    /// 3.2.1(a), SANSPA 10.2).
+    #[arg(long, default_value = "naspa-2013")]
+    pub preset: String,
     /// Best moves to show for each turn.
     #[arg(long, default_value_t = 3)]
     pub top: usize,
@@ -233,6 +241,13 @@ fn position_of_record(file: &Path, turn: usize, tables: &Tables) -> Result<CgpPo
     Ok(pos)
 }
 
+/// The ruleset `--preset` names, and the engine's tables for it.
+fn preset_tables(preset: &str) -> Result<(Ruleset, Tables)> {
+    let ruleset = Ruleset::preset(preset).map_err(|e| anyhow::anyhow!("--preset: {e}"))?;
+    let tables = Engine::tables_for(&ruleset)?;
+    Ok((ruleset, tables))
+}
+
 /// The lexicon file `moves` reads: `--lexicon` if given (it takes precedence over the
 /// position's `lex` field, and says so when there is one); else the position's `lex` field if
 /// it names a file here, or nothing (the built-in list) if it names ENABLE; any other name is
@@ -269,7 +284,7 @@ fn moves_lexicon_path(explicit: Option<&Path>, lex_field: Option<&str>) -> Resul
 }
 
 pub fn moves(args: MovesArgs) -> Result<ExitCode> {
-    let tables = Tables::english();
+    let (ruleset, tables) = preset_tables(&args.preset)?;
     let pos = match (&args.cgp, &args.gcg) {
         (Some(line), None) => CgpPosition::parse(line, &tables)?,
         (None, Some(file)) => {
@@ -283,7 +298,7 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
     };
     let lex_path = moves_lexicon_path(args.lexicon.as_deref(), pos.op("lex"))?;
     let lex = generator_lexicon(lex_path.as_deref())?;
-    let engine = Engine::new(&lex, &tables, Leaves::enable(), 7);
+    let engine = Engine::new(&lex, &tables, Leaves::enable(), ruleset.exchange_min_bag);
     let s = Situation::from_cgp(&pos, &tables);
     let n = if args.all { usize::MAX } else { args.top };
     if let Some(ms) = args.sim_ms {
@@ -326,7 +341,7 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
         "rack {}: {} placements{}",
         s.rack,
         placements,
-        if s.bag_len >= 7 {
+        if s.bag_len >= engine.exchange_min_bag {
             ", exchanges and pass"
         } else {
             " and pass"
@@ -379,9 +394,9 @@ pub fn analyze_cmd(args: AnalyzeArgs) -> Result<ExitCode> {
     let record = crate::read_record(&args.file)
         .map_err(anyhow::Error::msg)
         .with_context(|| args.file.display().to_string())?;
-    let tables = Tables::english();
+    let (ruleset, tables) = preset_tables(&args.preset)?;
     let lex = generator_lexicon(args.lexicon.as_deref())?;
-    let engine = Engine::new(&lex, &tables, Leaves::enable(), 7);
+    let engine = Engine::new(&lex, &tables, Leaves::enable(), ruleset.exchange_min_bag);
     let (turns, totals) = analyze(&record, &engine, args.top)
         .map_err(|e| anyhow::anyhow!("{}:{}: {}", args.file.display(), e.line, e.message))?;
     let nick = |p: usize| record.players[p].nick.clone();

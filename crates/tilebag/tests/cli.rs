@@ -898,3 +898,84 @@ fn moves_with_a_lexicon_file_without_its_gaddag_section_builds_it_in_memory() {
     let o = bench(&new);
     assert!(stdout(&o).contains("from the file"), "{}", said(&o));
 }
+
+/// A position whose bag holds `bag` tiles (the rack AEINRST, the opponent's rack unknown): the
+/// board takes the rest of the letters, row by row.
+fn position_with_bag(bag: usize) -> String {
+    // The English set without its two blanks (which stay unseen).
+    let dist = "A9B2C2D4E12F2G3H2I9J1K1L4M2N6O8P2Q1R6S4T6U4V2W2X1Y2Z1";
+    let mut pool = Vec::new();
+    let mut chars = dist.chars().peekable();
+    while let Some(letter) = chars.next() {
+        let mut n = String::new();
+        while let Some(d) = chars.next_if(|c| c.is_ascii_digit()) {
+            n.push(d);
+        }
+        pool.extend(std::iter::repeat_n(letter, n.parse().unwrap()));
+    }
+    for t in "AEINRST".chars() {
+        let i = pool.iter().position(|&c| c == t).unwrap();
+        pool.remove(i);
+    }
+    // 100 tiles: the rack's 7, the opponent's 7, the bag's, and the board the rest.
+    let on_board = 100 - 7 - 7 - bag;
+    let tiles = &pool[..on_board];
+    let rows: Vec<String> = (0..15)
+        .map(|r| {
+            let row: String = tiles.iter().skip(r * 15).take(15).collect();
+            match row.len() {
+                0 => "15".to_string(),
+                15 => row,
+                n => format!("{row}{}", 15 - n),
+            }
+        })
+        .collect();
+    format!("{} AEINRST/ 0/0 0", rows.join("/"))
+}
+
+/// `moves` and `analyze` take the preset's exchange rule (`--preset`, default naspa-2013): an
+/// exchange needs at least 7 tiles in the bag under every preset (NASPA IV.E.2.a, WESPA
+/// 3.2.1(a), SANSPA 10.2), so exchanges are listed with 7 in the bag and not with 6. An unknown
+/// preset is an error naming the option.
+#[test]
+fn moves_and_analyze_use_the_presets_exchange_rule() {
+    for preset in PRESETS {
+        for (bag, listed) in [(7, true), (6, false)] {
+            let o = tilebag(&[
+                "moves",
+                &position_with_bag(bag),
+                "--all",
+                "--preset",
+                preset,
+            ]);
+            assert!(o.status.success(), "{preset}, bag {bag}: {}", said(&o));
+            let out = stdout(&o);
+            let exchanges = move_lines(&out)
+                .iter()
+                .filter(|l| l.contains("exch"))
+                .count();
+            assert_eq!(exchanges > 0, listed, "{preset}, bag {bag}: {out}");
+            assert_eq!(
+                out.contains("exchanges and pass"),
+                listed,
+                "{preset}, bag {bag}: {out}"
+            );
+            if listed {
+                // Every distinct sub-rack of AEINRST (seven different letters): 2^7 - 1.
+                assert_eq!(exchanges, 127, "{preset}: {out}");
+            }
+        }
+    }
+    let o = tilebag(&["moves", &position_with_bag(7), "--preset", "nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(stderr(&o).contains("--preset") && stderr(&o).contains("naspa-2013"));
+
+    let tmp = TempDir::new("analyze-preset");
+    let game = tmp.write("game.gcg", &two_moves("+16", "16"));
+    let o = tilebag(&["analyze", game.to_str().unwrap(), "--preset", "wespa-2010"]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(stdout(&o).contains("played 7C GALE"), "{}", said(&o));
+    let o = tilebag(&["analyze", game.to_str().unwrap(), "--preset", "nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(stderr(&o).contains("--preset"), "{}", said(&o));
+}
