@@ -199,7 +199,7 @@ impl<'a> Engine<'a> {
     /// worth at most its score less the least the opponent's best reply can be: their pass, or
     /// any reply they have on the board as it stands that our move leaves alone (no tile of
     /// ours on or next to a word it forms), which is still theirs afterwards with the same
-    /// score ([`ReplyFloor`]). Ties go to the move found first.
+    /// score (see `ReplyFloor` below). Ties go to the move found first.
     pub fn endgame_best(&self, s: &Situation) -> Move {
         let values = &self.tables.values;
         let opp_total = s.unseen.value(values);
