@@ -48,6 +48,21 @@ fn wait_ready(s: &Session<'_>) {
     );
 }
 
+/// Both seats of game `g` opened in two browser windows, each connected with a full rack.
+fn open_both_seats<'b>(
+    browser: &'b Browser,
+    server: &TestServer,
+    g: &Value,
+) -> (Session<'b>, Session<'b>) {
+    let alice = browser.session();
+    let bob = browser.session();
+    alice.goto(&seat_url(server, g, 0));
+    bob.goto(&seat_url(server, g, 1));
+    wait_ready(&alice);
+    wait_ready(&bob);
+    (alice, bob)
+}
+
 fn assert_no_overflow(s: &Session<'_>) {
     let overflow = s.js(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
@@ -306,12 +321,7 @@ fn resignation_is_honoured_or_played_on_and_a_player_may_leave() {
         &server,
         json!({"players": ["Alice", "Bob"], "rules": {"resignation-option": "on"}}),
     );
-    let alice = browser.session();
-    let bob = browser.session();
-    alice.goto(&seat_url(&server, &g, 0));
-    bob.goto(&seat_url(&server, &g, 1));
-    wait_ready(&alice);
-    wait_ready(&bob);
+    let (alice, bob) = open_both_seats(&browser, &server, &g);
     alice.wait_js(
         "the ruleset",
         "return document.querySelector('#btn-resign').textContent === 'Ask to resign'",
@@ -477,12 +487,7 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
     };
     let server = TestServer::start("g14-game");
     let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 4242}));
-    let alice = browser.session();
-    let bob = browser.session();
-    alice.goto(&seat_url(&server, &g, 0));
-    bob.goto(&seat_url(&server, &g, 1));
-    wait_ready(&alice);
-    wait_ready(&bob);
+    let (alice, bob) = open_both_seats(&browser, &server, &g);
 
     // A casual game: no "Call director" (the clocks could never be restarted).
     assert!(!visible(&alice, "#btn-director"));
@@ -1054,12 +1059,7 @@ fn the_first_click_on_a_premium_square_places_the_cursor_there() {
     };
     let server = TestServer::start("g14-first-click");
     let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 77}));
-    let alice = browser.session();
-    let bob = browser.session();
-    alice.goto(&seat_url(&server, &g, 0));
-    bob.goto(&seat_url(&server, &g, 1));
-    wait_ready(&alice);
-    wait_ready(&bob);
+    let (alice, _bob) = open_both_seats(&browser, &server, &g);
     let letters: String = alice
         .js(
             "return [...document.querySelectorAll('#rack .rack-tile')].map(b => b.dataset.letter).filter(l => l !== '?').slice(0, 3).join('')",

@@ -72,6 +72,22 @@ fn sign_in(s: &Session<'_>, server: &TestServer) {
     );
 }
 
+/// Ann and Bob paired in a round robin of one round, the director signed in on `s`, and their
+/// game started online from the division page.
+fn start_one_online_game(server: &TestServer, s: &Session<'_>) {
+    setup(
+        server,
+        "naspa-2013",
+        "RR:1",
+        &[("Ann", 1800), ("Bob", 1700)],
+    );
+    pair(server, 1);
+    sign_in(s, server);
+    s.goto(&server.url("/td/club/d/A?round=1"));
+    s.click_css("#start-online");
+    message(s, "Started 1 online games.");
+}
+
 /// Waits for the page's banner (`#message` or `#error`) to say `text` exactly; returns it.
 fn message(s: &Session<'_>, text: &str) -> String {
     s.wait(&format!("the banner {text:?}"), || {
@@ -446,18 +462,8 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
         return;
     };
     let server = TestServer::start("td-calls");
-    setup(
-        &server,
-        "naspa-2013",
-        "RR:1",
-        &[("Ann", 1800), ("Bob", 1700)],
-    );
-    pair(&server, 1);
     let s = browser.session();
-    sign_in(&s, &server);
-    s.goto(&server.url("/td/club/d/A?round=1"));
-    s.click_css("#start-online");
-    message(&s, "Started 1 online games.");
+    start_one_online_game(&server, &s);
     let seat = s
         .js(
             "return document.querySelector('#board-1 a.seat').getAttribute('href')",
@@ -1015,18 +1021,8 @@ fn a_confirmed_slip_takes_the_online_game_off_the_player_pages_and_its_end_is_sh
         return;
     };
     let server = TestServer::start("td-online-slip");
-    setup(
-        &server,
-        "naspa-2013",
-        "RR:1",
-        &[("Ann", 1800), ("Bob", 1700)],
-    );
-    pair(&server, 1);
     let s = browser.session();
-    sign_in(&s, &server);
-    s.goto(&server.url("/td/club/d/A?round=1"));
-    s.click_css("#start-online");
-    message(&s, "Started 1 online games.");
+    start_one_online_game(&server, &s);
     let t = event_file(&server).load().unwrap();
     let id = t.division("A").unwrap().online[0].game_id.clone();
     let links = player_links(&s, &server);
