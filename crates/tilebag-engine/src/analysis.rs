@@ -91,11 +91,15 @@ pub fn analyze(
                 let best_move = engine.best(&s);
                 let mut best: Vec<Move> = Vec::with_capacity(top + 1);
                 best.push(best_move);
+                // On the empty board a down play is the mirror of an across play (same word,
+                // same score): list one of the two, so the alternatives are real choices.
+                let first_move = grid.is_empty();
                 for m in &moves {
                     if best.len() >= top.max(1) {
                         break;
                     }
-                    if !m.same_as(&best_move) {
+                    let mirrored = first_move && best.iter().any(|b| mirrors(b, m));
+                    if !m.same_as(&best_move) && !mirrored {
                         best.push(*m);
                     }
                 }
@@ -173,4 +177,15 @@ fn event_text(kind: &GcgEventKind) -> String {
         GcgEventKind::Pass => "-".into(),
         _ => String::new(),
     }
+}
+
+/// Whether two placements are each other's mirror image across the board's diagonal: the same
+/// tiles in the same order, one across and one down from the transposed square.
+pub fn mirrors(a: &Move, b: &Move) -> bool {
+    a.kind == MoveKind::Place
+        && b.kind == MoveKind::Place
+        && a.direction != b.direction
+        && (a.row, a.col) == (b.col, b.row)
+        && a.len == b.len
+        && a.tiles[..usize::from(a.len)] == b.tiles[..usize::from(b.len)]
 }

@@ -81,3 +81,41 @@ fn the_static_level_beats_the_beginner() {
     // closing note; 20 here keep the test quick).
     assert!(wins >= 14, "static won only {wins} of {n}");
 }
+
+/// The analysis of a game's first move does not list a word and its mirror image (8D WINDY and
+/// D8 WINDY score the same on the empty board) as two alternatives.
+#[test]
+fn first_move_alternatives_are_not_mirror_images() {
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let engine = Engine::new(lex, &t, Leaves::enable(), 7);
+    let ruleset = Ruleset::preset("naspa-2013").unwrap();
+    for seed in 0..4u64 {
+        let g = play_game(
+            &engine,
+            &ruleset,
+            [Level::Static, Level::Static],
+            seed,
+            SimConfig::default(),
+        );
+        let record = game_to_gcg(&g.game, players());
+        let (turns, _) = tilebag_engine::analysis::analyze(&record, &engine, 10).unwrap();
+        let first = &turns[0];
+        assert!(first.grid.is_empty(), "seed {seed}: the first turn");
+        assert!(
+            first.best.len() >= 5,
+            "seed {seed}: {} alternatives",
+            first.best.len()
+        );
+        for (i, a) in first.best.iter().enumerate() {
+            for b in &first.best[i + 1..] {
+                assert!(
+                    !tilebag_engine::analysis::mirrors(a, b),
+                    "seed {seed}: {a:?} and its mirror {b:?} both listed"
+                );
+            }
+        }
+        // Later turns are not affected: a move and its mirror are different plays there.
+        assert!(turns.len() > 1);
+    }
+}
