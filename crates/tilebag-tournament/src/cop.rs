@@ -245,37 +245,15 @@ fn simulate_range(
         keys.clear();
         keys.extend_from_slice(&start_keys);
         for k in (1..=rounds_left as usize).rev() {
-            let mut m = n;
-            if m % 2 == 1 {
-                let p = player(keys[m - 1]);
-                w[p] += 2;
-                s[p] += bye_spread;
-                m -= 1;
-            }
-            let mut start = 0;
-            while start < m {
-                let f = k.min((m - start) / 2);
-                for i in start..start + f {
-                    let (a, b) = (player(keys[i]), player(keys[i + f]));
-                    let mut d = spread(&mut rng);
-                    if leader_wins && (a == 0 || b == 0) {
-                        // The leader wins: by the drawn margin, at least 1.
-                        let m = d.abs().max(1);
-                        d = if a == 0 { m } else { -m };
-                    }
-                    match d.cmp(&0) {
-                        std::cmp::Ordering::Greater => w[a] += 2,
-                        std::cmp::Ordering::Less => w[b] += 2,
-                        std::cmp::Ordering::Equal => {
-                            w[a] += 1;
-                            w[b] += 1;
-                        }
-                    }
-                    s[a] += d;
-                    s[b] -= d;
-                }
-                start += 2 * f;
-            }
+            play_round(
+                |i| player(keys[i]),
+                n,
+                k,
+                (&mut w, &mut s),
+                &mut rng,
+                bye_spread,
+                leader_wins,
+            );
             // The new standings, from the old order (nearly sorted already: one round moves a
             // player past few others).
             for x in keys.iter_mut() {
@@ -295,6 +273,52 @@ fn simulate_range(
         }
     }
     hits
+}
+
+/// One simulated round on `n` players in standings order (`at(i)`: the player in place `i`):
+/// the last takes the bye if `n` is odd, then each group of `2k` plays top half against bottom
+/// half (`k`: rounds left), each game's spread drawn from the model;
+/// with `leader_wins`, the leader (player 0) wins its game. Wins are counted in halves.
+fn play_round(
+    at: impl Fn(usize) -> usize,
+    n: usize,
+    k: usize,
+    (w, s): (&mut [i32], &mut [i32]),
+    rng: &mut SplitMix,
+    bye_spread: i32,
+    leader_wins: bool,
+) {
+    let mut m = n;
+    if m % 2 == 1 {
+        let p = at(m - 1);
+        w[p] += 2;
+        s[p] += bye_spread;
+        m -= 1;
+    }
+    let mut start = 0;
+    while start < m {
+        let f = k.min((m - start) / 2);
+        for i in start..start + f {
+            let (a, b) = (at(i), at(i + f));
+            let mut d = spread(rng);
+            if leader_wins && (a == 0 || b == 0) {
+                // The leader wins: by the drawn margin, at least 1.
+                let m = d.abs().max(1);
+                d = if a == 0 { m } else { -m };
+            }
+            match d.cmp(&0) {
+                std::cmp::Ordering::Greater => w[a] += 2,
+                std::cmp::Ordering::Less => w[b] += 2,
+                std::cmp::Ordering::Equal => {
+                    w[a] += 1;
+                    w[b] += 1;
+                }
+            }
+            s[a] += d;
+            s[b] -= d;
+        }
+        start += 2 * f;
+    }
 }
 
 /// The simulation with a comparison sort, for fields the packed keys cannot hold (and, in the
@@ -331,37 +355,15 @@ fn simulate_plain(
                 let (a, b) = (a as usize, b as usize);
                 w[b].cmp(&w[a]).then(s[b].cmp(&s[a])).then(a.cmp(&b))
             });
-            let mut m = n;
-            if m % 2 == 1 {
-                let p = order[m - 1] as usize;
-                w[p] += 2;
-                s[p] += bye_spread;
-                m -= 1;
-            }
-            let mut start = 0;
-            while start < m {
-                let f = k.min((m - start) / 2);
-                for i in start..start + f {
-                    let (a, b) = (order[i] as usize, order[i + f] as usize);
-                    let mut d = spread(&mut rng);
-                    if leader_wins && (a == 0 || b == 0) {
-                        // The leader wins: by the drawn margin, at least 1.
-                        let m = d.abs().max(1);
-                        d = if a == 0 { m } else { -m };
-                    }
-                    match d.cmp(&0) {
-                        std::cmp::Ordering::Greater => w[a] += 2,
-                        std::cmp::Ordering::Less => w[b] += 2,
-                        std::cmp::Ordering::Equal => {
-                            w[a] += 1;
-                            w[b] += 1;
-                        }
-                    }
-                    s[a] += d;
-                    s[b] -= d;
-                }
-                start += 2 * f;
-            }
+            play_round(
+                |i| order[i] as usize,
+                n,
+                k,
+                (&mut w, &mut s),
+                &mut rng,
+                bye_spread,
+                leader_wins,
+            );
         }
         if bands == n {
             for h in hits.iter_mut() {
