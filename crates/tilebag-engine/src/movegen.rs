@@ -1412,70 +1412,35 @@ mod bingo_tests {
                 .collect()
         };
         let v = &t.values;
-        assert!(bingo_word_exists(
-            auto,
-            &rack("AEINRST"),
-            &cells("......."),
-            v
-        ));
-        assert!(bingo_word_exists(
-            auto,
-            &rack("AEINRS?"),
-            &cells("......."),
-            v
-        ));
-        assert!(!bingo_word_exists(
-            auto,
-            &rack("BCDFGHK"),
-            &cells("......."),
-            v
-        ));
-        // Through one board tile: ANGRIEST; nothing with a Q and no U.
-        assert!(bingo_word_exists(
-            auto,
-            &rack("AEINRST"),
-            &cells("...G...."),
-            v
-        ));
-        assert!(!bingo_word_exists(
-            auto,
-            &rack("AEINRST"),
-            &cells("...Q...."),
-            v
-        ));
-        // EQUATION, the blank as any letter it needs.
-        assert!(bingo_word_exists(
-            auto,
-            &rack("EUATION"),
-            &cells("Q......."),
-            v
-        ));
-        assert!(bingo_word_exists(
-            auto,
-            &rack("E?ATION"),
-            &cells("Q......."),
-            v
-        ));
-        assert!(!bingo_word_exists(
-            auto,
-            &rack("EZATION"),
-            &cells("Q......."),
-            v
-        ));
-        // Through two: MARTINETS.
-        assert!(bingo_word_exists(
-            auto,
-            &rack("AEINRST"),
-            &cells("M..T......."),
-            v
-        ));
+        // (rack, the window: board letters and empty squares, whether a word fills it)
+        let cases = [
+            ("AEINRST", ".......", true),
+            ("AEINRS?", ".......", true),
+            ("BCDFGHK", ".......", false),
+            // Through one board tile: ANGRIEST; nothing with a Q and no U.
+            ("AEINRST", "...G....", true),
+            ("AEINRST", "...Q....", false),
+            // EQUATION, the blank as any letter it needs.
+            ("EUATION", "Q.......", true),
+            ("E?ATION", "Q.......", true),
+            ("EZATION", "Q.......", false),
+            // Through two: MARTINETS.
+            ("AEINRST", "M..T.......", true),
+        ];
+        for (r, window, word) in cases {
+            assert_eq!(
+                bingo_word_exists(auto, &rack(r), &cells(window), v),
+                word,
+                "{r} in {window}"
+            );
+        }
     }
 
     /// The best by score with bingo-prone racks (with and without blanks) on the shared corpus's
     /// boards equals the best of every placement: bingo windows ruled out by the anagram test
     /// hold no bingo.
     #[test]
-    fn best_by_score_with_bingo_racks_equals_the_full_list() {
+    fn shared_corpus_best_by_score_with_bingo_racks_equals_the_full_list() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../../shared/positions/corpus.cgp"

@@ -2,6 +2,8 @@
 //! 893 positions from real games) with the built-in ENABLE list. Reads `../shared`: skips, and
 //! says so, when it is absent.
 
+mod common;
+use common::shared;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use tilebag_core::gcg::GcgEventKind;
@@ -13,21 +15,6 @@ use tilebag_engine::{
     generate, CgpPosition, GenOptions, Graphs, Grid, Move, Prepared, Rack, Tables,
 };
 use tilebag_lexicon::Lexicon;
-
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "skipping: {} is absent (the shared corpus sits beside the project in CI)",
-            p.display()
-        );
-        None
-    }
-}
 
 fn corpus() -> Option<Vec<CgpPosition>> {
     let path = shared("positions/corpus.cgp")?;

@@ -9,7 +9,8 @@
 //! shared corpus, whose positions with tiles in the bag are made bag-empty by giving the
 //! opponent seven of the unseen tiles.
 
-use std::path::PathBuf;
+mod common;
+use common::shared;
 use tilebag_core::bag::Rng;
 use tilebag_core::{Action, Actor, Event, Game, Phase, Ruleset};
 use tilebag_engine::bot::{choose, Level, SimConfig};
@@ -199,21 +200,6 @@ fn endgame_best_equals_brute_force_with_many_moves() {
     };
     let (n, _) = check(&engine, &s, line);
     assert!(n > 200, "{n} moves");
-}
-
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "skipping: {} is absent (the shared corpus sits beside the project in CI)",
-            p.display()
-        );
-        None
-    }
 }
 
 /// Corpus positions: those whose bag is empty as they stand, and every eighth of the others
