@@ -17,16 +17,6 @@ fn all_pairs(e: &Event, rounds: std::ops::RangeInclusive<u32>) -> BTreeMap<(u32,
     m
 }
 
-fn manual(e: &mut Event, round: u32, a: u32, b: Option<u32>) {
-    e.act(Action::ManualPair {
-        division: "A".into(),
-        round,
-        first: a,
-        second: b,
-        first_by: FirstReason::Director,
-    });
-}
-
 #[test]
 fn round_robin_berger_tables_meet_everyone_once() {
     let mut e = Event::new("naspa-2013", "RR", 1);
@@ -187,7 +177,7 @@ fn gibsonization_pairs_the_gibson_with_the_highest_non_contender() {
     for (i, games) in rounds.iter().enumerate() {
         let r = i as u32 + 1;
         for &(w, l, ws, ls) in games {
-            manual(&mut e, r, w, Some(l));
+            e.manual(r, w, Some(l));
             e.score(r, w, ws, ls);
         }
     }
@@ -222,14 +212,14 @@ fn an_odd_gibson_takes_the_bye_in_an_odd_field() {
         prize_places: 3,
     })));
     e.add_seeded(5);
-    manual(&mut e, 1, 1, Some(2));
-    manual(&mut e, 1, 3, Some(4));
-    manual(&mut e, 1, 5, None);
+    e.manual(1, 1, Some(2));
+    e.manual(1, 3, Some(4));
+    e.manual(1, 5, None);
     e.score(1, 1, 500, 100);
     e.score(1, 3, 350, 340);
-    manual(&mut e, 2, 1, Some(3));
-    manual(&mut e, 2, 2, Some(5));
-    manual(&mut e, 2, 4, None);
+    e.manual(2, 1, Some(3));
+    e.manual(2, 2, Some(5));
+    e.manual(2, 4, None);
     e.score(2, 1, 500, 100);
     e.score(2, 2, 350, 340);
     // After 2: 1 is 2–0 (+800); everyone else 1–1: 4 and 5 at +40 (−10 + 50, +50 − 10), 2 and
@@ -279,9 +269,9 @@ fn manual_edits() {
     e.pair(1);
     assert_eq!(e.pairs(1), vec![(1, 2), (3, 4)]);
     // Pair 1 with 3 by hand: 2 and 4 lose their opponents.
-    manual(&mut e, 1, 1, Some(3));
+    e.manual(1, 1, Some(3));
     assert_eq!(e.d().unpaired(1), vec![2, 4]);
-    manual(&mut e, 1, 4, Some(2));
+    e.manual(1, 4, Some(2));
     assert_eq!(e.pairs(1), vec![(1, 3), (2, 4)]);
     assert!(e.d().unpaired(1).is_empty());
     // Swap seats.

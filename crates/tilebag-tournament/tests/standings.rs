@@ -8,13 +8,7 @@ use tilebag_tournament::report::{csv_field, standings_csv};
 use tilebag_tournament::*;
 
 fn manual(e: &mut Event, round: u32, a: u32, b: u32) {
-    e.act(Action::ManualPair {
-        division: "A".into(),
-        round,
-        first: a,
-        second: Some(b),
-        first_by: FirstReason::Director,
-    });
+    e.manual(round, a, Some(b));
 }
 
 /// Four players, one round: 1 beats 2 by 500 (600–100); 3 and 4 tie 350–350.

@@ -6,16 +6,6 @@ use common::Event;
 use tilebag_tournament::tou::write_tou;
 use tilebag_tournament::*;
 
-fn manual(e: &mut Event, round: u32, first: u32, second: Option<u32>) {
-    e.act(Action::ManualPair {
-        division: "A".into(),
-        round,
-        first,
-        second,
-        first_by: FirstReason::Director,
-    });
-}
-
 #[test]
 fn tou_export_follows_the_format_rules() {
     let mut e = Event::new("wespa-2010", "MAN:2", 1);
@@ -29,16 +19,16 @@ fn tou_export_follows_the_format_rules() {
         e.add(n, r);
     }
     // Round 1: Ann (first) beats Bob 420–380; Cy (first) beats Dee 400–350; Eve has a bye.
-    manual(&mut e, 1, 1, Some(2));
-    manual(&mut e, 1, 3, Some(4));
-    manual(&mut e, 1, 5, None);
+    e.manual(1, 1, Some(2));
+    e.manual(1, 3, Some(4));
+    e.manual(1, 5, None);
     e.score(1, 1, 420, 380);
     e.score(1, 3, 400, 350);
     // Round 2: Eve does not show for Bob (WESPA 2.3.6: Bob wins by 75, unrated); Ann (first)
     // and Cy tie 390–390; Dee has a bye.
-    manual(&mut e, 2, 2, Some(5));
-    manual(&mut e, 2, 1, Some(3));
-    manual(&mut e, 2, 4, None);
+    e.manual(2, 2, Some(5));
+    e.manual(2, 1, Some(3));
+    e.manual(2, 4, None);
     e.act(Action::SetResult {
         division: "A".into(),
         round: 2,
@@ -218,16 +208,16 @@ fn tou_bytes_of_a_hand_built_event() {
     }
     // Round 1: Ann (first) beats Łukasz 420–380; Bartholomew (first) beats Dee 400–85; Eve has
     // the bye.
-    manual(&mut e, 1, 1, Some(2));
-    manual(&mut e, 1, 3, Some(4));
-    manual(&mut e, 1, 5, None);
+    e.manual(1, 1, Some(2));
+    e.manual(1, 3, Some(4));
+    e.manual(1, 5, None);
     e.score(1, 1, 420, 380);
     e.score(1, 3, 400, 85);
     // Round 2: Eve does not show for Łukasz (first); Ann (first) and Bartholomew tie 390–390;
     // Dee has the bye.
-    manual(&mut e, 2, 2, Some(5));
-    manual(&mut e, 2, 1, Some(3));
-    manual(&mut e, 2, 4, None);
+    e.manual(2, 2, Some(5));
+    e.manual(2, 1, Some(3));
+    e.manual(2, 4, None);
     e.act(Action::SetResult {
         division: "A".into(),
         round: 2,
@@ -239,9 +229,9 @@ fn tou_bytes_of_a_hand_built_event() {
     // Round 3: Dee (first) leaves her game with Ann while behind 200–300, so 150–300; Łukasz and
     // Bartholomew both fail to show (a double forfeit); Eve is given the bye, then withdraws from
     // round 3 on, so the bye becomes her automatic forfeit loss.
-    manual(&mut e, 3, 4, Some(1));
-    manual(&mut e, 3, 2, Some(3));
-    manual(&mut e, 3, 5, None);
+    e.manual(3, 4, Some(1));
+    e.manual(3, 2, Some(3));
+    e.manual(3, 5, None);
     e.act(Action::SetResult {
         division: "A".into(),
         round: 3,
@@ -265,7 +255,7 @@ fn tou_bytes_of_a_hand_built_event() {
         from_round: 3,
     });
     // Round 4 is paired but has no result: it is not written.
-    manual(&mut e, 4, 1, Some(2));
+    e.manual(4, 1, Some(2));
 
     // Each block is 9 bytes: a space, [result digit][score %03d], then [opponent, right-aligned
     // in 4, '+' if the player started]. The digit is 2 for a win, 1 for a draw, a space for a
@@ -314,7 +304,7 @@ fn tou_refuses_scores_its_fixed_width_field_cannot_hold() {
         let mut e = Event::new("wespa-2010", "MAN:1", 1);
         e.add("Ann", 1900);
         e.add("Bob", 1800);
-        manual(&mut e, 1, 1, Some(2));
+        e.manual(1, 1, Some(2));
         e.score(1, 1, score, opp);
         match write_tou(&e.t, "A") {
             Err(TournamentError::BadSetting { reason, .. }) => {

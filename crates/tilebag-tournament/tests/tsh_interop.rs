@@ -251,16 +251,6 @@ fn unknown_firsts_leave_the_next_decision_to_known_counts() {
     );
 }
 
-fn manual(e: &mut Event, round: u32, first: u32, second: Option<u32>) {
-    e.act(Action::ManualPair {
-        division: "A".into(),
-        round,
-        first,
-        second,
-        first_by: FirstReason::Director,
-    });
-}
-
 #[test]
 fn late_entries_unpaired_rounds_and_ejections_survive_a_round_trip() {
     // Found by the round trip of every test event (common::check_round_trip): a round in which a
@@ -268,15 +258,15 @@ fn late_entries_unpaired_rounds_and_ejections_survive_a_round_trip() {
     // ejected player (WESPA 6.2.4(a)) came back merely withdrawn, ranked among the others.
     let mut e = Event::new("wespa-2010", "MAN:3", 1);
     e.add_seeded(4);
-    manual(&mut e, 1, 1, Some(2));
-    manual(&mut e, 1, 3, Some(4));
+    e.manual(1, 1, Some(2));
+    e.manual(1, 3, Some(4));
     e.score(1, 1, 400, 300);
     e.score(1, 3, 400, 350);
     // #5 joins after round 1 and beats #1; #2 beats #3; #4 has the bye.
     e.add("Late, Entry", 1500);
-    manual(&mut e, 2, 5, Some(1));
-    manual(&mut e, 2, 2, Some(3));
-    manual(&mut e, 2, 4, None);
+    e.manual(2, 5, Some(1));
+    e.manual(2, 2, Some(3));
+    e.manual(2, 4, None);
     e.score(2, 5, 420, 380);
     e.score(2, 2, 410, 400);
     // #2 is ejected from round 3 on: not a round robin, so each earlier game becomes a 150-point
@@ -286,7 +276,7 @@ fn late_entries_unpaired_rounds_and_ejections_survive_a_round_trip() {
         player: 2,
         from_round: 3,
     });
-    manual(&mut e, 3, 1, Some(3));
+    e.manual(3, 1, Some(3));
     let text = write_t(e.d()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     // #5: no entry in round 1 (tsh pads it as a bye of 0, tbunpaired says there was none);

@@ -30,6 +30,18 @@ impl Event {
     }
 
     /// Applies an action that must succeed.
+    /// Pairs two players by hand in division A (`second: None`: a bye), the director deciding
+    /// who starts.
+    pub fn manual(&mut self, round: u32, first: u32, second: Option<u32>) {
+        self.act(Action::ManualPair {
+            division: "A".into(),
+            round,
+            first,
+            second,
+            first_by: FirstReason::Director,
+        });
+    }
+
     pub fn act(&mut self, a: Action) {
         if let Err(e) = self.t.apply(&a) {
             panic!("{a:?} refused: {e}");
