@@ -88,6 +88,18 @@ fn start_one_online_game(server: &TestServer, s: &Session<'_>) {
     message(s, "Started 1 online games.");
 }
 
+/// The director ends online game `id` from the division page's round tab (open on `s`); returns
+/// what the division page then says about its refused result, once it says something.
+fn end_online_game(s: &Session<'_>, server: &TestServer, id: &str) -> String {
+    s.click_css(&format!("#end-{id}"));
+    message(s, "Game ended by the director.");
+    s.wait("the refused online result on the page", || {
+        s.goto(&server.url("/td/club/d/A"));
+        let text = s.text_of("#online-conflicts");
+        (!text.is_empty()).then_some(text)
+    })
+}
+
 /// Waits for the page's banner (`#message` or `#error`) to say `text` exactly; returns it.
 fn message(s: &Session<'_>, text: &str) -> String {
     s.wait(&format!("the banner {text:?}"), || {
@@ -420,13 +432,7 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
     );
     s.click_css("#enter-2");
     message(&s, "Result entered.");
-    s.click_css(&format!("#end-{id}"));
-    message(&s, "Game ended by the director.");
-    let conflict = s.wait("the refused online result on the page", || {
-        s.goto(&server.url("/td/club/d/A"));
-        let text = s.text_of("#online-conflicts");
-        (!text.is_empty()).then_some(text)
-    });
+    let conflict = end_online_game(&s, &server, &id);
     assert!(
         conflict.contains(&format!("online game {id} ended "))
             && conflict.contains("the event holds 420\u{2013}300 (entered by the director)"),
@@ -1081,13 +1087,7 @@ fn a_confirmed_slip_takes_the_online_game_off_the_player_pages_and_its_end_is_sh
     // The online game ends afterwards (the director ends it): its result cannot go in, and the
     // division page says so.
     s.goto(&server.url("/td/club/d/A?round=1"));
-    s.click_css(&format!("#end-{id}"));
-    message(&s, "Game ended by the director.");
-    let conflict = s.wait("the refused online result on the page", || {
-        s.goto(&server.url("/td/club/d/A"));
-        let text = s.text_of("#online-conflicts");
-        (!text.is_empty()).then_some(text)
-    });
+    let conflict = end_online_game(&s, &server, &id);
     assert!(
         conflict.contains(&format!("online game {id} ended ")),
         "{conflict}"
