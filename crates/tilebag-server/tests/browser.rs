@@ -1086,14 +1086,25 @@ fn play_the_computer_then_analyse() {
         first["played"]["text"],
         format!("{} {}", m.coordinate(), m.gcg_word())
     );
-    let alt = first["best"]
-        .as_array()
-        .unwrap()
+    // Show a placement from the alternatives: the first turn whose best moves hold one (a
+    // random rack's five best can all be exchanges).
+    let turns = analysis["turns"].as_array().unwrap();
+    let (k, alt) = turns
         .iter()
-        .position(|b| b["kind"] == "play")
-        .unwrap();
-    let want = first["best"][alt]["tiles"].as_array().unwrap().len();
-    let buttons = s.find_all("[data-testid=analysis-turn]:first-child [data-testid=alternative]");
+        .enumerate()
+        .find_map(|(k, t)| {
+            let alts = t["best"].as_array().unwrap();
+            alts.iter()
+                .position(|b| b["kind"] == "play")
+                .map(|a| (k, a))
+        })
+        .expect("some turn has a placement among its best moves");
+    let turn = &turns[k];
+    let want = turn["best"][alt]["tiles"].as_array().unwrap().len();
+    let buttons = s.find_all(&format!(
+        "[data-testid=analysis-turn]:nth-child({}) [data-testid=alternative]",
+        k + 1
+    ));
     s.click(&buttons[alt]);
     s.wait_js(
         "the preview on the board",
@@ -1104,16 +1115,23 @@ fn play_the_computer_then_analyse() {
         json!([]),
     );
     assert_eq!(shown.as_array().unwrap().len(), want);
-    for t in first["best"][alt]["tiles"].as_array().unwrap() {
+    for t in turn["best"][alt]["tiles"].as_array().unwrap() {
         let sq = format!("board-sq-{}-{}", t[0], t[1]);
         assert!(shown.as_array().unwrap().contains(&json!(sq)), "{sq}");
     }
-    // The board shows the position before the move (the first move: an empty board).
+    // The board shows the position before that move (the first move: an empty board).
+    let before: usize = turn["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_str().unwrap().chars().filter(|&c| c != '.').count())
+        .sum();
+    assert_eq!(before == 0, k == 0);
     let others = s.js(
         "return document.querySelectorAll('#board .sq.has-tile:not(.preview)').length",
         json!([]),
     );
-    assert_eq!(others, 0);
+    assert_eq!(others, json!(before));
     s.assert_accessible("the analysis");
     s.screenshot("computer-analysis");
     s.set_window_size(360, 800);
