@@ -49,6 +49,8 @@ use tilebag_lexicon::{Automaton, Lexicon};
 #[derive(Clone, Copy)]
 pub struct Graphs<'a> {
     pub auto: &'a Automaton,
+    /// The lexicon, for its bingo filter ([`Lexicon::bingo_anagrams`], made when first asked).
+    pub lex: &'a Lexicon,
 }
 
 impl<'a> Graphs<'a> {
@@ -56,6 +58,7 @@ impl<'a> Graphs<'a> {
     pub fn of(lex: &'a Lexicon) -> Graphs<'a> {
         Graphs {
             auto: lex.automaton(),
+            lex,
         }
     }
 }
@@ -335,6 +338,8 @@ struct Line<'a, F> {
     /// Bits of the codes on the rack: bit 0 while a blank is left, bits 1..=26 its letters.
     letter_bits: u32,
     stride: [u16; 27],
+    /// The most tiles a placement may use: the rack's, or one fewer when the bingos have been
+    /// searched on their own (see [`best_by_value_per_tiles`]).
     rack_total: u8,
     anchor: usize,
     /// The square right of the anchor is empty or off the board.
@@ -585,6 +590,81 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             } {
                 self.right::<P>(pos + 1, next, start, a);
             }
+        }
+    }
+}
+
+impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
+    /// Fills square `pos` of the window `start..=end` from DAWG node `node`: the window's empty
+    /// squares all take a tile, its board tiles are walked through (the bingo search of
+    /// [`best_by_value_per_tiles`]).
+    fn window<P: Pop>(&mut self, pos: usize, start: usize, end: usize, node: u32, a: Acc) {
+        let n = node as usize;
+        let set = self.t[n];
+        let acc = self.t[n + 1];
+        let cell = self.cells[pos];
+        if cell != 0 {
+            if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, cell, a) {
+                self.window_next::<P>(pos, start, end, next, accepts, a2);
+            }
+            return;
+        }
+        let want = self.allowed(pos) & set;
+        if want == 0 {
+            return;
+        }
+        let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
+        let nk = wanted_children::<P>(self.t, n, set, want, &mut kids);
+        for kid in &kids[..nk] {
+            // SAFETY: `wanted_children` wrote the first `nk` entries.
+            let kid = unsafe { kid.assume_init() };
+            let l = (kid & 31) as u8;
+            let next = kid >> 5;
+            let accepts = acc >> l & 1 != 0;
+            if self.rack[usize::from(l)] > 0 {
+                let saved = self.take(l);
+                self.placed[pos] = l;
+                let a2 = self.with_tile(a, pos, l, l);
+                self.window_next::<P>(pos, start, end, next, accepts, a2);
+                self.give(l, saved);
+            }
+            if self.rack[usize::from(BLANK)] > 0 {
+                let saved = self.take(BLANK);
+                self.placed[pos] = l | BLANK_BIT;
+                let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
+                self.window_next::<P>(pos, start, end, next, accepts, a2);
+                self.give(BLANK, saved);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn window_next<P: Pop>(
+        &mut self,
+        pos: usize,
+        start: usize,
+        end: usize,
+        next: u32,
+        accepts: bool,
+        a: Acc,
+    ) {
+        if pos == end {
+            if accepts {
+                self.record(a, start, end);
+            }
+        } else if next != 0 {
+            self.window::<P>(pos + 1, start, end, next, a);
+        }
+    }
+
+    /// Every placement that fills all the empty squares of `start..=end` (the word runs exactly
+    /// from `start` to `end`), walking the DAWG from `root`.
+    fn run_window(&mut self, start: usize, end: usize, root: u32) {
+        self.anchor = start;
+        if hardware_popcount() {
+            self.window::<HardPop>(start, start, end, root, START);
+        } else {
+            self.window::<SoftPop>(start, start, end, root, START);
         }
     }
 }
@@ -860,9 +940,9 @@ fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
 /// tiles the main word would take in, the rack's most valuable tiles on the best letter
 /// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
 /// plus `bonus[n]` for a placement of `n` tiles. A window of as many empty squares as a full rack
-/// (a bingo) counts only if `bingo_ok(start, end, its bound)` says some word may fill it (asked
-/// only when that bound exceeds the other bingo windows' so far). Returns the bound over the
-/// windows of fewer tiles and the one over the bingo windows.
+/// (a bingo) is not counted: it is handed to `bingo_window(start, end, its bound)`, to be
+/// searched on its own. Returns the bound over the windows of fewer tiles (`INFINITY` when a
+/// premium is one the bound does not rank; the bingo windows are then not all reported).
 #[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     ld: &LineData,
@@ -874,8 +954,8 @@ fn anchor_bound(
     t: &Tables,
     bonus: &[f32; 16],
     rack_letters: u32,
-    bingo_ok: &mut impl FnMut(usize, usize, f32) -> bool,
-) -> (f32, f32) {
+    bingo_window: &mut impl FnMut(usize, usize, f32),
+) -> f32 {
     // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
     // on no square can score more than this, whatever the tiles' ranking says.
     let fit = |s: usize| {
@@ -921,7 +1001,7 @@ fn anchor_bound(
     let ext_left = |s: usize| usize::from(ld.run_l[s]);
     let ext_right = |e: usize| usize::from(ld.run_r[e]);
     let bingo_at = t.rack_size;
-    let (mut best, mut bingo_best) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+    let mut best = f32::NEG_INFINITY;
     // Aggregates over the empty squares of the window, grown left then right.
     let (mut lw, mut l3, mut l2, mut lx, mut lxc, mut lmax) =
         (1i32, 0usize, 0usize, 0usize, 0i32, 0i32);
@@ -940,7 +1020,7 @@ fn anchor_bound(
             2 => l2 += 1,
             1 => {}
             // A premium this bound does not rank: no bound.
-            _ => return (f32::INFINITY, f32::INFINITY),
+            _ => return f32::INFINITY,
         }
         if ld.xscore[s] >= 0 {
             lx += 1;
@@ -970,8 +1050,8 @@ fn anchor_bound(
             let v = bound as f32 + bonus[n.min(15)];
             if n != bingo_at {
                 best = best.max(v);
-            } else if v > bingo_best && bingo_ok(start, end, v) {
-                bingo_best = v;
+            } else {
+                bingo_window(start, end, v);
             }
             if q >= nr || n >= k {
                 break;
@@ -989,7 +1069,7 @@ fn anchor_bound(
                 3 => c3 += 1,
                 2 => c2 += 1,
                 1 => {}
-                _ => return (f32::INFINITY, f32::INFINITY),
+                _ => return f32::INFINITY,
             }
             if ld.xscore[r] >= 0 {
                 x += 1;
@@ -998,17 +1078,19 @@ fn anchor_bound(
             }
         }
     }
-    (best, bingo_best)
+    best
 }
 
 /// The best placement by score (ties: the first found), or None when there is none; the same
 /// score as the best of [`generate`], found without walking every placement. Each anchor gets
 /// an upper bound on what any placement from it can score ([`anchor_bound`], no lexicon
-/// needed); anchors are searched from the highest bound down, and the search stops at the first
-/// whose bound cannot beat the best placement found so far. With a full rack, an anchor whose
-/// bound only its bingo windows keep above the best so far is searched only if some window's
-/// tiles and board letters are an anagram of a word ([`bingo_word_exists`]); most racks have
-/// none, and the bingo bonus no longer keeps every open anchor alive.
+/// needed), and so does each window a full rack could fill (a bingo); they are searched from the
+/// highest bound down, and the search stops at the first whose bound cannot beat the best
+/// placement found so far. With a full rack the bingos are searched window by window, only in a
+/// window whose tiles and board letters may be the letters of a word (the lexicon's anagram
+/// filter, [`bingo_may_exist`]; most racks make no bingo), and an anchor is walked for its
+/// placements of fewer tiles only: the bingo bonus no longer keeps every open anchor alive, nor
+/// makes its walk go on to seven tiles.
 pub fn best_by_score(
     prep: &Prepared,
     rack: &Rack,
@@ -1059,10 +1141,17 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     } else {
         rack_bits(&rack.counts) & !1
     };
-    // (bound, direction, line, anchor, left limit), at most one per square and direction.
+    // What to search, best bound first: an anchor's placements of fewer tiles than a full
+    // rack (`ANCHOR`: direction, line, anchor, left limit), or the bingos of one window
+    // (`WINDOW`: direction, line, first and last square of the word). With a full rack the
+    // bingos are searched window by window and the anchors' walks stop one tile short: the
+    // bingo bonus lifts the bound of every window a rack could fill, and few of them hold a
+    // word, so an anchor is walked only for what its smaller placements may score.
+    const ANCHOR: u8 = 0;
+    const WINDOW: u8 = 1;
+    let full_rack = rack.len() == t.rack_size;
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
-    let mut cands = [(0f32, 0f32, 0u8, 0u8, 0u8, 0u8); 2 * N * N];
-    let mut nc = 0;
+    let mut items: Vec<(f32, u8, u8, u8, u8, u8)> = Vec::with_capacity(256);
     for &d in directions(prep, opts) {
         for r in 0..N {
             let Some(ld) = line_data(prep, d, r, t) else {
@@ -1078,7 +1167,10 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let (b, bingo) = anchor_bound(
+                let mut windows = |start: usize, end: usize, v: f32| {
+                    items.push((v, WINDOW, d as u8, r as u8, start as u8, end as u8));
+                };
+                let b = anchor_bound(
                     &ld,
                     a,
                     limit,
@@ -1088,69 +1180,48 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     t,
                     bonus,
                     rack_letters,
-                    &mut |_, _, _| true,
+                    &mut windows,
                 );
-                cands[nc] = (b.max(bingo), b, d as u8, r as u8, a as u8, limit as u8);
-                nc += 1;
+                items.push((b, ANCHOR, d as u8, r as u8, a as u8, limit as u8));
             }
             lines[d * N + r] = Some(ld);
         }
     }
-    let cands = &mut cands[..nc];
-    cands.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
+    items.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut best: Option<(Move, f32)> = None;
     let mut best_value = f32::NEG_INFINITY;
     // Whether some word is an anagram of the rack and a window's board tiles, per window's
     // board tiles (keyed by their letter counts, 4 bits each).
-    let full_rack = rack.len() == t.rack_size;
     let mut anagrams: Vec<(u128, bool)> = Vec::new();
-    for &(bound, no_bingo, d, r, a, limit) in cands.iter() {
+    for &(bound, kind, d, r, x, y) in items.iter() {
         if bound <= best_value {
             break;
         }
-        let (d, r) = (usize::from(d), usize::from(r));
+        let (d, r, x, y) = (
+            usize::from(d),
+            usize::from(r),
+            usize::from(x),
+            usize::from(y),
+        );
         let Some(ld) = &lines[d * N + r] else {
             continue;
         };
-        if full_rack {
-            // The bound counted every bingo window; recount it with only those some word may
-            // fill. An anchor it rules out holds no placement that would be kept, so the
-            // search order (and the move returned on ties) is the same as without it.
-            let mut bingo_ok = |start: usize, end: usize, v: f32| {
-                // A window that cannot beat the best found needs no word.
-                if v <= best_value {
-                    return false;
+        if kind == WINDOW {
+            let mut key = 0u128;
+            for &cell in &ld.cells[x..=y] {
+                if cell != 0 {
+                    key += 1u128 << (4 * u32::from(cell & CODE_MASK));
                 }
-                let mut key = 0u128;
-                for &cell in &ld.cells[start..=end] {
-                    if cell != 0 {
-                        key += 1u128 << (4 * u32::from(cell & CODE_MASK));
-                    }
+            }
+            let ok = match anagrams.iter().find(|e| e.0 == key) {
+                Some(&(_, ok)) => ok,
+                None => {
+                    let ok = bingo_may_exist(graphs, rack, &ld.cells[x..=y], t);
+                    anagrams.push((key, ok));
+                    ok
                 }
-                if let Some(&(_, ok)) = anagrams.iter().find(|e| e.0 == key) {
-                    return ok;
-                }
-                let ok = bingo_word_exists(graphs.auto, rack, &ld.cells[start..=end], &t.values);
-                anagrams.push((key, ok));
-                ok
             };
-            let (a, limit) = (usize::from(a), usize::from(limit));
-            // An anchor that must be searched for its smaller plays needs no word looked up.
-            if no_bingo <= best_value
-                && anchor_bound(
-                    ld,
-                    a,
-                    limit,
-                    &top,
-                    k,
-                    usable,
-                    t,
-                    bonus,
-                    rack_letters,
-                    &mut bingo_ok,
-                )
-                .1 <= best_value
-            {
+            if !ok {
                 continue;
             }
         }
@@ -1162,9 +1233,36 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
             }
         };
         let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
-        line.run_anchor(usize::from(a), usize::from(limit), root);
+        if kind == WINDOW {
+            line.run_window(x, y, graphs.auto.dawg_root());
+        } else {
+            // An unbounded anchor (a premium the bound does not rank) did not report its
+            // windows: it is walked in full.
+            if full_rack && bound.is_finite() {
+                line.rack_total -= 1;
+            }
+            line.run_anchor(x, y, root);
+        }
     }
     best
+}
+
+/// Whether some word may be an anagram of all the rack's tiles and the board tiles `cells`: the
+/// lexicon's anagram filter answers at once for a rack of 7 or more with at most two blanks
+/// (its "no" is certain), else the GADDAG is walked ([`bingo_word_exists`]).
+fn bingo_may_exist(graphs: &Graphs<'_>, rack: &Rack, cells: &[u8], t: &Tables) -> bool {
+    let blanks = rack.counts[usize::from(BLANK)];
+    if t.rack_size < 7 || blanks > 2 {
+        return bingo_word_exists(graphs.auto, rack, cells, &t.values);
+    }
+    let mut counts = rack.counts;
+    counts[usize::from(BLANK)] = 0;
+    for &cell in cells {
+        if cell != 0 {
+            counts[usize::from(cell & CODE_MASK)] += 1;
+        }
+    }
+    graphs.lex.bingo_anagrams().may_hold(&counts, blanks)
 }
 
 /// Whether some word is an anagram of all the rack's tiles (blanks standing for any letter)
@@ -1434,6 +1532,52 @@ mod bingo_tests {
                 "{r} in {window}"
             );
         }
+    }
+
+    /// The lexicon's anagram filter ([`bingo_may_exist`]) gives the GADDAG walk's answer on
+    /// 20,000 random racks (none, one or two blanks) and windows of up to three board letters,
+    /// drawn from the English bag's letters: never "no" where a word exists, and "yes" only
+    /// where one does (a hash collision would show here).
+    #[test]
+    fn anagram_filter_agrees_with_the_walk() {
+        let lex = Lexicon::builtin_enable();
+        let g = Graphs::of(lex);
+        let t = Tables::english();
+        // The English distribution's letters, so that racks look like real ones.
+        let bag: Vec<u8> = "AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWWXYYZ"
+            .bytes()
+            .map(|b| b - b'A' + 1)
+            .collect();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let (mut yes, mut cases) = (0, 0);
+        for i in 0..20_000 {
+            let blanks = i % 3;
+            let mut rack = Rack::default();
+            rack.counts[usize::from(BLANK)] = blanks as u8;
+            for _ in blanks..7 {
+                rack.counts[usize::from(bag[next(bag.len())])] += 1;
+            }
+            let mut cells = vec![0u8; 7 + next(4)];
+            for c in cells.iter_mut().skip(7) {
+                *c = bag[next(bag.len())];
+            }
+            let walk = bingo_word_exists(g.auto, &rack, &cells, &t.values);
+            assert_eq!(
+                bingo_may_exist(&g, &rack, &cells, &t),
+                walk,
+                "{rack:?} {cells:?}"
+            );
+            yes += usize::from(walk);
+            cases += 1;
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(yes > 2_000 && cases - yes > 2_000, "{yes} of {cases}");
     }
 
     /// The best by score with bingo-prone racks (with and without blanks) on the shared corpus's

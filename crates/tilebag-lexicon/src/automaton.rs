@@ -108,9 +108,10 @@ impl Automaton {
                 .copied()
                 .unwrap_or(0)
         };
+        let (table, roots) = breadth_first(&table, &[root(gaddag, &gmap), root(dawg, &dmap)]);
         Automaton {
-            gaddag_root: root(gaddag, &gmap),
-            dawg_root: root(dawg, &dmap),
+            gaddag_root: roots[0],
+            dawg_root: roots[1],
             table,
         }
     }
@@ -159,6 +160,46 @@ impl Automaton {
         }
         ok
     }
+}
+
+/// The same nodes laid out breadth first from `roots` (the first root's levels, with the nodes
+/// its separators lead to, as they are reached): the levels near the roots, which every walk
+/// passes through, then sit together at the start of the table. Returns the new table and the
+/// roots' new indices.
+fn breadth_first(table: &[u32], roots: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut map = vec![u32::MAX; table.len()];
+    map[0] = 0;
+    let mut order: Vec<u32> = Vec::new();
+    let mut next_free = 2u32;
+    let mut visit = |n: u32, map: &mut [u32], order: &mut Vec<u32>| {
+        if map[n as usize] == u32::MAX {
+            map[n as usize] = next_free;
+            next_free += 2 + table[n as usize].count_ones();
+            order.push(n);
+        }
+    };
+    for &r in roots {
+        visit(r, &mut map, &mut order);
+    }
+    let mut i = 0;
+    while i < order.len() {
+        let n = order[i] as usize;
+        for c in 0..table[n].count_ones() as usize {
+            visit(table[n + 2 + c], &mut map, &mut order);
+        }
+        i += 1;
+    }
+    let mut out: Vec<u32> = Vec::with_capacity(table.len());
+    out.extend_from_slice(&[0, 0]);
+    for &n in &order {
+        let n = n as usize;
+        let k = table[n].count_ones() as usize;
+        out.push(table[n]);
+        out.push(table[n + 1]);
+        out.extend(table[n + 2..n + 2 + k].iter().map(|&c| map[c as usize]));
+    }
+    let roots = roots.iter().map(|&r| map[r as usize]).collect();
+    (out, roots)
 }
 
 /// The child of `node` for letter code `l` in `table`: `Some((child node, accepts))`.

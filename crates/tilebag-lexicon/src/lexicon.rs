@@ -1,5 +1,6 @@
 //! [`Lexicon`]: one compiled word list, its statistics, and its file form.
 
+use crate::anagram::AnagramSet;
 use crate::automaton::Automaton;
 use crate::dawg::{self, Dawg, Words, MAX_WORD_LEN};
 use crate::error::LexiconError;
@@ -30,6 +31,8 @@ pub struct Lexicon {
     gaddag_from_file: bool,
     /// The generator's flat node table of the GADDAG and DAWG, made on first use.
     automaton: OnceLock<Automaton>,
+    /// The bingo filter (words of 7 letters or more), made on first use.
+    bingo_anagrams: OnceLock<AnagramSet>,
     /// Bytes of the packed GADDAG section, once known (`to_bytes` makes it; `build_stats`
     /// needs only its length).
     packed_gaddag_len: OnceLock<usize>,
@@ -90,6 +93,14 @@ impl Lexicon {
     pub fn automaton(&self) -> &Automaton {
         self.automaton
             .get_or_init(|| Automaton::new(self.gaddag().edges(), self.dawg.edges()))
+    }
+
+    /// The anagram filter of the words of 7 letters or more (see [`crate::anagram`]): whether a
+    /// rack and a window's board letters may make a bingo. Made on first use (about 0.1 s and
+    /// 16 MiB for ENABLE) and kept.
+    pub fn bingo_anagrams(&self) -> &AnagramSet {
+        self.bingo_anagrams
+            .get_or_init(|| AnagramSet::build(self.words(), 7))
     }
 
     /// The DAWG's edges (see [`crate::dawg`]): a move generator follows a GADDAG separator into
@@ -156,6 +167,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
+            bingo_anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
@@ -173,6 +185,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
+            bingo_anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
@@ -453,6 +466,7 @@ impl Lexicon {
             gaddag,
             gaddag_from_file,
             automaton: OnceLock::new(),
+            bingo_anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name,
             description,

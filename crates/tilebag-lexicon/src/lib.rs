@@ -29,6 +29,7 @@
 //! on clean builds, while the lazy build costs about 25 ms of a release binary's first judgement
 //! (under 0.2 s in a debug build), and only when no lexicon is named.
 
+pub mod anagram;
 pub mod automaton;
 pub mod dawg;
 mod error;
@@ -41,6 +42,7 @@ mod source;
 pub mod synth;
 mod wordlist;
 
+pub use anagram::AnagramSet;
 pub use automaton::Automaton;
 pub use dawg::{Words, MAX_WORD_LEN};
 pub use error::LexiconError;
