@@ -41,6 +41,7 @@
 use crate::grid::{Grid, Tables, BLANK, BLANK_BIT, CODE_MASK, N};
 use crate::moves::Move;
 use crate::rack::Rack;
+use std::cell::Cell;
 use tilebag_core::Direction;
 use tilebag_lexicon::{Automaton, Lexicon};
 
@@ -598,14 +599,30 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// Fills square `pos` of the window `start..=end` from DAWG node `node`: the window's empty
     /// squares all take a tile, its board tiles are walked through (the bingo search of
     /// [`best_by_value_per_tiles`]).
-    fn window<P: Pop>(&mut self, pos: usize, start: usize, end: usize, node: u32, a: Acc) {
+    fn window<P: Pop>(
+        &mut self,
+        pos: usize,
+        start: usize,
+        end: usize,
+        node: u32,
+        a: Acc,
+        wb: &WindowBound<'_>,
+    ) {
+        // The most the placement can score from here: the squares left at their best.
+        let most = (a.main + wb.main[pos]) * a.wmul * wb.wm[pos]
+            + a.xtotal
+            + wb.x[pos]
+            + tilebag_core::play::BINGO_BONUS;
+        if most as f32 + wb.bonus <= wb.floor.get() {
+            return;
+        }
         let n = node as usize;
         let set = self.t[n];
         let acc = self.t[n + 1];
         let cell = self.cells[pos];
         if cell != 0 {
             if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, cell, a) {
-                self.window_next::<P>(pos, start, end, next, accepts, a2);
+                self.window_next::<P>(pos, start, end, next, accepts, a2, wb);
             }
             return;
         }
@@ -625,20 +642,21 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let saved = self.take(l);
                 self.placed[pos] = l;
                 let a2 = self.with_tile(a, pos, l, l);
-                self.window_next::<P>(pos, start, end, next, accepts, a2);
+                self.window_next::<P>(pos, start, end, next, accepts, a2, wb);
                 self.give(l, saved);
             }
             if self.rack[usize::from(BLANK)] > 0 {
                 let saved = self.take(BLANK);
                 self.placed[pos] = l | BLANK_BIT;
                 let a2 = self.with_tile(a, pos, l | BLANK_BIT, BLANK);
-                self.window_next::<P>(pos, start, end, next, accepts, a2);
+                self.window_next::<P>(pos, start, end, next, accepts, a2, wb);
                 self.give(BLANK, saved);
             }
         }
     }
 
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn window_next<P: Pop>(
         &mut self,
         pos: usize,
@@ -647,26 +665,79 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         next: u32,
         accepts: bool,
         a: Acc,
+        wb: &WindowBound<'_>,
     ) {
         if pos == end {
             if accepts {
                 self.record(a, start, end);
             }
         } else if next != 0 {
-            self.window::<P>(pos + 1, start, end, next, a);
+            self.window::<P>(pos + 1, start, end, next, a, wb);
         }
     }
 
     /// Every placement that fills all the empty squares of `start..=end` (the word runs exactly
-    /// from `start` to `end`), walking the DAWG from `root`.
-    fn run_window(&mut self, start: usize, end: usize, root: u32) {
+    /// from `start` to `end`), walking the DAWG from `root`, except those whose value cannot
+    /// beat `floor` (the best so far, which the caller's sink raises), given that a placement's
+    /// value is at most its score plus `bonus`.
+    fn run_window(&mut self, start: usize, end: usize, root: u32, floor: &Cell<f32>, bonus: f32) {
         self.anchor = start;
+        // Every empty square of the window takes a tile, so its word premiums are all known and
+        // the score is linear in the tiles' values: from each square on, the most the rest can
+        // add is each square's best tile (the most valuable rack letter its cross-check lets
+        // in; a blank is worth 0).
+        let mut wb = WindowBound {
+            main: [0; N + 1],
+            wm: [1; N + 1],
+            x: [0; N + 1],
+            bonus,
+            floor,
+        };
+        let letters = self.letter_bits & ALL_LETTERS;
+        for j in (start..=end).rev() {
+            let cell = self.cells[j];
+            let (m, w, x) = if cell != 0 {
+                let v = if cell & BLANK_BIT != 0 {
+                    0
+                } else {
+                    self.values[usize::from(cell & CODE_MASK)]
+                };
+                (v, 1, 0)
+            } else {
+                let mut bits = self.mask[j] & letters;
+                let mut fit = 0;
+                while bits != 0 {
+                    fit = fit.max(self.values[bits.trailing_zeros() as usize]);
+                    bits &= bits - 1;
+                }
+                let lv = fit * self.lm[j];
+                (lv, self.wm[j], self.xw[j] + lv * self.xm[j])
+            };
+            wb.main[j] = wb.main[j + 1] + m;
+            wb.wm[j] = wb.wm[j + 1] * w;
+            wb.x[j] = wb.x[j + 1] + x;
+        }
         if hardware_popcount() {
-            self.window::<HardPop>(start, start, end, root, START);
+            self.window::<HardPop>(start, start, end, root, START, &wb);
         } else {
-            self.window::<SoftPop>(start, start, end, root, START);
+            self.window::<SoftPop>(start, start, end, root, START, &wb);
         }
     }
+}
+
+/// What the rest of a bingo window can add to a placement, from each square on (see
+/// [`Line::run_window`]).
+struct WindowBound<'a> {
+    /// Main-word letter values (board tiles, and the best tile on each empty square).
+    main: [i32; N + 1],
+    /// The product of the empty squares' word premiums.
+    wm: [i32; N + 1],
+    /// Cross-words' most.
+    x: [i32; N + 1],
+    /// The most a placement's value exceeds its score.
+    bonus: f32,
+    /// The value to beat.
+    floor: &'a Cell<f32>,
 }
 
 /// Bits of the letters present (bit 0 never set).
@@ -1225,16 +1296,24 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 continue;
             }
         }
+        let floor = Cell::new(best_value);
         let mut sink = |c: &Candidate<'_>| {
             let v = value(c);
             if v > best_value {
                 best_value = v;
+                floor.set(v);
                 best = Some((Move::from_candidate(c), v));
             }
         };
         let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
         if kind == WINDOW {
-            line.run_window(x, y, graphs.auto.dawg_root());
+            line.run_window(
+                x,
+                y,
+                graphs.auto.dawg_root(),
+                &floor,
+                bonus[t.rack_size.min(15)],
+            );
         } else {
             // An unbounded anchor (a premium the bound does not rank) did not report its
             // windows: it is walked in full.
