@@ -8,17 +8,18 @@
 //! letter out is one subtraction. The set holds, for every word of at least `min_len` letters,
 //! the hash of its letters, and for each distinct letter of it the hash of its letters less that
 //! letter, marked as "one blank". Asking about a multiset with one blank is one lookup; with two,
-//! one lookup per letter the second blank might be. The table is open addressing over `u64`
-//! (0 marks an empty slot), at most half full.
+//! one lookup per letter the second blank might be. The table is open addressing, at most 70%
+//! full: a hash's low bits choose the slot and its high 32 bits are what the slot holds (0
+//! marks an empty slot), 4 bytes an entry.
 //!
-//! Hashes can collide, so the answer "yes" may be wrong (about once in 2^60 lookups); "no" is
-//! always right. A caller uses it only to skip work that cannot find anything, and must still
+//! Hashes can collide, so the answer "yes" may be wrong (about one chance in 2^31 for each slot
+//! a lookup compares); "no" is always right. A caller uses it only to skip work that cannot find anything, and must still
 //! find the word itself.
 
 /// See the module documentation.
 #[derive(Clone)]
 pub struct AnagramSet {
-    table: Vec<u64>,
+    table: Vec<u32>,
     min_len: usize,
     entries: usize,
 }
@@ -63,43 +64,68 @@ impl AnagramSet {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut hashes: Vec<u64> = Vec::new();
+        // Each long word's hash and the set of its letters (12 bytes a word), then the table
+        // sized for them all: the build needs little more memory than the table.
+        let mut found: Vec<(u64, u32)> = Vec::new();
         for w in words {
             let w = w.as_ref().as_bytes();
             if w.len() < min_len || !w.iter().all(u8::is_ascii_uppercase) {
                 continue;
             }
             let mut counts = [0u8; 27];
+            let mut letters = 0u32;
             for &b in w {
-                let c = &mut counts[usize::from(b - b'A' + 1)];
-                *c = c.saturating_add(1);
+                let l = usize::from(b - b'A' + 1);
+                counts[l] = counts[l].saturating_add(1);
+                letters |= 1 << l;
             }
-            let h = hash_counts(&counts);
-            hashes.push(h);
-            for (l, &n) in counts.iter().enumerate().skip(1) {
-                if n > 0 {
-                    hashes.push(h.wrapping_sub(KEYS[l]).wrapping_add(KEYS[0]));
-                }
-            }
+            found.push((hash_counts(&counts), letters));
         }
-        hashes.sort_unstable();
-        hashes.dedup();
-        let slots = (hashes.len() * 2).next_power_of_two().max(16);
-        let mut table = vec![0u64; slots];
-        for &h in &hashes {
-            // 0 marks an empty slot; a hash of 0 is stored as 1 (a false "yes" at worst).
-            let h = h.max(1);
-            let mut i = (h as usize) & (slots - 1);
-            while table[i] != 0 {
-                i = (i + 1) & (slots - 1);
-            }
-            table[i] = h;
-        }
-        AnagramSet {
-            table,
+        let most: usize = found
+            .iter()
+            .map(|&(_, letters)| 1 + letters.count_ones() as usize)
+            .sum();
+        // At most 70% full, so probing stays short.
+        let slots = (most * 10 / 7 + 1).next_power_of_two().max(16);
+        let mut set = AnagramSet {
+            table: vec![0u32; slots],
             min_len,
-            entries: hashes.len(),
+            entries: 0,
+        };
+        for &(h, letters) in &found {
+            set.insert(h);
+            let mut bits = letters;
+            while bits != 0 {
+                let l = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                set.insert(h.wrapping_sub(KEYS[l]).wrapping_add(KEYS[0]));
+            }
         }
+        set
+    }
+
+    /// A hash's slot (its low bits) and the mark stored there (its high 32 bits, never 0, since
+    /// 0 marks an empty slot). Two multisets are told apart unless both agree: about one chance
+    /// in 2^31 for each slot a lookup compares.
+    fn slot_and_mark(&self, h: u64) -> (usize, u32) {
+        (
+            (h as usize) & (self.table.len() - 1),
+            ((h >> 32) as u32) | 1,
+        )
+    }
+
+    fn insert(&mut self, h: u64) {
+        let (mut i, mark) = self.slot_and_mark(h);
+        let mask = self.table.len() - 1;
+        while self.table[i] != 0 {
+            if self.table[i] == mark {
+                // The same multiset (or one it cannot be told from): nothing to add.
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        self.table[i] = mark;
+        self.entries += 1;
     }
 
     /// The shortest words the set knows.
@@ -109,16 +135,15 @@ impl AnagramSet {
 
     /// Bytes the table takes in memory.
     pub fn memory_bytes(&self) -> usize {
-        self.table.len() * 8
+        self.table.len() * 4
     }
 
     fn holds(&self, h: u64) -> bool {
-        let h = h.max(1);
+        let (mut i, mark) = self.slot_and_mark(h);
         let mask = self.table.len() - 1;
-        let mut i = (h as usize) & mask;
         loop {
             let v = self.table[i];
-            if v == h {
+            if v == mark {
                 return true;
             }
             if v == 0 {

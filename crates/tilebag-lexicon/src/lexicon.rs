@@ -97,7 +97,7 @@ impl Lexicon {
 
     /// The anagram filter of the words of 7 letters or more (see [`crate::anagram`]): whether a
     /// rack and a window's board letters may make a bingo. Made on first use (about 0.1 s and
-    /// 16 MiB for ENABLE) and kept.
+    /// 8 MiB for ENABLE) and kept.
     pub fn bingo_anagrams(&self) -> &AnagramSet {
         self.bingo_anagrams
             .get_or_init(|| AnagramSet::build(self.words(), 7))
