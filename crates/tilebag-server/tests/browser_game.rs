@@ -1016,12 +1016,11 @@ fn alert_when_the_clock_enters_its_last_minute() {
         json!([]),
     );
     s.goto(&seat_url(&server, &g, 0));
-    assert_eq!(
-        s.js(
-            "return document.querySelector('#alerts').checked",
-            json!([])
-        ),
-        true
+    // The page reads the kept choice when its script starts: wait for it rather than race it.
+    s.wait_js(
+        "the alert switch on, as this browser kept it",
+        "return document.querySelector('#alerts') !== null \
+         && document.querySelector('#alerts').checked === true",
     );
     // Bob arrives (over the API): the game starts and Alice's clock runs.
     let _d = Driver::open(&server, &g);
