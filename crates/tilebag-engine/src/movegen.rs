@@ -648,13 +648,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 };
                 (v, 1, 0)
             } else {
-                let mut bits = self.mask[j] & letters;
-                let mut fit = 0;
-                while bits != 0 {
-                    fit = fit.max(self.values[bits.trailing_zeros() as usize]);
-                    bits &= bits - 1;
-                }
-                let lv = fit * self.lm[j];
+                let lv = most_valuable(self.mask[j] & letters, self.values) * self.lm[j];
                 (lv, self.wm[j], self.xw[j] + lv * self.xm[j])
             };
             wb.main[j] = wb.main[j + 1] + m;
@@ -682,6 +676,16 @@ struct WindowBound<'a> {
     bonus: f32,
     /// The value to beat.
     floor: &'a Cell<f32>,
+}
+
+/// The value of the most valuable letter among `bits` (letter codes 1..=26), 0 for none.
+fn most_valuable(mut bits: u32, values: &[i32; 27]) -> i32 {
+    let mut v = 0;
+    while bits != 0 {
+        v = v.max(values[bits.trailing_zeros() as usize]);
+        bits &= bits - 1;
+    }
+    v
 }
 
 /// Bits of the letters present (bit 0 never set).
@@ -973,15 +977,7 @@ fn anchor_bound(
 ) -> f32 {
     // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
     // on no square can score more than this, whatever the tiles' ranking says.
-    let fit = |s: usize| {
-        let mut m = ld.mask[s] & rack_letters;
-        let mut v = 0;
-        while m != 0 {
-            v = v.max(t.values[m.trailing_zeros() as usize]);
-            m &= m - 1;
-        }
-        v
-    };
+    let fit = |s: usize| most_valuable(ld.mask[s] & rack_letters, &t.values);
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
     let mut lefts = [0usize; 16];
@@ -1205,9 +1201,6 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     items.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut best: Option<(Move, f32)> = None;
     let mut best_value = f32::NEG_INFINITY;
-    // Whether some word is an anagram of the rack and a window's board tiles, per window's
-    // board tiles (keyed by their letter counts, 4 bits each).
-    let mut anagrams: Vec<(u128, bool)> = Vec::new();
     for &(bound, kind, d, r, x, y) in items.iter() {
         if bound <= best_value {
             break;
@@ -1221,24 +1214,8 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         let Some(ld) = &lines[d * N + r] else {
             continue;
         };
-        if kind == WINDOW {
-            let mut key = 0u128;
-            for &cell in &ld.cells[x..=y] {
-                if cell != 0 {
-                    key += 1u128 << (4 * u32::from(cell & CODE_MASK));
-                }
-            }
-            let ok = match anagrams.iter().find(|e| e.0 == key) {
-                Some(&(_, ok)) => ok,
-                None => {
-                    let ok = bingo_may_exist(graphs, rack, &ld.cells[x..=y], t);
-                    anagrams.push((key, ok));
-                    ok
-                }
-            };
-            if !ok {
-                continue;
-            }
+        if kind == WINDOW && !bingo_may_exist(graphs, rack, &ld.cells[x..=y], t) {
+            continue;
         }
         let floor = Cell::new(best_value);
         let mut sink = |c: &Candidate<'_>| {
@@ -1320,15 +1297,17 @@ fn bingo_word_exists(auto: &Automaton, rack: &Rack, cells: &[u8], values: &[i32;
     counts[x] -= 1;
     let have = rack_bits(&counts);
     if hardware_popcount() {
-        anagram_left::<HardPop>(t, node, &mut counts, have, blanks, len - 1)
+        anagram_step::<HardPop>(t, node, &mut counts, have, blanks, len - 1)
     } else {
-        anagram_left::<SoftPop>(t, node, &mut counts, have, blanks, len - 1)
+        anagram_step::<SoftPop>(t, node, &mut counts, have, blanks, len - 1)
     }
 }
 
-/// The step of [`bingo_word_exists`] left of its letter: `left` letters still to place (at least
-/// 1) from `counts` (`have`: their bits) and `blanks`, from GADDAG node `node`.
-fn anagram_left<P: Pop>(
+/// The step of [`bingo_word_exists`]: `left` letters still to place (at least 1) from `counts`
+/// (`have`: their bits) and `blanks`, from node `node`. Left of the walk's first letter that is
+/// a GADDAG node, whose separator (its first child) leads right into the DAWG; a DAWG node has
+/// no separator, so the same step serves both sides.
+fn anagram_step<P: Pop>(
     t: &[u32],
     node: u32,
     counts: &mut [u8; 27],
@@ -1341,14 +1320,14 @@ fn anagram_left<P: Pop>(
     // The word may go on right of the letter: the separator is the first child.
     if set & 1 != 0 {
         let d = t[n + 2];
-        if d != 0 && anagram_right::<P>(t, d, counts, have, blanks, left) {
+        if d != 0 && anagram_step::<P>(t, d, counts, have, blanks, left) {
             return true;
         }
     }
     let letters = set & ALL_LETTERS;
     let want = if blanks > 0 { letters } else { letters & have };
     if left == 1 {
-        // The word ends with the letter it was walked from.
+        // The word ends with this letter.
         return t[n + 1] & want != 0;
     }
     let mut w = want;
@@ -1366,54 +1345,11 @@ fn anagram_left<P: Pop>(
             } else {
                 have
             };
-            let f = anagram_left::<P>(t, next, counts, h, blanks, left - 1);
+            let f = anagram_step::<P>(t, next, counts, h, blanks, left - 1);
             counts[l] += 1;
             f
         } else {
-            anagram_left::<P>(t, next, counts, have, blanks - 1, left - 1)
-        };
-        if found {
-            return true;
-        }
-    }
-    false
-}
-
-/// The step of [`bingo_word_exists`] right of its letter, from DAWG node `node`.
-fn anagram_right<P: Pop>(
-    t: &[u32],
-    node: u32,
-    counts: &mut [u8; 27],
-    have: u32,
-    blanks: u8,
-    left: usize,
-) -> bool {
-    let n = node as usize;
-    let set = t[n] & ALL_LETTERS;
-    let want = if blanks > 0 { set } else { set & have };
-    if left == 1 {
-        return t[n + 1] & want != 0;
-    }
-    let mut w = want;
-    while w != 0 {
-        let l = w.trailing_zeros() as usize;
-        w &= w - 1;
-        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
-        if next == 0 {
-            continue;
-        }
-        let found = if counts[l] > 0 {
-            counts[l] -= 1;
-            let h = if counts[l] == 0 {
-                have & !(1 << l)
-            } else {
-                have
-            };
-            let f = anagram_right::<P>(t, next, counts, h, blanks, left - 1);
-            counts[l] += 1;
-            f
-        } else {
-            anagram_right::<P>(t, next, counts, have, blanks - 1, left - 1)
+            anagram_step::<P>(t, next, counts, have, blanks - 1, left - 1)
         };
         if found {
             return true;

@@ -128,11 +128,6 @@ impl AnagramSet {
         self.entries += 1;
     }
 
-    /// The shortest words the set knows.
-    pub fn min_len(&self) -> usize {
-        self.min_len
-    }
-
     /// Bytes the table takes in memory.
     pub fn memory_bytes(&self) -> usize {
         self.table.len() * 4
@@ -160,7 +155,7 @@ impl AnagramSet {
     pub fn may_hold(&self, counts: &[u8; 27], blanks: u8) -> bool {
         let len: usize =
             counts[1..].iter().map(|&n| usize::from(n)).sum::<usize>() + usize::from(blanks);
-        if len < self.min_len || self.table.is_empty() {
+        if len < self.min_len {
             return true;
         }
         let h = hash_counts(counts);
