@@ -43,7 +43,7 @@ use crate::moves::Move;
 use crate::rack::Rack;
 use std::cell::Cell;
 use tilebag_core::Direction;
-use tilebag_lexicon::{Automaton, Lexicon};
+use tilebag_lexicon::{AnagramSet, Automaton, Lexicon};
 
 /// The automaton a generator walks: the GADDAG leftwards from an anchor, and after a separator
 /// the DAWG rightwards, both in one flat node table (see [`tilebag_lexicon::automaton`]).
@@ -663,6 +663,125 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     }
 }
 
+impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
+    /// Every placement of the whole rack (at most two blanks) that fills exactly the empty
+    /// squares of `start..=end`, found in the lexicon's anagram lists: the words made of the
+    /// rack's letters and the window's board letters (with blanks, those and each letter a
+    /// blank may be), each checked against the board letters and the cross-checks of the
+    /// window's squares, with the blanks on each square they may take.
+    fn window_words(&mut self, start: usize, end: usize, anagrams: &AnagramSet) {
+        let mut counts = self.rack;
+        let blanks = counts[usize::from(BLANK)];
+        counts[usize::from(BLANK)] = 0;
+        for &cell in &self.cells[start..=end] {
+            if cell != 0 {
+                counts[usize::from(cell & CODE_MASK)] += 1;
+            }
+        }
+        match blanks {
+            0 => {
+                for w in anagrams.words_of(&counts) {
+                    self.try_word(start, end, w, [0, 0]);
+                }
+            }
+            1 => {
+                for x in 1..27u8 {
+                    counts[usize::from(x)] += 1;
+                    for w in anagrams.words_of(&counts) {
+                        self.try_word(start, end, w, [x, 0]);
+                    }
+                    counts[usize::from(x)] -= 1;
+                }
+            }
+            _ => {
+                // The pairs of letters (x ≤ y) the two blanks may be: only an x with which one
+                // more blank may make a word (one filter lookup) is paired.
+                for x in 1..27u8 {
+                    counts[usize::from(x)] += 1;
+                    if anagrams.may_hold(&counts, 1) {
+                        for y in x..27u8 {
+                            counts[usize::from(y)] += 1;
+                            for w in anagrams.words_of(&counts) {
+                                self.try_word(start, end, w, [x, y]);
+                            }
+                            counts[usize::from(y)] -= 1;
+                        }
+                    }
+                    counts[usize::from(x)] -= 1;
+                }
+            }
+        }
+    }
+
+    /// Records word `w` (letter codes) on `start..=end` if it agrees with the board letters and
+    /// the cross-checks there, once for each way of putting the blanks: `blanks` are the
+    /// letters they stand for (0: no blank; two alike go on two squares of that letter), each
+    /// on an empty square holding its letter, rack tiles on the others. The word's letters on
+    /// the empty squares must be the rack's tiles and the blanks' letters (the anagram lists
+    /// give that).
+    fn try_word(&mut self, start: usize, end: usize, w: &[u8; 16], blanks: [u8; 2]) {
+        // Per blank, the squares it may take (bit N: none, for no blank).
+        let mut spots = [0u32; 2];
+        for (i, j) in (start..=end).enumerate() {
+            let l = w[i];
+            let cell = self.cells[j];
+            if cell != 0 {
+                if cell & CODE_MASK != l {
+                    return;
+                }
+            } else if self.mask[j] >> l & 1 == 0 {
+                return;
+            } else {
+                for (s, &b) in spots.iter_mut().zip(&blanks) {
+                    if l == b {
+                        *s |= 1 << j;
+                    }
+                }
+            }
+        }
+        for (s, &b) in spots.iter_mut().zip(&blanks) {
+            if b == 0 {
+                *s = 1 << N;
+            }
+        }
+        let mut first = spots[0];
+        while first != 0 {
+            let b0 = first.trailing_zeros() as usize;
+            first &= first - 1;
+            // The second blank on another square (and, for two alike, a later one).
+            let mut second = spots[1];
+            if b0 < N {
+                second &= !(1 << b0);
+                if blanks[0] == blanks[1] {
+                    second &= !((2u32 << b0) - 1);
+                }
+            }
+            while second != 0 {
+                let b1 = second.trailing_zeros() as usize;
+                second &= second - 1;
+                let mut a = START;
+                for (i, j) in (start..=end).enumerate() {
+                    let l = w[i];
+                    let cell = self.cells[j];
+                    if cell != 0 {
+                        if cell & BLANK_BIT == 0 {
+                            a.main += self.values[usize::from(l)];
+                        }
+                    } else if j == b0 || j == b1 {
+                        self.placed[j] = l | BLANK_BIT;
+                        a = self.with_tile(a, j, l | BLANK_BIT, BLANK);
+                    } else {
+                        self.placed[j] = l;
+                        a = self.with_tile(a, j, l, l);
+                    }
+                }
+                self.record(a, start, end);
+                self.placed = [0; N];
+            }
+        }
+    }
+}
+
 /// What the rest of a bingo window can add to a placement, from each square on (see
 /// [`Line::run_window`]).
 struct WindowBound<'a> {
@@ -1228,13 +1347,19 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         };
         let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
         if kind == WINDOW {
-            line.run_window(
-                x,
-                y,
-                graphs.auto.dawg_root(),
-                &floor,
-                bonus[t.rack_size.min(15)],
-            );
+            if t.rack_size >= 7 && rack.counts[usize::from(BLANK)] <= 2 {
+                // The words of the window's letters, straight from the lexicon's anagram
+                // lists, each tried against the squares.
+                line.window_words(x, y, graphs.lex.bingo_anagrams());
+            } else {
+                line.run_window(
+                    x,
+                    y,
+                    graphs.auto.dawg_root(),
+                    &floor,
+                    bonus[t.rack_size.min(15)],
+                );
+            }
         } else {
             // An unbounded anchor (a premium the bound does not rank) did not report its
             // windows: it is walked in full.
@@ -1537,6 +1662,169 @@ mod bingo_tests {
         }
         // Both answers occur often enough for the comparison to mean something.
         assert!(yes > 2_000 && cases - yes > 2_000, "{yes} of {cases}");
+    }
+
+    /// Every bingo window of the shared corpus's boards (the windows [`anchor_bound`] reports),
+    /// with racks of none, one and two blanks: the placements [`Line::window_words`] finds in
+    /// the anagram lists are exactly the full generator's placements of the whole rack on that
+    /// window, each with the same score and leave index (a blank on each square it may take,
+    /// two alike on two squares, never one placement twice).
+    #[test]
+    fn shared_corpus_window_words_are_the_generators_bingos_of_the_window() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/positions/corpus.cgp"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("skipping: {path} is absent");
+            return;
+        };
+        let lex = Lexicon::builtin_enable();
+        let g = &Graphs::of(lex);
+        let t = Tables::english();
+        let racks = [
+            "AEINRST", "AEINRS?", "ERS??AT", "EE??RST", "ADEGINR", "EIORSTU",
+        ];
+        let key = |c: &Candidate<'_>| {
+            let m = Move::from_candidate(c);
+            (
+                format!(
+                    "{:?} {} {} {:?}",
+                    m.direction,
+                    m.row,
+                    m.col,
+                    &m.tiles[..usize::from(m.len)]
+                ),
+                c.score,
+                c.used,
+            )
+        };
+        let (mut windows, mut found) = (0, 0);
+        for (i, line) in text.lines().enumerate().step_by(5) {
+            let Ok(p) = CgpPosition::parse(line, &t) else {
+                continue;
+            };
+            let prep = Prepared::new(&p.grid, g, &t);
+            for r in racks {
+                let rack = Rack::parse(r).unwrap();
+                let index = LeaveIndex::new(&rack);
+                let mut all = Vec::new();
+                generate(&prep, &rack, g, &t, GenOptions::default(), &mut |c| {
+                    if c.tiles == 7 {
+                        all.push((c.direction, c.line, c.start, c.end, key(c)));
+                    }
+                });
+                let (top, k) = top_values(&rack, &t);
+                for &d in directions(&prep, GenOptions::default()) {
+                    for row in 0..N {
+                        let Some(ld) = line_data(&prep, d, row, &t) else {
+                            continue;
+                        };
+                        let mut spans = Vec::new();
+                        let mut prev: Option<usize> = None;
+                        for a in (0..N).filter(|&a| ld.anchors[a]) {
+                            let limit = prev.map_or(0, |p| p + 1);
+                            prev = Some(a);
+                            anchor_bound(
+                                &ld,
+                                a,
+                                limit,
+                                &top,
+                                k,
+                                ALL_LETTERS,
+                                &t,
+                                &[0.0; 16],
+                                ALL_LETTERS,
+                                &mut |s, e, _| spans.push((s, e)),
+                            );
+                        }
+                        spans.sort_unstable();
+                        spans.dedup();
+                        for (s, e) in spans {
+                            windows += 1;
+                            let mut got = Vec::new();
+                            let mut sink = |c: &Candidate<'_>| got.push(key(c));
+                            let mut line = Line::new(&ld, d, row, &rack, &index, g, &t, &mut sink);
+                            line.window_words(s, e, lex.bingo_anagrams());
+                            let dir = if d == 0 {
+                                Direction::Across
+                            } else {
+                                Direction::Down
+                            };
+                            let mut want: Vec<_> = all
+                                .iter()
+                                .filter(|w| {
+                                    (w.0, usize::from(w.1), usize::from(w.2), usize::from(w.3))
+                                        == (dir, row, s, e)
+                                })
+                                .map(|w| w.4.clone())
+                                .collect();
+                            got.sort();
+                            want.sort();
+                            assert_eq!(
+                                got,
+                                want,
+                                "position {}, rack {r}, {dir:?} line {row}, squares {s}..={e}",
+                                i + 1
+                            );
+                            found += got.len();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            windows > 1000 && found > 200,
+            "{windows} windows, {found} bingos"
+        );
+    }
+
+    /// A ruleset with a six-tile rack: its bingos are six-tile plays, shorter than the anagram
+    /// lists' words, so their windows are walked ([`Line::run_window`]); the best by score
+    /// still equals the best of every placement.
+    #[test]
+    fn shared_corpus_best_by_score_with_six_tile_racks_equals_the_full_list() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/positions/corpus.cgp"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("skipping: {path} is absent");
+            return;
+        };
+        let lex = Lexicon::builtin_enable();
+        let g = &Graphs::of(lex);
+        let t = Tables::new(
+            &tilebag_core::Layout::standard(),
+            &tilebag_core::TileSet::english(),
+            6,
+        )
+        .unwrap();
+        let mut bingos = 0;
+        for (i, line) in text.lines().enumerate().step_by(9) {
+            let Ok(p) = CgpPosition::parse(line, &Tables::english()) else {
+                continue;
+            };
+            let prep = Prepared::new(&p.grid, g, &t);
+            for r in ["AEINRS", "AEINR?", "ERS??A", "ADEGIN"] {
+                let rack = Rack::parse(r).unwrap();
+                let mut best: Option<(i32, u8)> = None;
+                generate(&prep, &rack, g, &t, GenOptions::default(), &mut |c| {
+                    if best.is_none_or(|b| c.score > b.0) {
+                        best = Some((c.score, c.tiles));
+                    }
+                });
+                let found = best_by_score(&prep, &rack, g, &t, GenOptions::default());
+                assert_eq!(
+                    found.map(|m| m.score),
+                    best.map(|b| b.0),
+                    "position {}, rack {r}",
+                    i + 1
+                );
+                bingos += usize::from(best.is_some_and(|b| b.1 == 6));
+            }
+        }
+        assert!(bingos > 20, "{bingos}");
     }
 
     /// The best by score with bingo-prone racks (with and without blanks) on the shared corpus's

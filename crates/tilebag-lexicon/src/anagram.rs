@@ -15,6 +15,16 @@
 //! Hashes can collide, so the answer "yes" may be wrong (about one chance in 2^31 for each slot
 //! a lookup compares); "no" is always right. A caller uses it only to skip work that cannot find anything, and must still
 //! find the word itself.
+//!
+//! # The words themselves
+//!
+//! Beside the filter, the set keeps the words of `min_len` to 15 letters (longer ones fit on no
+//! board) grouped by their letters: [`AnagramSet::words_of`] lists the words that are exactly
+//! the letters of a multiset, so the generator can try each against a window's squares instead
+//! of walking the automaton through every order of the tiles. The groups are found through a
+//! second open-addressing table (8 bytes a slot: a 32-bit mark and the group's number), and
+//! each word is 16 bytes (its letter codes). A group is checked against the multiset asked
+//! for, so a hash collision never lists a wrong word.
 
 /// See the module documentation.
 #[derive(Clone)]
@@ -22,6 +32,12 @@ pub struct AnagramSet {
     table: Vec<u32>,
     min_len: usize,
     entries: usize,
+    /// Slots of the word groups: a mark (high 32 bits, 0 for an empty slot) and a group number.
+    group_slots: Vec<u64>,
+    /// Group `g`'s words are `words[group_start[g]..group_start[g + 1]]`.
+    group_start: Vec<u32>,
+    /// Each word's letter codes (1..=26), 0 after its last letter.
+    words: Vec<[u8; 16]>,
 }
 
 impl std::fmt::Debug for AnagramSet {
@@ -50,6 +66,9 @@ const KEYS: [u64; 27] = {
     k
 };
 
+/// The longest word a board holds: longer words are not listed.
+const MAX_WORD: usize = 15;
+
 /// The hash of a multiset given as counts per letter code (index 0, the blank, is ignored).
 fn hash_counts(counts: &[u8; 27]) -> u64 {
     counts.iter().zip(&KEYS).skip(1).fold(0u64, |h, (&n, &k)| {
@@ -67,6 +86,8 @@ impl AnagramSet {
         // Each long word's hash and the set of its letters (12 bytes a word), then the table
         // sized for them all: the build needs little more memory than the table.
         let mut found: Vec<(u64, u32)> = Vec::new();
+        // The words that fit on a board, with their hash, to be grouped by it.
+        let mut listed: Vec<(u64, [u8; 16])> = Vec::new();
         for w in words {
             let w = w.as_ref().as_bytes();
             if w.len() < min_len || !w.iter().all(u8::is_ascii_uppercase) {
@@ -74,12 +95,20 @@ impl AnagramSet {
             }
             let mut counts = [0u8; 27];
             let mut letters = 0u32;
-            for &b in w {
+            let mut codes = [0u8; 16];
+            for (i, &b) in w.iter().enumerate() {
                 let l = usize::from(b - b'A' + 1);
                 counts[l] = counts[l].saturating_add(1);
                 letters |= 1 << l;
+                if let Some(c) = codes.get_mut(i) {
+                    *c = l as u8;
+                }
             }
-            found.push((hash_counts(&counts), letters));
+            let h = hash_counts(&counts);
+            found.push((h, letters));
+            if w.len() <= MAX_WORD {
+                listed.push((h, codes));
+            }
         }
         let most: usize = found
             .iter()
@@ -91,7 +120,11 @@ impl AnagramSet {
             table: vec![0u32; slots],
             min_len,
             entries: 0,
+            group_slots: Vec::new(),
+            group_start: Vec::new(),
+            words: Vec::with_capacity(listed.len()),
         };
+        set.group_words(listed);
         for &(h, letters) in &found {
             set.insert(h);
             let mut bits = letters;
@@ -102,6 +135,67 @@ impl AnagramSet {
             }
         }
         set
+    }
+
+    /// Sorts the listed words by their letters' hash and indexes each run of one multiset.
+    fn group_words(&mut self, mut listed: Vec<(u64, [u8; 16])>) {
+        listed.sort_unstable();
+        let groups = listed
+            .iter()
+            .enumerate()
+            .filter(|&(i, w)| i == 0 || listed[i - 1].0 != w.0)
+            .count();
+        let slots = (groups * 10 / 7 + 1).next_power_of_two().max(16);
+        self.group_slots = vec![0u64; slots];
+        let mask = slots - 1;
+        for (i, &(h, codes)) in listed.iter().enumerate() {
+            if i == 0 || listed[i - 1].0 != h {
+                let g = self.group_start.len() as u64;
+                self.group_start.push(self.words.len() as u32);
+                let (mut at, mark) = self.slot_and_mark(h);
+                at &= mask;
+                while self.group_slots[at] != 0 {
+                    at = (at + 1) & mask;
+                }
+                self.group_slots[at] = u64::from(mark) << 32 | g;
+            }
+            self.words.push(codes);
+        }
+        self.group_start.push(self.words.len() as u32);
+    }
+
+    /// The words (letter codes 1..=26, then 0s) made of exactly the letters `counts` (per
+    /// letter code 1..=26; index 0 is ignored), of `min_len` to 15 letters; empty for any
+    /// other length.
+    pub fn words_of(&self, counts: &[u8; 27]) -> &[[u8; 16]] {
+        let len: usize = counts[1..].iter().map(|&n| usize::from(n)).sum();
+        if len < self.min_len || len > MAX_WORD || self.group_slots.is_empty() {
+            return &[];
+        }
+        let h = hash_counts(counts);
+        let (mut at, mark) = self.slot_and_mark(h);
+        let mask = self.group_slots.len() - 1;
+        at &= mask;
+        loop {
+            let v = self.group_slots[at];
+            if v == 0 {
+                return &[];
+            }
+            if (v >> 32) as u32 == mark {
+                let g = (v & 0xffff_ffff) as usize;
+                let words =
+                    &self.words[self.group_start[g] as usize..self.group_start[g + 1] as usize];
+                // The same hash, but the same letters? (A collision would list wrong words.)
+                let mut c = [0u8; 27];
+                for &l in words[0].iter().take_while(|&&l| l != 0) {
+                    c[usize::from(l)] += 1;
+                }
+                if c[1..] == counts[1..] {
+                    return words;
+                }
+            }
+            at = (at + 1) & mask;
+        }
     }
 
     /// A hash's slot (its low bits) and the mark stored there (its high 32 bits, never 0, since
@@ -131,6 +225,9 @@ impl AnagramSet {
     /// Bytes the table takes in memory.
     pub fn memory_bytes(&self) -> usize {
         self.table.len() * 4
+            + self.group_slots.len() * 8
+            + self.group_start.len() * 4
+            + self.words.len() * 16
     }
 
     fn holds(&self, h: u64) -> bool {
@@ -203,6 +300,59 @@ mod tests {
         // Words under the minimum length are not known: the answer is "maybe".
         assert!(set.may_hold(&counts("CAT"), 0));
         assert!(set.may_hold(&counts("XQ"), 0));
+    }
+
+    fn spell(w: &[u8; 16]) -> String {
+        w.iter()
+            .take_while(|&&l| l != 0)
+            .map(|&l| char::from(b'A' + l - 1))
+            .collect()
+    }
+
+    #[test]
+    fn words_are_listed_by_their_letters() {
+        let words = [
+            "RETAINS",
+            "STAINER",
+            "NASTIER",
+            "CAT",
+            "QUIXOTIC",
+            "RETINAS",
+            "ANTISERA",
+            "SUPERCALIFRAGILISTIC",
+        ];
+        let set = AnagramSet::build(words, 7);
+        let mut found: Vec<String> = set.words_of(&counts("AEINRST")).iter().map(spell).collect();
+        found.sort();
+        assert_eq!(found, ["NASTIER", "RETAINS", "RETINAS", "STAINER"]);
+        let found: Vec<String> = set
+            .words_of(&counts("AAEINRST"))
+            .iter()
+            .map(spell)
+            .collect();
+        assert_eq!(found, ["ANTISERA"]);
+        assert!(set.words_of(&counts("AEINRSX")).is_empty());
+        assert!(
+            set.words_of(&counts("ACT")).is_empty(),
+            "shorter than 7: not listed"
+        );
+        assert!(
+            set.words_of(&counts("SUPERCALIFRAGILISTIC")).is_empty(),
+            "longer than a board: not listed"
+        );
+        // Every ENABLE word of 7 to 15 letters is listed under its own letters, and only
+        // words of those letters are.
+        let all: Vec<String> = crate::Lexicon::builtin_enable()
+            .words()
+            .filter(|w| (7..=15).contains(&w.len()))
+            .collect();
+        let set = AnagramSet::build(&all, 7);
+        for w in all.iter().step_by(7) {
+            let c = counts(w);
+            let listed = set.words_of(&c);
+            assert!(listed.iter().any(|x| spell(x) == *w), "{w}");
+            assert!(listed.iter().all(|x| counts(&spell(x)) == c), "{w}");
+        }
     }
 
     #[test]
