@@ -50,7 +50,7 @@ use tilebag_lexicon::{AnagramSet, Automaton, Lexicon};
 #[derive(Clone, Copy)]
 pub struct Graphs<'a> {
     pub auto: &'a Automaton,
-    /// The lexicon, for its bingo filter ([`Lexicon::bingo_anagrams`], made when first asked).
+    /// The lexicon, for its bingo filter ([`Lexicon::anagrams`], made when first asked).
     pub lex: &'a Lexicon,
 }
 
@@ -722,7 +722,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     fn try_word(&mut self, start: usize, end: usize, w: &[u8; 16], blanks: [u8; 2]) {
         // Per blank, the squares it may take (bit N: none, for no blank).
         let mut spots = [0u32; 2];
-        for (i, j) in (start..=end).enumerate() {
+        for (i, j) in (start..end + 1).enumerate().rev() {
             let l = w[i];
             let cell = self.cells[j];
             if cell != 0 {
@@ -732,6 +732,9 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             } else if self.mask[j] >> l & 1 == 0 {
                 return;
             } else {
+                // A one-tile play is on its anchor (the rule of one entry per placement in
+                // `record` reads it): the first empty square.
+                self.anchor = j;
                 for (s, &b) in spots.iter_mut().zip(&blanks) {
                     if l == b {
                         *s |= 1 << j;
@@ -779,6 +782,134 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 self.placed = [0; N];
             }
         }
+    }
+}
+
+impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
+    /// Every placement that fills exactly the empty squares of `start..=end` with the blank and
+    /// tiles of `letters` (the rack's letters), found in the lexicon's anagram lists: for each
+    /// choice of the letters to play (a sub-multiset one smaller than the window's empty
+    /// squares), unless even their best arrangement on the squares cannot beat `floor` (a
+    /// placement's value being at most its score plus `bonus`), the words of those letters, the
+    /// window's board letters and a letter for the blank, each tried on the squares.
+    fn blank_words(
+        &mut self,
+        start: usize,
+        end: usize,
+        letters: &Rack,
+        anagrams: &AnagramSet,
+        bonus: f32,
+        floor: &Cell<f32>,
+    ) {
+        // The score is linear in the tiles' values: `fixed` plus each tile's value times its
+        // square's factor (its letter premium, times the word premiums for the main word and,
+        // where a cross-word forms, its own word premium).
+        let mut wm = 1;
+        let mut fixed_main = 0;
+        let mut cross = 0;
+        let mut blank_letters = 0u32;
+        let mut board = [0u8; 27];
+        let mut factors = [0i32; 16];
+        let mut n = 0;
+        for j in start..=end {
+            let cell = self.cells[j];
+            if cell != 0 {
+                board[usize::from(cell & CODE_MASK)] += 1;
+                if cell & BLANK_BIT == 0 {
+                    fixed_main += self.values[usize::from(cell & CODE_MASK)];
+                }
+            } else {
+                wm *= self.wm[j];
+                cross += self.xw[j];
+                blank_letters |= self.mask[j];
+            }
+        }
+        for j in start..=end {
+            if self.cells[j] == 0 && n < 16 {
+                factors[n] = self.lm[j] * (wm + self.xm[j]);
+                n += 1;
+            }
+        }
+        if end - start + 1 < 2 || end - start + 1 > 15 || n == 0 {
+            // A one-letter main word is not a word of this line (the other direction lists
+            // the tile).
+            return;
+        }
+        let factors = &mut factors[..n];
+        factors.sort_unstable_by(|a, b| b.cmp(a));
+        let fixed = fixed_main * wm + cross;
+        let blank_letters = blank_letters & ALL_LETTERS;
+        let codes: Vec<u8> = (1..27u8)
+            .filter(|&c| letters.counts[usize::from(c)] > 0)
+            .collect();
+        let mut chosen = [0u8; 27];
+        self.each_choice(&codes, letters, n - 1, &mut chosen, &mut |line, chosen| {
+            // The chosen tiles' values, highest first, on the highest factors (the blank, 0,
+            // on the lowest): the most this choice can score here.
+            let mut vals = [0i32; 16];
+            let mut m = 0;
+            for (&k, &v) in chosen.iter().zip(line.values).skip(1) {
+                for _ in 0..k {
+                    vals[m] = v;
+                    m += 1;
+                }
+            }
+            vals[..m].sort_unstable_by(|a, b| b.cmp(a));
+            let most: i32 = fixed
+                + vals[..m]
+                    .iter()
+                    .zip(factors.iter())
+                    .map(|(v, f)| v * f)
+                    .sum::<i32>();
+            if most as f32 + bonus <= floor.get() {
+                return;
+            }
+            let mut counts = board;
+            for c in 1..27 {
+                counts[c] += chosen[c];
+            }
+            // No word of these letters and one more: one lookup, then none per letter.
+            let h = AnagramSet::hash(&counts);
+            if !anagrams.may_hold_with_a_blank(h) {
+                return;
+            }
+            let mut bits = blank_letters;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                counts[usize::from(x)] += 1;
+                for w in anagrams.words_hashed(AnagramSet::plus(h, x), &counts) {
+                    line.try_word(start, end, w, [x, 0]);
+                }
+                counts[usize::from(x)] -= 1;
+            }
+        });
+    }
+
+    /// Calls `f` with each sub-multiset of `letters` (its codes `codes`) of `need` tiles, built
+    /// in `chosen`.
+    fn each_choice(
+        &mut self,
+        codes: &[u8],
+        letters: &Rack,
+        need: usize,
+        chosen: &mut [u8; 27],
+        f: &mut impl FnMut(&mut Self, &[u8; 27]),
+    ) {
+        if need == 0 {
+            f(self, chosen);
+            return;
+        }
+        let Some((&c, rest)) = codes.split_first() else {
+            return;
+        };
+        let c = usize::from(c);
+        let most = usize::from(letters.counts[c]).min(need);
+        for take in (0..=most).rev() {
+            chosen[c] = take as u8;
+            self.each_choice(rest, letters, need - take, chosen, f);
+        }
+        chosen[c] = 0;
     }
 }
 
@@ -1077,10 +1208,11 @@ fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
 /// anchor that the rack could fill (each square allowing some letter of the rack), the board
 /// tiles the main word would take in, the rack's most valuable tiles on the best letter
 /// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
-/// plus `bonus[n]` for a placement of `n` tiles. A window of as many empty squares as a full rack
-/// (a bingo) is not counted: it is handed to `bingo_window(start, end, its bound)`, to be
-/// searched on its own. Returns the bound over the windows of fewer tiles (`INFINITY` when a
-/// premium is one the bound does not rank; the bingo windows are then not all reported).
+/// plus `bonus[n]` for a placement of `n` tiles. A window of `report_from` or more empty squares
+/// (`report_from` = a full rack: a bingo) is not counted: it is handed to
+/// `window(start, end, n, its bound)`, to be searched on its own. Returns the bound over the
+/// windows of fewer tiles (`INFINITY` when a premium is one the bound does not rank; the
+/// windows are then not all reported).
 #[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     ld: &LineData,
@@ -1092,7 +1224,8 @@ fn anchor_bound(
     t: &Tables,
     bonus: &[f32; 16],
     rack_letters: u32,
-    bingo_window: &mut impl FnMut(usize, usize, f32),
+    report_from: usize,
+    window: &mut impl FnMut(usize, usize, usize, f32),
 ) -> f32 {
     // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
     // on no square can score more than this, whatever the tiles' ranking says.
@@ -1178,10 +1311,10 @@ fn anchor_bound(
                     0
                 };
             let v = bound as f32 + bonus[n.min(15)];
-            if n != bingo_at {
+            if n < report_from {
                 best = best.max(v);
             } else {
-                bingo_window(start, end, v);
+                window(start, end, n, v);
             }
             if q >= nr || n >= k {
                 break;
@@ -1271,6 +1404,17 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     } else {
         rack_bits(&rack.counts) & !1
     };
+    // With one blank, the anchors are walked with the rack's letters only (a blank at every
+    // step multiplies the walk by up to 26), and the placements that use the blank are found
+    // afterwards in the anagram lists, window by window ([`Line::blank_words`]), only where
+    // they may beat the best without it. (On a board whose premiums the bounds do not rank,
+    // and with two blanks, the blank is walked.)
+    let split =
+        rack.counts[usize::from(BLANK)] == 1 && t.letter_mult.iter().all(|m| (1..=3).contains(m));
+    let mut letters_only = *rack;
+    letters_only.counts[usize::from(BLANK)] = 0;
+    let walked = if split { &letters_only } else { rack };
+    let (top_walked, k_walked) = top_values(walked, t);
     // What to search, best bound first: an anchor's placements of fewer tiles than a full
     // rack (`ANCHOR`: direction, line, anchor, left limit), or the bingos of one window
     // (`WINDOW`: direction, line, first and last square of the word). With a full rack the
@@ -1297,10 +1441,10 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let mut windows = |start: usize, end: usize, v: f32| {
+                let mut windows = |start: usize, end: usize, _: usize, v: f32| {
                     items.push((v, WINDOW, d as u8, r as u8, start as u8, end as u8));
                 };
-                let b = anchor_bound(
+                let mut b = anchor_bound(
                     &ld,
                     a,
                     limit,
@@ -1310,8 +1454,28 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     t,
                     bonus,
                     rack_letters,
+                    t.rack_size,
                     &mut windows,
                 );
+                if split {
+                    // The bingo windows are the whole rack's (above); the walk is the letters'.
+                    if ld.mask[a] & rack_letters == 0 {
+                        continue;
+                    }
+                    b = anchor_bound(
+                        &ld,
+                        a,
+                        limit,
+                        &top_walked,
+                        k_walked,
+                        rack_letters,
+                        t,
+                        bonus,
+                        rack_letters,
+                        t.rack_size,
+                        &mut |_, _, _, _| {},
+                    );
+                }
                 items.push((b, ANCHOR, d as u8, r as u8, a as u8, limit as u8));
             }
             lines[d * N + r] = Some(ld);
@@ -1345,12 +1509,13 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 best = Some((Move::from_candidate(c), v));
             }
         };
-        let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
+        let on_hand = if kind == WINDOW { rack } else { walked };
+        let mut line = Line::new(ld, d, r, on_hand, &index, graphs, t, &mut sink);
         if kind == WINDOW {
             if t.rack_size >= 7 && rack.counts[usize::from(BLANK)] <= 2 {
                 // The words of the window's letters, straight from the lexicon's anagram
                 // lists, each tried against the squares.
-                line.window_words(x, y, graphs.lex.bingo_anagrams());
+                line.window_words(x, y, graphs.lex.anagrams());
             } else {
                 line.run_window(
                     x,
@@ -1363,10 +1528,84 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         } else {
             // An unbounded anchor (a premium the bound does not rank) did not report its
             // windows: it is walked in full.
-            if full_rack && bound.is_finite() {
+            if full_rack && !split && bound.is_finite() {
                 line.rack_total -= 1;
             }
             line.run_anchor(x, y, root);
+        }
+    }
+    if split {
+        // The placements that use the blank (fewer tiles than a bingo): every window an
+        // anchor's placements may fill, bounded with the whole rack, where it beats the best.
+        let mut windows: Vec<(f32, u8, u8, u8, u8, u8)> = Vec::new();
+        for (i, ld) in lines.iter().enumerate() {
+            let Some(ld) = ld else {
+                continue;
+            };
+            let mut prev_anchor: Option<usize> = None;
+            for a in 0..N {
+                if !ld.anchors[a] {
+                    continue;
+                }
+                let limit = prev_anchor.map_or(0, |p| p + 1);
+                prev_anchor = Some(a);
+                if ld.mask[a] == 0 {
+                    continue;
+                }
+                anchor_bound(
+                    ld,
+                    a,
+                    limit,
+                    &top,
+                    k,
+                    usable,
+                    t,
+                    bonus,
+                    rack_letters,
+                    1,
+                    &mut |start, end, n, v| {
+                        if n < t.rack_size && v > best_value {
+                            windows.push((
+                                v,
+                                (i / N) as u8,
+                                (i % N) as u8,
+                                start as u8,
+                                end as u8,
+                                n as u8,
+                            ));
+                        }
+                    },
+                );
+            }
+        }
+        windows.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let anagrams = graphs.lex.anagrams();
+        for &(bound, d, r, start, end, n) in &windows {
+            if bound <= best_value {
+                break;
+            }
+            let (d, r) = (usize::from(d), usize::from(r));
+            let Some(ld) = &lines[d * N + r] else {
+                continue;
+            };
+            let floor = Cell::new(best_value);
+            let mut sink = |c: &Candidate<'_>| {
+                let v = value(c);
+                if v > best_value {
+                    best_value = v;
+                    floor.set(v);
+                    best = Some((Move::from_candidate(c), v));
+                }
+            };
+            let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
+            line.blank_words(
+                usize::from(start),
+                usize::from(end),
+                &letters_only,
+                anagrams,
+                bonus[usize::from(n).min(15)],
+                &floor,
+            );
         }
     }
     best
@@ -1387,7 +1626,7 @@ fn bingo_may_exist(graphs: &Graphs<'_>, rack: &Rack, cells: &[u8], t: &Tables) -
             counts[usize::from(cell & CODE_MASK)] += 1;
         }
     }
-    graphs.lex.bingo_anagrams().may_hold(&counts, blanks)
+    graphs.lex.anagrams().may_hold(&counts, blanks)
 }
 
 /// Whether some word is an anagram of all the rack's tiles (blanks standing for any letter)
@@ -1735,7 +1974,8 @@ mod bingo_tests {
                                 &t,
                                 &[0.0; 16],
                                 ALL_LETTERS,
-                                &mut |s, e, _| spans.push((s, e)),
+                                t.rack_size,
+                                &mut |s, e, _, _| spans.push((s, e)),
                             );
                         }
                         spans.sort_unstable();
@@ -1745,7 +1985,7 @@ mod bingo_tests {
                             let mut got = Vec::new();
                             let mut sink = |c: &Candidate<'_>| got.push(key(c));
                             let mut line = Line::new(&ld, d, row, &rack, &index, g, &t, &mut sink);
-                            line.window_words(s, e, lex.bingo_anagrams());
+                            line.window_words(s, e, lex.anagrams());
                             let dir = if d == 0 {
                                 Direction::Across
                             } else {
@@ -1777,6 +2017,74 @@ mod bingo_tests {
             windows > 1000 && found > 200,
             "{windows} windows, {found} bingos"
         );
+    }
+
+    /// With one blank, the anchors are walked with the rack's letters and the blank's
+    /// placements come from the anagram lists ([`Line::blank_words`]): the best by score, and
+    /// the best by a value that adds a bonus per tile count, still equal the best of every
+    /// placement, for full racks that make no bingo, short racks (the end of a game) and the
+    /// blank alone, and the best often uses the blank.
+    #[test]
+    fn shared_corpus_best_with_one_blank_equals_the_full_list() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/positions/corpus.cgp"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("skipping: {path} is absent");
+            return;
+        };
+        let lex = Lexicon::builtin_enable();
+        let g = &Graphs::of(lex);
+        let t = Tables::english();
+        // A value that favours few tiles, as a leave does: at most the score plus bonus[tiles].
+        let bonus: [f32; 16] = std::array::from_fn(|n| 12.0 - 2.0 * n as f32);
+        let value = |c: &Candidate<'_>| c.score as f32 + 12.0 - 2.0 * f32::from(c.tiles);
+        let mut with_blank = 0;
+        for (i, line) in text.lines().enumerate().step_by(6) {
+            let Ok(p) = CgpPosition::parse(line, &t) else {
+                continue;
+            };
+            let prep = Prepared::new(&p.grid, g, &t);
+            for r in ["?", "E?", "Q?", "?AEIOU", "QXZ?III", "JK?UUVW", "?SSVVWW"] {
+                let rack = Rack::parse(r).unwrap();
+                let (mut best, mut best_v): (Option<(i32, bool)>, Option<f32>) = (None, None);
+                generate(&prep, &rack, g, &t, GenOptions::default(), &mut |c| {
+                    if best.is_none_or(|b| c.score > b.0) {
+                        let blank = c.placed.iter().any(|&b| b & BLANK_BIT != 0);
+                        best = Some((c.score, blank));
+                    }
+                    let v = value(c);
+                    if best_v.is_none_or(|b| v > b) {
+                        best_v = Some(v);
+                    }
+                });
+                let found = best_by_score(&prep, &rack, g, &t, GenOptions::default());
+                assert_eq!(
+                    found.map(|m| m.score),
+                    best.map(|b| b.0),
+                    "position {}, rack {r}",
+                    i + 1
+                );
+                let found_v = best_by_value_per_tiles(
+                    &prep,
+                    &rack,
+                    g,
+                    &t,
+                    GenOptions::default(),
+                    &bonus,
+                    &mut |c| value(c),
+                );
+                assert_eq!(
+                    found_v.map(|m| m.1),
+                    best_v,
+                    "position {}, rack {r}, by value",
+                    i + 1
+                );
+                with_blank += usize::from(best.is_some_and(|b| b.1));
+            }
+        }
+        assert!(with_blank > 100, "{with_blank}");
     }
 
     /// A ruleset with a six-tile rack: its bingos are six-tile plays, shorter than the anagram

@@ -18,8 +18,8 @@
 //!
 //! # The words themselves
 //!
-//! Beside the filter, the set keeps the words of `min_len` to 15 letters (longer ones fit on no
-//! board) grouped by their letters: [`AnagramSet::words_of`] lists the words that are exactly
+//! Beside the filter, the set keeps every word of 2 to 15 letters (longer ones fit on no
+//! board) grouped by its letters: [`AnagramSet::words_of`] lists the words that are exactly
 //! the letters of a multiset, so the generator can try each against a window's squares instead
 //! of walking the automaton through every order of the tiles. The groups are found through a
 //! second open-addressing table (8 bytes a slot: a 32-bit mark and the group's number), and
@@ -77,7 +77,8 @@ fn hash_counts(counts: &[u8; 27]) -> u64 {
 }
 
 impl AnagramSet {
-    /// The set for the words of `words` (uppercase A–Z) of at least `min_len` letters.
+    /// The filter for the words of `words` (uppercase A–Z) of at least `min_len` letters, and
+    /// the lists of all its words of 2 to 15 letters.
     pub fn build<I, S>(words: I, min_len: usize) -> AnagramSet
     where
         I: IntoIterator<Item = S>,
@@ -90,7 +91,7 @@ impl AnagramSet {
         let mut listed: Vec<(u64, [u8; 16])> = Vec::new();
         for w in words {
             let w = w.as_ref().as_bytes();
-            if w.len() < min_len || !w.iter().all(u8::is_ascii_uppercase) {
+            if w.len() < 2 || !w.iter().all(u8::is_ascii_uppercase) {
                 continue;
             }
             let mut counts = [0u8; 27];
@@ -105,7 +106,9 @@ impl AnagramSet {
                 }
             }
             let h = hash_counts(&counts);
-            found.push((h, letters));
+            if w.len() >= min_len {
+                found.push((h, letters));
+            }
             if w.len() <= MAX_WORD {
                 listed.push((h, codes));
             }
@@ -165,14 +168,22 @@ impl AnagramSet {
     }
 
     /// The words (letter codes 1..=26, then 0s) made of exactly the letters `counts` (per
-    /// letter code 1..=26; index 0 is ignored), of `min_len` to 15 letters; empty for any
-    /// other length.
+    /// letter code 1..=26; index 0 is ignored), of 2 to 15 letters; empty for any other
+    /// length.
     pub fn words_of(&self, counts: &[u8; 27]) -> &[[u8; 16]] {
         let len: usize = counts[1..].iter().map(|&n| usize::from(n)).sum();
-        if len < self.min_len || len > MAX_WORD || self.group_slots.is_empty() {
+        if !(2..=MAX_WORD).contains(&len) {
             return &[];
         }
-        let h = hash_counts(counts);
+        self.words_hashed(hash_counts(counts), counts)
+    }
+
+    /// [`AnagramSet::words_of`] for a multiset of 2 to 15 letters whose hash the caller has
+    /// ([`AnagramSet::hash`], [`AnagramSet::plus`]): one probe when no word has those letters.
+    pub fn words_hashed(&self, h: u64, counts: &[u8; 27]) -> &[[u8; 16]] {
+        if self.group_slots.is_empty() {
+            return &[];
+        }
         let (mut at, mark) = self.slot_and_mark(h);
         let mask = self.group_slots.len() - 1;
         at &= mask;
@@ -243,6 +254,23 @@ impl AnagramSet {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// The hash of the multiset `counts` (per letter code 1..=26; index 0 is ignored).
+    pub fn hash(counts: &[u8; 27]) -> u64 {
+        hash_counts(counts)
+    }
+
+    /// The hash of a multiset with one more letter `l` (a code 1..=26), from its hash `h`.
+    pub fn plus(h: u64, l: u8) -> u64 {
+        h.wrapping_add(KEYS[usize::from(l & 31).min(26)])
+    }
+
+    /// Whether some word of at least `min_len` letters may be made of the letters whose hash
+    /// is `h` and one blank (as [`AnagramSet::may_hold`]; the caller knows the length is at
+    /// least `min_len`).
+    pub fn may_hold_with_a_blank(&self, h: u64) -> bool {
+        self.holds(h.wrapping_add(KEYS[0]))
     }
 
     /// Whether some word of at least `min_len` letters may be made of exactly the letters
@@ -332,19 +360,25 @@ mod tests {
             .collect();
         assert_eq!(found, ["ANTISERA"]);
         assert!(set.words_of(&counts("AEINRSX")).is_empty());
+        let found: Vec<String> = set.words_of(&counts("ACT")).iter().map(spell).collect();
+        assert_eq!(
+            found,
+            ["CAT"],
+            "short words are listed (the filter is for 7 or more)"
+        );
         assert!(
-            set.words_of(&counts("ACT")).is_empty(),
-            "shorter than 7: not listed"
+            set.may_hold(&counts("ACT"), 0),
+            "the filter cannot tell under 7"
         );
         assert!(
             set.words_of(&counts("SUPERCALIFRAGILISTIC")).is_empty(),
             "longer than a board: not listed"
         );
-        // Every ENABLE word of 7 to 15 letters is listed under its own letters, and only
+        // Every ENABLE word of 2 to 15 letters is listed under its own letters, and only
         // words of those letters are.
         let all: Vec<String> = crate::Lexicon::builtin_enable()
             .words()
-            .filter(|w| (7..=15).contains(&w.len()))
+            .filter(|w| w.len() <= 15)
             .collect();
         let set = AnagramSet::build(&all, 7);
         for w in all.iter().step_by(7) {

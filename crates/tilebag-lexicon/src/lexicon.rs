@@ -32,7 +32,7 @@ pub struct Lexicon {
     /// The generator's flat node table of the GADDAG and DAWG, made on first use.
     automaton: OnceLock<Automaton>,
     /// The bingo filter (words of 7 letters or more), made on first use.
-    bingo_anagrams: OnceLock<AnagramSet>,
+    anagrams: OnceLock<AnagramSet>,
     /// Bytes of the packed GADDAG section, once known (`to_bytes` makes it; `build_stats`
     /// needs only its length).
     packed_gaddag_len: OnceLock<usize>,
@@ -95,12 +95,12 @@ impl Lexicon {
             .get_or_init(|| Automaton::new(self.gaddag().edges(), self.dawg.edges()))
     }
 
-    /// The anagram filter of the words of 7 letters or more (see [`crate::anagram`]): whether a
-    /// rack and a window's board letters may make a bingo. Made on first use (about 0.1 s and
-    /// 8 MiB for ENABLE) and kept.
-    pub fn bingo_anagrams(&self) -> &AnagramSet {
-        self.bingo_anagrams
-            .get_or_init(|| AnagramSet::build(self.words(), 7))
+    /// The lexicon's anagrams (see [`crate::anagram`]): a filter that says whether some word may
+    /// be made of given letters and blanks, and the words of given letters. Made on first use
+    /// (`tilebag bench movegen --top 1` prints its time and size) and kept.
+    pub fn anagrams(&self) -> &AnagramSet {
+        self.anagrams
+            .get_or_init(|| AnagramSet::build(self.words(), 2))
     }
 
     /// The DAWG's edges (see [`crate::dawg`]): a move generator follows a GADDAG separator into
@@ -167,7 +167,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
-            bingo_anagrams: OnceLock::new(),
+            anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
@@ -185,7 +185,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
-            bingo_anagrams: OnceLock::new(),
+            anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
             description: String::new(),
@@ -466,7 +466,7 @@ impl Lexicon {
             gaddag,
             gaddag_from_file,
             automaton: OnceLock::new(),
-            bingo_anagrams: OnceLock::new(),
+            anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name,
             description,
