@@ -685,27 +685,35 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 }
             }
             1 => {
-                for x in 1..27u8 {
+                // Only the letters the blank may be (one lookup).
+                let h = AnagramSet::hash(&counts);
+                let mut xs = anagrams.blank_letters(h);
+                while xs != 0 {
+                    let x = xs.trailing_zeros() as u8;
+                    xs &= xs - 1;
                     counts[usize::from(x)] += 1;
-                    for w in anagrams.words_of(&counts) {
+                    for w in anagrams.words_hashed(AnagramSet::plus(h, x), &counts) {
                         self.try_word(start, end, w, [x, 0]);
                     }
                     counts[usize::from(x)] -= 1;
                 }
             }
             _ => {
-                // The pairs of letters (x ≤ y) the two blanks may be: only an x with which one
-                // more blank may make a word (one filter lookup) is paired.
+                // The pairs of letters (x ≤ y) the two blanks may be: for each x, the letters
+                // the second blank may then be (one lookup).
+                let h = AnagramSet::hash(&counts);
                 for x in 1..27u8 {
+                    let hx = AnagramSet::plus(h, x);
+                    let mut ys = anagrams.blank_letters(hx) & !((1u32 << x) - 1);
                     counts[usize::from(x)] += 1;
-                    if anagrams.may_hold(&counts, 1) {
-                        for y in x..27u8 {
-                            counts[usize::from(y)] += 1;
-                            for w in anagrams.words_of(&counts) {
-                                self.try_word(start, end, w, [x, y]);
-                            }
-                            counts[usize::from(y)] -= 1;
+                    while ys != 0 {
+                        let y = ys.trailing_zeros() as u8;
+                        ys &= ys - 1;
+                        counts[usize::from(y)] += 1;
+                        for w in anagrams.words_hashed(AnagramSet::plus(hx, y), &counts) {
+                            self.try_word(start, end, w, [x, y]);
                         }
+                        counts[usize::from(y)] -= 1;
                     }
                     counts[usize::from(x)] -= 1;
                 }
@@ -868,12 +876,10 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             for c in 1..27 {
                 counts[c] += chosen[c];
             }
-            // No word of these letters and one more: one lookup, then none per letter.
+            // The letters the blank may be with these (one lookup): only their words are
+            // listed.
             let h = AnagramSet::hash(&counts);
-            if !anagrams.may_hold_with_a_blank(h) {
-                return;
-            }
-            let mut bits = blank_letters;
+            let mut bits = blank_letters & anagrams.blank_letters(h);
             while bits != 0 {
                 let x = bits.trailing_zeros() as u8;
                 bits &= bits - 1;

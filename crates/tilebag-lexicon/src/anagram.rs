@@ -6,11 +6,13 @@
 //!
 //! A multiset of letters is hashed by adding one 64-bit random constant per letter, so taking a
 //! letter out is one subtraction. The set holds, for every word of at least `min_len` letters,
-//! the hash of its letters, and for each distinct letter of it the hash of its letters less that
-//! letter, marked as "one blank". Asking about a multiset with one blank is one lookup; with two,
-//! one lookup per letter the second blank might be. The table is open addressing, at most 70%
-//! full: a hash's low bits choose the slot and its high 32 bits are what the slot holds (0
-//! marks an empty slot), 4 bytes an entry.
+//! the hash of its letters (4 bytes a slot), and in a second table, for each distinct letter of
+//! it, the hash of its letters less that letter with the set of letters that complete it there
+//! (8 bytes a slot: the letters a blank may be). Asking about a multiset with one blank is one
+//! lookup, which also says which letters the blank may stand for; with two, one lookup per
+//! letter the second blank might be. The tables are open addressing, at most 70% full: a
+//! hash's low bits choose the slot and its high 32 bits are the mark the slot holds (0 marks
+//! an empty slot).
 //!
 //! Hashes can collide, so the answer "yes" may be wrong (about one chance in 2^31 for each slot
 //! a lookup compares); "no" is always right. A caller uses it only to skip work that cannot find anything, and must still
@@ -29,7 +31,11 @@
 /// See the module documentation.
 #[derive(Clone)]
 pub struct AnagramSet {
+    /// The marks of the words' multisets.
     table: Vec<u32>,
+    /// Per multiset a word less one letter: a mark (high 32 bits, 0 for an empty slot) and the
+    /// letters that complete it (bits 1..=26).
+    blank_slots: Vec<u64>,
     min_len: usize,
     entries: usize,
     /// Slots of the word groups: a mark (high 32 bits, 0 for an empty slot) and a group number.
@@ -49,8 +55,8 @@ impl std::fmt::Debug for AnagramSet {
     }
 }
 
-/// One constant per letter code (1..=26) and, at index 0, the mark of one blank: fixed
-/// (SplitMix64 from a fixed seed), so the set is the same on every run.
+/// One constant per letter code (1..=26; index 0 is not used): fixed (SplitMix64 from a fixed
+/// seed), so the set is the same on every run.
 const KEYS: [u64; 27] = {
     let mut k = [0u64; 27];
     let mut state = 0x7469_6c65_6261_6721u64;
@@ -65,6 +71,13 @@ const KEYS: [u64; 27] = {
     }
     k
 };
+
+/// A hash's slot in a table of `len` slots (a power of two: its low bits) and the mark stored
+/// there (its high 32 bits, never 0, since 0 marks an empty slot). Two multisets are told apart
+/// unless both agree: about one chance in 2^31 for each slot a lookup compares.
+fn slot_and_mark(h: u64, len: usize) -> (usize, u32) {
+    ((h as usize) & (len - 1), ((h >> 32) as u32) | 1)
+}
 
 /// The longest word a board holds: longer words are not listed.
 const MAX_WORD: usize = 15;
@@ -113,14 +126,15 @@ impl AnagramSet {
                 listed.push((h, codes));
             }
         }
-        let most: usize = found
+        let less_one: usize = found
             .iter()
-            .map(|&(_, letters)| 1 + letters.count_ones() as usize)
+            .map(|&(_, letters)| letters.count_ones() as usize)
             .sum();
         // At most 70% full, so probing stays short.
-        let slots = (most * 10 / 7 + 1).next_power_of_two().max(16);
+        let slots = |n: usize| (n * 10 / 7 + 1).next_power_of_two().max(16);
         let mut set = AnagramSet {
-            table: vec![0u32; slots],
+            table: vec![0u32; slots(found.len())],
+            blank_slots: vec![0u64; slots(less_one)],
             min_len,
             entries: 0,
             group_slots: Vec::new(),
@@ -134,10 +148,46 @@ impl AnagramSet {
             while bits != 0 {
                 let l = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                set.insert(h.wrapping_sub(KEYS[l]).wrapping_add(KEYS[0]));
+                set.insert_less_one(h.wrapping_sub(KEYS[l]), l);
             }
         }
         set
+    }
+
+    /// Records that letter `l` completes the multiset whose hash is `h` into a word.
+    fn insert_less_one(&mut self, h: u64, l: usize) {
+        let (mut i, mark) = slot_and_mark(h, self.blank_slots.len());
+        let mask = self.blank_slots.len() - 1;
+        loop {
+            let v = self.blank_slots[i];
+            if v == 0 {
+                self.blank_slots[i] = u64::from(mark) << 32 | 1 << l;
+                return;
+            }
+            if (v >> 32) as u32 == mark {
+                self.blank_slots[i] = v | 1 << l;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The letters (bits 1..=26) that, added to the multiset whose hash is `h`, make the
+    /// letters of a word of at least `min_len` letters: what one blank may stand for. Never
+    /// misses a letter; a hash collision may add some (callers find the words themselves).
+    pub fn blank_letters(&self, h: u64) -> u32 {
+        let (mut i, mark) = slot_and_mark(h, self.blank_slots.len());
+        let mask = self.blank_slots.len() - 1;
+        loop {
+            let v = self.blank_slots[i];
+            if v == 0 {
+                return 0;
+            }
+            if (v >> 32) as u32 == mark {
+                return v as u32;
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// Sorts the listed words by their letters' hash and indexes each run of one multiset.
@@ -155,8 +205,7 @@ impl AnagramSet {
             if i == 0 || listed[i - 1].0 != h {
                 let g = self.group_start.len() as u64;
                 self.group_start.push(self.words.len() as u32);
-                let (mut at, mark) = self.slot_and_mark(h);
-                at &= mask;
+                let (mut at, mark) = slot_and_mark(h, slots);
                 while self.group_slots[at] != 0 {
                     at = (at + 1) & mask;
                 }
@@ -184,9 +233,8 @@ impl AnagramSet {
         if self.group_slots.is_empty() {
             return &[];
         }
-        let (mut at, mark) = self.slot_and_mark(h);
+        let (mut at, mark) = slot_and_mark(h, self.group_slots.len());
         let mask = self.group_slots.len() - 1;
-        at &= mask;
         loop {
             let v = self.group_slots[at];
             if v == 0 {
@@ -209,18 +257,9 @@ impl AnagramSet {
         }
     }
 
-    /// A hash's slot (its low bits) and the mark stored there (its high 32 bits, never 0, since
-    /// 0 marks an empty slot). Two multisets are told apart unless both agree: about one chance
-    /// in 2^31 for each slot a lookup compares.
-    fn slot_and_mark(&self, h: u64) -> (usize, u32) {
-        (
-            (h as usize) & (self.table.len() - 1),
-            ((h >> 32) as u32) | 1,
-        )
-    }
-
+    /// Records a word's multiset (hash `h`).
     fn insert(&mut self, h: u64) {
-        let (mut i, mark) = self.slot_and_mark(h);
+        let (mut i, mark) = slot_and_mark(h, self.table.len());
         let mask = self.table.len() - 1;
         while self.table[i] != 0 {
             if self.table[i] == mark {
@@ -236,13 +275,14 @@ impl AnagramSet {
     /// Bytes the table takes in memory.
     pub fn memory_bytes(&self) -> usize {
         self.table.len() * 4
+            + self.blank_slots.len() * 8
             + self.group_slots.len() * 8
             + self.group_start.len() * 4
             + self.words.len() * 16
     }
 
     fn holds(&self, h: u64) -> bool {
-        let (mut i, mark) = self.slot_and_mark(h);
+        let (mut i, mark) = slot_and_mark(h, self.table.len());
         let mask = self.table.len() - 1;
         loop {
             let v = self.table[i];
@@ -266,13 +306,6 @@ impl AnagramSet {
         h.wrapping_add(KEYS[usize::from(l & 31).min(26)])
     }
 
-    /// Whether some word of at least `min_len` letters may be made of the letters whose hash
-    /// is `h` and one blank (as [`AnagramSet::may_hold`]; the caller knows the length is at
-    /// least `min_len`).
-    pub fn may_hold_with_a_blank(&self, h: u64) -> bool {
-        self.holds(h.wrapping_add(KEYS[0]))
-    }
-
     /// Whether some word of at least `min_len` letters may be made of exactly the letters
     /// `counts` (per letter code 1..=26; index 0 is ignored) and `blanks` letters of any kind.
     /// "No" is certain; "yes" is wrong only on a hash collision. With more than two blanks, or a
@@ -286,8 +319,8 @@ impl AnagramSet {
         let h = hash_counts(counts);
         match blanks {
             0 => self.holds(h),
-            1 => self.holds(h.wrapping_add(KEYS[0])),
-            2 => (1..27).any(|l| self.holds(h.wrapping_add(KEYS[l]).wrapping_add(KEYS[0]))),
+            1 => self.blank_letters(h) != 0,
+            2 => (1..27).any(|l| self.blank_letters(h.wrapping_add(KEYS[l])) != 0),
             _ => true,
         }
     }
@@ -321,6 +354,17 @@ mod tests {
         assert!(set.may_hold(&counts("RETAIN"), 1));
         assert!(set.may_hold(&counts("ZYZZVAS"), 1));
         assert!(!set.may_hold(&counts("RETAIX"), 1));
+        // What one blank may stand for: every letter that completes a word, and only those.
+        let bit = |c: char| 1u32 << (c as u8 - b'A' + 1);
+        let h = AnagramSet::hash(&counts("RETAIN"));
+        assert_eq!(set.blank_letters(h), bit('S'));
+        let h = AnagramSet::hash(&counts("ZYZZVAS"));
+        assert_eq!(set.blank_letters(h), bit('Y'), "ZYZZYVAS less a Y");
+        let h = AnagramSet::hash(&counts("ZYZYVAS"));
+        assert_eq!(set.blank_letters(h), bit('Z'), "ZYZZYVAS less a Z");
+        let h = AnagramSet::hash(&counts("AEINST"));
+        assert_eq!(set.blank_letters(h), bit('R'), "three words, one letter");
+        assert_eq!(set.blank_letters(AnagramSet::hash(&counts("RETAIX"))), 0);
         // Two blanks.
         assert!(set.may_hold(&counts("ETAIN"), 2));
         assert!(set.may_hold(&counts("QUXOTC"), 2));
