@@ -50,7 +50,7 @@ use tilebag_lexicon::{AnagramSet, Automaton, Lexicon};
 #[derive(Clone, Copy)]
 pub struct Graphs<'a> {
     pub auto: &'a Automaton,
-    /// The lexicon, for its bingo filter ([`Lexicon::anagrams`], made when first asked).
+    /// The lexicon, for its anagram tables ([`Lexicon::anagrams`], made when first asked).
     pub lex: &'a Lexicon,
 }
 
@@ -1357,9 +1357,11 @@ fn anchor_bound(
 /// highest bound down, and the search stops at the first whose bound cannot beat the best
 /// placement found so far. With a full rack the bingos are searched window by window, only in a
 /// window whose tiles and board letters may be the letters of a word (the lexicon's anagram
-/// filter, [`bingo_may_exist`]; most racks make no bingo), and an anchor is walked for its
-/// placements of fewer tiles only: the bingo bonus no longer keeps every open anchor alive, nor
-/// makes its walk go on to seven tiles.
+/// filter, [`bingo_may_exist`]; most racks make no bingo), by looking its words up
+/// ([`Line::window_words`]), and an anchor is walked for its placements of fewer tiles only: the
+/// bingo bonus no longer keeps every open anchor alive, nor makes its walk go on to seven
+/// tiles. With one blank the walks use the rack's letters only, and the placements with the
+/// blank are looked up ([`Line::blank_words`]) where their bound beats the best found.
 pub fn best_by_score(
     prep: &Prepared,
     rack: &Rack,

@@ -757,7 +757,7 @@ pub fn bench_movegen(args: BenchMovegenArgs) -> Result<ExitCode> {
     let graphs = Graphs::of(&lex);
     let best_only = args.top == Some(1);
     if best_only {
-        // The bingo filter is made on first use: before the timing, like the node table.
+        // The anagram tables are made on first use: before the timing, like the node table.
         lex.anagrams();
     }
     let load = t0.elapsed();
@@ -834,7 +834,7 @@ pub fn bench_movegen(args: BenchMovegenArgs) -> Result<ExitCode> {
     );
     if best_only {
         println!(
-            "bingo filter (anagrams of the words of 7+ letters) {} KiB",
+            "anagram tables (the bingo filter, the letters a blank may be, the words by their letters) {} KiB",
             lex.anagrams().memory_bytes() / 1024
         );
     }
