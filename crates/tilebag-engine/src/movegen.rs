@@ -1019,6 +1019,19 @@ struct LineData {
     run_r: [u8; N],
 }
 
+impl LineData {
+    /// The line's anchors, left to right, each with its left limit: the square after the
+    /// previous anchor, so that no placement is found from two anchors.
+    fn anchors_with_limits(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut prev: Option<usize> = None;
+        (0..N).filter(|&a| self.anchors[a]).map(move |a| {
+            let limit = prev.map_or(0, |p| p + 1);
+            prev = Some(a);
+            (a, limit)
+        })
+    }
+}
+
 /// Row `r` of direction `d` (0 across, 1 down) of the prepared board; None when it has no anchor.
 fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData> {
     let g = &prep.grids[d];
@@ -1177,12 +1190,8 @@ pub fn generate<F: FnMut(&Candidate<'_>)>(
                 continue;
             };
             let mut line = Line::new(&ld, d, r, rack, &index, graphs, t, sink);
-            let mut prev_anchor: Option<usize> = None;
-            for a in 0..N {
-                if ld.anchors[a] {
-                    line.run_anchor(a, prev_anchor.map_or(0, |p| p + 1), root);
-                    prev_anchor = Some(a);
-                }
+            for (a, limit) in ld.anchors_with_limits() {
+                line.run_anchor(a, limit, root);
             }
         }
     }
@@ -1439,13 +1448,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
             let Some(ld) = line_data(prep, d, r, t) else {
                 continue;
             };
-            let mut prev_anchor: Option<usize> = None;
-            for a in 0..N {
-                if !ld.anchors[a] {
-                    continue;
-                }
-                let limit = prev_anchor.map_or(0, |p| p + 1);
-                prev_anchor = Some(a);
+            for (a, limit) in ld.anchors_with_limits() {
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
@@ -1490,10 +1493,18 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         }
     }
     items.sort_by(|x, y| y.0.total_cmp(&x.0));
+    // The best placement so far; `floor`, its value, is what the walks and lookups must beat.
     let mut best: Option<(Move, f32)> = None;
-    let mut best_value = f32::NEG_INFINITY;
+    let floor = Cell::new(f32::NEG_INFINITY);
+    let mut sink = |c: &Candidate<'_>| {
+        let v = value(c);
+        if v > floor.get() {
+            floor.set(v);
+            best = Some((Move::from_candidate(c), v));
+        }
+    };
     for &(bound, kind, d, r, x, y) in items.iter() {
-        if bound <= best_value {
+        if bound <= floor.get() {
             break;
         }
         let (d, r, x, y) = (
@@ -1508,15 +1519,6 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         if kind == WINDOW && !bingo_may_exist(graphs, rack, &ld.cells[x..=y], t) {
             continue;
         }
-        let floor = Cell::new(best_value);
-        let mut sink = |c: &Candidate<'_>| {
-            let v = value(c);
-            if v > best_value {
-                best_value = v;
-                floor.set(v);
-                best = Some((Move::from_candidate(c), v));
-            }
-        };
         let on_hand = if kind == WINDOW { rack } else { walked };
         let mut line = Line::new(ld, d, r, on_hand, &index, graphs, t, &mut sink);
         if kind == WINDOW {
@@ -1550,13 +1552,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
             let Some(ld) = ld else {
                 continue;
             };
-            let mut prev_anchor: Option<usize> = None;
-            for a in 0..N {
-                if !ld.anchors[a] {
-                    continue;
-                }
-                let limit = prev_anchor.map_or(0, |p| p + 1);
-                prev_anchor = Some(a);
+            for (a, limit) in ld.anchors_with_limits() {
                 if ld.mask[a] == 0 {
                     continue;
                 }
@@ -1572,7 +1568,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     rack_letters,
                     1,
                     &mut |start, end, n, v| {
-                        if n < t.rack_size && v > best_value {
+                        if n < t.rack_size && v > floor.get() {
                             windows.push((
                                 v,
                                 (i / N) as u8,
@@ -1589,21 +1585,12 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         windows.sort_by(|x, y| y.0.total_cmp(&x.0));
         let anagrams = graphs.lex.anagrams();
         for &(bound, d, r, start, end, n) in &windows {
-            if bound <= best_value {
+            if bound <= floor.get() {
                 break;
             }
             let (d, r) = (usize::from(d), usize::from(r));
             let Some(ld) = &lines[d * N + r] else {
                 continue;
-            };
-            let floor = Cell::new(best_value);
-            let mut sink = |c: &Candidate<'_>| {
-                let v = value(c);
-                if v > best_value {
-                    best_value = v;
-                    floor.set(v);
-                    best = Some((Move::from_candidate(c), v));
-                }
             };
             let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
             line.blank_words(
@@ -1826,6 +1813,57 @@ mod bingo_tests {
     use super::*;
     use crate::cgp::CgpPosition;
 
+    /// The shared corpus's positions (`../shared/positions/corpus.cgp`), or None (and a line
+    /// saying the test skips) where it is absent.
+    fn shared_corpus() -> Option<String> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/positions/corpus.cgp"
+        );
+        let text = std::fs::read_to_string(path).ok();
+        if text.is_none() {
+            eprintln!("skipping: {path} is absent");
+        }
+        text
+    }
+
+    /// Asserts that the best by score equals the best of every placement, for each of `racks`
+    /// on every `step`-th board of the corpus, under `t`'s rack size; returns how often that
+    /// best plays a whole rack (a bingo).
+    fn best_by_score_equals_the_full_list(
+        text: &str,
+        t: &Tables,
+        step: usize,
+        racks: &[&str],
+    ) -> usize {
+        let g = &Graphs::of(Lexicon::builtin_enable());
+        let mut bingos = 0;
+        for (i, line) in text.lines().enumerate().step_by(step) {
+            let Ok(p) = CgpPosition::parse(line, &Tables::english()) else {
+                continue;
+            };
+            let prep = Prepared::new(&p.grid, g, t);
+            for &r in racks {
+                let rack = Rack::parse(r).unwrap();
+                let mut best: Option<(i32, u8)> = None;
+                generate(&prep, &rack, g, t, GenOptions::default(), &mut |c| {
+                    if best.is_none_or(|b| c.score > b.0) {
+                        best = Some((c.score, c.tiles));
+                    }
+                });
+                let found = best_by_score(&prep, &rack, g, t, GenOptions::default());
+                assert_eq!(
+                    found.map(|m| m.score),
+                    best.map(|b| b.0),
+                    "position {}, rack {r}",
+                    i + 1
+                );
+                bingos += usize::from(best.is_some_and(|b| usize::from(b.1) == t.rack_size));
+            }
+        }
+        bingos
+    }
+
     /// The anagram test behind the bingo windows of [`anchor_bound`]: rack alone, through board
     /// tiles, and with a blank.
     #[test]
@@ -1918,12 +1956,7 @@ mod bingo_tests {
     /// two alike on two squares, never one placement twice).
     #[test]
     fn shared_corpus_window_words_are_the_generators_bingos_of_the_window() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/positions/corpus.cgp"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("skipping: {path} is absent");
+        let Some(text) = shared_corpus() else {
             return;
         };
         let lex = Lexicon::builtin_enable();
@@ -1968,10 +2001,7 @@ mod bingo_tests {
                             continue;
                         };
                         let mut spans = Vec::new();
-                        let mut prev: Option<usize> = None;
-                        for a in (0..N).filter(|&a| ld.anchors[a]) {
-                            let limit = prev.map_or(0, |p| p + 1);
-                            prev = Some(a);
+                        for (a, limit) in ld.anchors_with_limits() {
                             anchor_bound(
                                 &ld,
                                 a,
@@ -2034,12 +2064,7 @@ mod bingo_tests {
     /// blank alone, and the best often uses the blank.
     #[test]
     fn shared_corpus_best_with_one_blank_equals_the_full_list() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/positions/corpus.cgp"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("skipping: {path} is absent");
+        let Some(text) = shared_corpus() else {
             return;
         };
         let lex = Lexicon::builtin_enable();
@@ -2100,46 +2125,17 @@ mod bingo_tests {
     /// still equals the best of every placement.
     #[test]
     fn shared_corpus_best_by_score_with_six_tile_racks_equals_the_full_list() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/positions/corpus.cgp"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("skipping: {path} is absent");
+        let Some(text) = shared_corpus() else {
             return;
         };
-        let lex = Lexicon::builtin_enable();
-        let g = &Graphs::of(lex);
         let t = Tables::new(
             &tilebag_core::Layout::standard(),
             &tilebag_core::TileSet::english(),
             6,
         )
         .unwrap();
-        let mut bingos = 0;
-        for (i, line) in text.lines().enumerate().step_by(9) {
-            let Ok(p) = CgpPosition::parse(line, &Tables::english()) else {
-                continue;
-            };
-            let prep = Prepared::new(&p.grid, g, &t);
-            for r in ["AEINRS", "AEINR?", "ERS??A", "ADEGIN"] {
-                let rack = Rack::parse(r).unwrap();
-                let mut best: Option<(i32, u8)> = None;
-                generate(&prep, &rack, g, &t, GenOptions::default(), &mut |c| {
-                    if best.is_none_or(|b| c.score > b.0) {
-                        best = Some((c.score, c.tiles));
-                    }
-                });
-                let found = best_by_score(&prep, &rack, g, &t, GenOptions::default());
-                assert_eq!(
-                    found.map(|m| m.score),
-                    best.map(|b| b.0),
-                    "position {}, rack {r}",
-                    i + 1
-                );
-                bingos += usize::from(best.is_some_and(|b| b.1 == 6));
-            }
-        }
+        let racks = ["AEINRS", "AEINR?", "ERS??A", "ADEGIN"];
+        let bingos = best_by_score_equals_the_full_list(&text, &t, 9, &racks);
         assert!(bingos > 20, "{bingos}");
     }
 
@@ -2148,41 +2144,13 @@ mod bingo_tests {
     /// hold no bingo.
     #[test]
     fn shared_corpus_best_by_score_with_bingo_racks_equals_the_full_list() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/positions/corpus.cgp"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("skipping: {path} is absent");
+        let Some(text) = shared_corpus() else {
             return;
         };
-        let lex = Lexicon::builtin_enable();
-        let g = &Graphs::of(lex);
-        let t = Tables::english();
         let racks = [
             "AEINRST", "AEINRS?", "ERS??AT", "EIORSTU", "ADEGINR", "CEIKLST",
         ];
-        let mut bingos = 0;
-        for (i, line) in text.lines().enumerate().step_by(7) {
-            let Ok(p) = CgpPosition::parse(line, &t) else {
-                continue;
-            };
-            let prep = Prepared::new(&p.grid, g, &t);
-            for r in racks {
-                let rack = Rack::parse(r).unwrap();
-                let mut best: Option<i32> = None;
-                let mut best_tiles = 0;
-                generate(&prep, &rack, g, &t, GenOptions::default(), &mut |c| {
-                    if best.is_none_or(|b| c.score > b) {
-                        best = Some(c.score);
-                        best_tiles = c.tiles;
-                    }
-                });
-                let found = best_by_score(&prep, &rack, g, &t, GenOptions::default());
-                assert_eq!(found.map(|m| m.score), best, "position {}, rack {r}", i + 1);
-                bingos += usize::from(best_tiles == 7);
-            }
-        }
+        let bingos = best_by_score_equals_the_full_list(&text, &Tables::english(), 7, &racks);
         assert!(bingos > 50, "{bingos}");
     }
 }
