@@ -687,16 +687,8 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             1 => {
                 // Only the letters the blank may be (one lookup).
                 let h = AnagramSet::hash(&counts);
-                let mut xs = anagrams.blank_letters(h);
-                while xs != 0 {
-                    let x = xs.trailing_zeros() as u8;
-                    xs &= xs - 1;
-                    counts[usize::from(x)] += 1;
-                    for w in anagrams.words_hashed(AnagramSet::plus(h, x), &counts) {
-                        self.try_word(start, end, w, [x, 0]);
-                    }
-                    counts[usize::from(x)] -= 1;
-                }
+                let xs = anagrams.blank_letters(h);
+                self.try_blank_words(start, end, anagrams, h, &mut counts, xs, 0);
             }
             _ => {
                 // The pairs of letters (x ≤ y) the two blanks may be: for each x, the letters
@@ -704,20 +696,37 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let h = AnagramSet::hash(&counts);
                 for x in 1..27u8 {
                     let hx = AnagramSet::plus(h, x);
-                    let mut ys = anagrams.blank_letters(hx) & !((1u32 << x) - 1);
+                    let ys = anagrams.blank_letters(hx) & !((1u32 << x) - 1);
                     counts[usize::from(x)] += 1;
-                    while ys != 0 {
-                        let y = ys.trailing_zeros() as u8;
-                        ys &= ys - 1;
-                        counts[usize::from(y)] += 1;
-                        for w in anagrams.words_hashed(AnagramSet::plus(hx, y), &counts) {
-                            self.try_word(start, end, w, [x, y]);
-                        }
-                        counts[usize::from(y)] -= 1;
-                    }
+                    self.try_blank_words(start, end, anagrams, hx, &mut counts, ys, x);
                     counts[usize::from(x)] -= 1;
                 }
             }
+        }
+    }
+
+    /// Tries on `start..=end` ([`Line::try_word`]) the words of the letters `counts` (hash `h`)
+    /// and a blank standing for each letter of `xs` in turn, with a second blank standing for
+    /// `other` (a letter already in `counts`; 0 for none).
+    #[allow(clippy::too_many_arguments)]
+    fn try_blank_words(
+        &mut self,
+        start: usize,
+        end: usize,
+        anagrams: &AnagramSet,
+        h: u64,
+        counts: &mut [u8; 27],
+        mut xs: u32,
+        other: u8,
+    ) {
+        while xs != 0 {
+            let x = xs.trailing_zeros() as u8;
+            xs &= xs - 1;
+            counts[usize::from(x)] += 1;
+            for w in anagrams.words_hashed(AnagramSet::plus(h, x), counts) {
+                self.try_word(start, end, w, [other, x]);
+            }
+            counts[usize::from(x)] -= 1;
         }
     }
 
@@ -879,16 +888,8 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             // The letters the blank may be with these (one lookup): only their words are
             // listed.
             let h = AnagramSet::hash(&counts);
-            let mut bits = blank_letters & anagrams.blank_letters(h);
-            while bits != 0 {
-                let x = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                counts[usize::from(x)] += 1;
-                for w in anagrams.words_hashed(AnagramSet::plus(h, x), &counts) {
-                    line.try_word(start, end, w, [x, 0]);
-                }
-                counts[usize::from(x)] -= 1;
-            }
+            let xs = blank_letters & anagrams.blank_letters(h);
+            line.try_blank_words(start, end, anagrams, h, &mut counts, xs, 0);
         });
     }
 
