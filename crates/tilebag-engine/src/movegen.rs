@@ -575,95 +575,6 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
 }
 
 impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
-    /// Fills square `pos` of the window `start..=end` from DAWG node `node`: the window's empty
-    /// squares all take a tile, its board tiles are walked through (the bingo search of
-    /// [`best_by_value_per_tiles`]).
-    fn window<P: Pop>(
-        &mut self,
-        pos: usize,
-        start: usize,
-        end: usize,
-        node: u32,
-        a: Acc,
-        wb: &WindowBound<'_>,
-    ) {
-        // The most the placement can score from here: the squares left at their best.
-        let most = (a.main + wb.main[pos]) * a.wmul * wb.wm[pos]
-            + a.xtotal
-            + wb.x[pos]
-            + tilebag_core::play::BINGO_BONUS;
-        if most as f32 + wb.bonus <= wb.floor.get() {
-            return;
-        }
-        step!(self, P, pos, node, a, |next, accepts, a2| self
-            .window_next::<P>(pos, start, end, next, accepts, a2, wb));
-    }
-
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn window_next<P: Pop>(
-        &mut self,
-        pos: usize,
-        start: usize,
-        end: usize,
-        next: u32,
-        accepts: bool,
-        a: Acc,
-        wb: &WindowBound<'_>,
-    ) {
-        if pos == end {
-            if accepts {
-                self.record(a, start, end);
-            }
-        } else if next != 0 {
-            self.window::<P>(pos + 1, start, end, next, a, wb);
-        }
-    }
-
-    /// Every placement that fills all the empty squares of `start..=end` (the word runs exactly
-    /// from `start` to `end`), walking the DAWG from `root`, except those whose value cannot
-    /// beat `floor` (the best so far, which the caller's sink raises), given that a placement's
-    /// value is at most its score plus `bonus`.
-    fn run_window(&mut self, start: usize, end: usize, root: u32, floor: &Cell<f32>, bonus: f32) {
-        self.anchor = start;
-        // Every empty square of the window takes a tile, so its word premiums are all known and
-        // the score is linear in the tiles' values: from each square on, the most the rest can
-        // add is each square's best tile (the most valuable rack letter its cross-check lets
-        // in; a blank is worth 0).
-        let mut wb = WindowBound {
-            main: [0; N + 1],
-            wm: [1; N + 1],
-            x: [0; N + 1],
-            bonus,
-            floor,
-        };
-        let letters = self.letter_bits & ALL_LETTERS;
-        for j in (start..=end).rev() {
-            let cell = self.cells[j];
-            let (m, w, x) = if cell != 0 {
-                let v = if cell & BLANK_BIT != 0 {
-                    0
-                } else {
-                    self.values[usize::from(cell & CODE_MASK)]
-                };
-                (v, 1, 0)
-            } else {
-                let lv = most_valuable(self.mask[j] & letters, self.values) * self.lm[j];
-                (lv, self.wm[j], self.xw[j] + lv * self.xm[j])
-            };
-            wb.main[j] = wb.main[j + 1] + m;
-            wb.wm[j] = wb.wm[j + 1] * w;
-            wb.x[j] = wb.x[j + 1] + x;
-        }
-        if hardware_popcount() {
-            self.window::<HardPop>(start, start, end, root, START, &wb);
-        } else {
-            self.window::<SoftPop>(start, start, end, root, START, &wb);
-        }
-    }
-}
-
-impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// Every placement of the whole rack (at most two blanks) that fills exactly the empty
     /// squares of `start..=end`, found in the lexicon's anagram lists: the words made of the
     /// rack's letters and the window's board letters (with blanks, those and each letter a
@@ -918,21 +829,6 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         }
         chosen[c] = 0;
     }
-}
-
-/// What the rest of a bingo window can add to a placement, from each square on (see
-/// [`Line::run_window`]).
-struct WindowBound<'a> {
-    /// Main-word letter values (board tiles, and the best tile on each empty square).
-    main: [i32; N + 1],
-    /// The product of the empty squares' word premiums.
-    wm: [i32; N + 1],
-    /// Cross-words' most.
-    x: [i32; N + 1],
-    /// The most a placement's value exceeds its score.
-    bonus: f32,
-    /// The value to beat.
-    floor: &'a Cell<f32>,
 }
 
 /// The value of the most valuable letter among `bits` (letter codes 1..=26), 0 for none.
@@ -1441,7 +1337,14 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     // word, so an anchor is walked only for what its smaller placements may score.
     const ANCHOR: u8 = 0;
     const WINDOW: u8 = 1;
-    let full_rack = rack.len() == t.rack_size;
+    // (More than two blanks, which no English bag holds, are walked: the anagram lookups
+    // know at most two.)
+    let bingo_windows = rack.len() == t.rack_size && rack.counts[usize::from(BLANK)] <= 2;
+    let report_from = if bingo_windows {
+        t.rack_size
+    } else {
+        usize::MAX
+    };
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
     let mut items: Vec<(f32, u8, u8, u8, u8, u8)> = Vec::with_capacity(256);
     for &d in directions(prep, opts) {
@@ -1466,7 +1369,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     t,
                     bonus,
                     rack_letters,
-                    t.rack_size,
+                    report_from,
                     &mut windows,
                 );
                 if split {
@@ -1517,29 +1420,19 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         let Some(ld) = &lines[d * N + r] else {
             continue;
         };
-        if kind == WINDOW && !bingo_may_exist(graphs, rack, &ld.cells[x..=y], t) {
+        if kind == WINDOW && !bingo_may_exist(graphs, rack, &ld.cells[x..=y]) {
             continue;
         }
         let on_hand = if kind == WINDOW { rack } else { walked };
         let mut line = Line::new(ld, d, r, on_hand, &index, graphs, t, &mut sink);
         if kind == WINDOW {
-            if t.rack_size >= 7 && rack.counts[usize::from(BLANK)] <= 2 {
-                // The words of the window's letters, straight from the lexicon's anagram
-                // lists, each tried against the squares.
-                line.window_words(x, y, graphs.lex.anagrams());
-            } else {
-                line.run_window(
-                    x,
-                    y,
-                    graphs.auto.dawg_root(),
-                    &floor,
-                    bonus[t.rack_size.min(15)],
-                );
-            }
+            // The words of the window's letters, straight from the lexicon's anagram lists,
+            // each tried against the squares.
+            line.window_words(x, y, graphs.lex.anagrams());
         } else {
             // An unbounded anchor (a premium the bound does not rank) did not report its
             // windows: it is walked in full.
-            if full_rack && !split && bound.is_finite() {
+            if bingo_windows && !split && bound.is_finite() {
                 line.rack_total -= 1;
             }
             line.run_anchor(x, y, root);
@@ -1607,14 +1500,10 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     best
 }
 
-/// Whether some word may be an anagram of all the rack's tiles and the board tiles `cells`: the
-/// lexicon's anagram filter answers at once for a rack of 7 or more with at most two blanks
-/// (its "no" is certain), else the GADDAG is walked ([`bingo_word_exists`]).
-fn bingo_may_exist(graphs: &Graphs<'_>, rack: &Rack, cells: &[u8], t: &Tables) -> bool {
+/// Whether some word may be an anagram of all the rack's tiles (at most two blanks) and the
+/// board tiles `cells`: the lexicon's anagram filter answers at once (its "no" is certain).
+fn bingo_may_exist(graphs: &Graphs<'_>, rack: &Rack, cells: &[u8]) -> bool {
     let blanks = rack.counts[usize::from(BLANK)];
-    if t.rack_size < 7 || blanks > 2 {
-        return bingo_word_exists(graphs.auto, rack, cells, &t.values);
-    }
     let mut counts = rack.counts;
     counts[usize::from(BLANK)] = 0;
     for &cell in cells {
@@ -1623,99 +1512,6 @@ fn bingo_may_exist(graphs: &Graphs<'_>, rack: &Rack, cells: &[u8], t: &Tables) -
         }
     }
     graphs.lex.anagrams().may_hold(&counts, blanks)
-}
-
-/// Whether some word is an anagram of all the rack's tiles (blanks standing for any letter)
-/// and the board tiles `cells` (empty squares ignored). The word holds the multiset's most
-/// valuable real letter `x` (the rarest, as a rule): the GADDAG is walked from `x` leftwards and,
-/// after a separator, rightwards, taking only letters still in the multiset (a real tile before
-/// a blank), so only the contexts of that letter are tried.
-fn bingo_word_exists(auto: &Automaton, rack: &Rack, cells: &[u8], values: &[i32; 27]) -> bool {
-    let mut counts = rack.counts;
-    let blanks = counts[usize::from(BLANK)];
-    counts[usize::from(BLANK)] = 0;
-    let mut len = rack.len();
-    for &cell in cells {
-        if cell != 0 {
-            counts[usize::from(cell & CODE_MASK)] += 1;
-            len += 1;
-        }
-    }
-    if !(2..=N).contains(&len) {
-        return true;
-    }
-    let Some(x) = (1..27)
-        .filter(|&c| counts[c] > 0)
-        .max_by_key(|&c| (values[c], std::cmp::Reverse(c)))
-    else {
-        return true;
-    };
-    let t = auto.table();
-    let Some((node, _)) = child(t, auto.gaddag_root(), x as u8) else {
-        return false;
-    };
-    counts[x] -= 1;
-    let have = rack_bits(&counts);
-    if hardware_popcount() {
-        anagram_step::<HardPop>(t, node, &mut counts, have, blanks, len - 1)
-    } else {
-        anagram_step::<SoftPop>(t, node, &mut counts, have, blanks, len - 1)
-    }
-}
-
-/// The step of [`bingo_word_exists`]: `left` letters still to place (at least 1) from `counts`
-/// (`have`: their bits) and `blanks`, from node `node`. Left of the walk's first letter that is
-/// a GADDAG node, whose separator (its first child) leads right into the DAWG; a DAWG node has
-/// no separator, so the same step serves both sides.
-fn anagram_step<P: Pop>(
-    t: &[u32],
-    node: u32,
-    counts: &mut [u8; 27],
-    have: u32,
-    blanks: u8,
-    left: usize,
-) -> bool {
-    let n = node as usize;
-    let set = t[n];
-    // The word may go on right of the letter: the separator is the first child.
-    if set & 1 != 0 {
-        let d = t[n + 2];
-        if d != 0 && anagram_step::<P>(t, d, counts, have, blanks, left) {
-            return true;
-        }
-    }
-    let letters = set & ALL_LETTERS;
-    let want = if blanks > 0 { letters } else { letters & have };
-    if left == 1 {
-        // The word ends with this letter.
-        return t[n + 1] & want != 0;
-    }
-    let mut w = want;
-    while w != 0 {
-        let l = w.trailing_zeros() as usize;
-        w &= w - 1;
-        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
-        if next == 0 {
-            continue;
-        }
-        let found = if counts[l] > 0 {
-            counts[l] -= 1;
-            let h = if counts[l] == 0 {
-                have & !(1 << l)
-            } else {
-                have
-            };
-            let f = anagram_step::<P>(t, next, counts, h, blanks, left - 1);
-            counts[l] += 1;
-            f
-        } else {
-            anagram_step::<P>(t, next, counts, have, blanks - 1, left - 1)
-        };
-        if found {
-            return true;
-        }
-    }
-    false
 }
 
 /// This thread's CPU time in nanoseconds (Linux: `/proc/thread-self/schedstat`; 0 elsewhere).
@@ -1813,6 +1609,99 @@ mod pop_tests {
 mod bingo_tests {
     use super::*;
     use crate::cgp::CgpPosition;
+
+    /// The GADDAG's answer, the oracle the anagram filter is tested against: whether some word is an anagram of all the rack's tiles (blanks standing for any letter)
+    /// and the board tiles `cells` (empty squares ignored). The word holds the multiset's most
+    /// valuable real letter `x` (the rarest, as a rule): the GADDAG is walked from `x` leftwards and,
+    /// after a separator, rightwards, taking only letters still in the multiset (a real tile before
+    /// a blank), so only the contexts of that letter are tried.
+    fn bingo_word_exists(auto: &Automaton, rack: &Rack, cells: &[u8], values: &[i32; 27]) -> bool {
+        let mut counts = rack.counts;
+        let blanks = counts[usize::from(BLANK)];
+        counts[usize::from(BLANK)] = 0;
+        let mut len = rack.len();
+        for &cell in cells {
+            if cell != 0 {
+                counts[usize::from(cell & CODE_MASK)] += 1;
+                len += 1;
+            }
+        }
+        if !(2..=N).contains(&len) {
+            return true;
+        }
+        let Some(x) = (1..27)
+            .filter(|&c| counts[c] > 0)
+            .max_by_key(|&c| (values[c], std::cmp::Reverse(c)))
+        else {
+            return true;
+        };
+        let t = auto.table();
+        let Some((node, _)) = child(t, auto.gaddag_root(), x as u8) else {
+            return false;
+        };
+        counts[x] -= 1;
+        let have = rack_bits(&counts);
+        if hardware_popcount() {
+            anagram_step::<HardPop>(t, node, &mut counts, have, blanks, len - 1)
+        } else {
+            anagram_step::<SoftPop>(t, node, &mut counts, have, blanks, len - 1)
+        }
+    }
+
+    /// The step of [`bingo_word_exists`]: `left` letters still to place (at least 1) from `counts`
+    /// (`have`: their bits) and `blanks`, from node `node`. Left of the walk's first letter that is
+    /// a GADDAG node, whose separator (its first child) leads right into the DAWG; a DAWG node has
+    /// no separator, so the same step serves both sides.
+    fn anagram_step<P: Pop>(
+        t: &[u32],
+        node: u32,
+        counts: &mut [u8; 27],
+        have: u32,
+        blanks: u8,
+        left: usize,
+    ) -> bool {
+        let n = node as usize;
+        let set = t[n];
+        // The word may go on right of the letter: the separator is the first child.
+        if set & 1 != 0 {
+            let d = t[n + 2];
+            if d != 0 && anagram_step::<P>(t, d, counts, have, blanks, left) {
+                return true;
+            }
+        }
+        let letters = set & ALL_LETTERS;
+        let want = if blanks > 0 { letters } else { letters & have };
+        if left == 1 {
+            // The word ends with this letter.
+            return t[n + 1] & want != 0;
+        }
+        let mut w = want;
+        while w != 0 {
+            let l = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
+            if next == 0 {
+                continue;
+            }
+            let found = if counts[l] > 0 {
+                counts[l] -= 1;
+                let h = if counts[l] == 0 {
+                    have & !(1 << l)
+                } else {
+                    have
+                };
+                let f = anagram_step::<P>(t, next, counts, h, blanks, left - 1);
+                counts[l] += 1;
+                f
+            } else {
+                anagram_step::<P>(t, next, counts, have, blanks - 1, left - 1)
+            };
+            if found {
+                return true;
+            }
+        }
+        false
+    }
 
     /// The shared corpus's positions (`../shared/positions/corpus.cgp`), or None (and a line
     /// saying the test skips) where it is absent.
@@ -1939,7 +1828,7 @@ mod bingo_tests {
             }
             let walk = bingo_word_exists(g.auto, &rack, &cells, &t.values);
             assert_eq!(
-                bingo_may_exist(&g, &rack, &cells, &t),
+                bingo_may_exist(&g, &rack, &cells),
                 walk,
                 "{rack:?} {cells:?}"
             );
@@ -2121,9 +2010,9 @@ mod bingo_tests {
         assert!(with_blank > 100, "{with_blank}");
     }
 
-    /// A ruleset with a six-tile rack: its bingos are six-tile plays, shorter than the anagram
-    /// lists' words, so their windows are walked ([`Line::run_window`]); the best by score
-    /// still equals the best of every placement.
+    /// A ruleset with a six-tile rack: its bingos are six-tile plays, whose windows are looked
+    /// up as a seven-tile rack's are; the best by score still equals the best of every
+    /// placement.
     #[test]
     fn shared_corpus_best_by_score_with_six_tile_racks_equals_the_full_list() {
         let Some(text) = shared_corpus() else {
