@@ -776,6 +776,13 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         "the division page",
         "return !!document.querySelector('#add-player')",
     );
+    // The division page pushes the calls for the director (a live stream): visiting it again
+    // and again (two of its tabs in turn) must not run out of connections.
+    click_in_turn(&s, &["#tab-standings", "#tab-players"]);
+    s.wait_js(
+        "the division page's live calls",
+        "return document.querySelector('#calls')?.dataset.live === 'push'",
+    );
     for (n, (name, rating)) in [
         ("Ann", "1900"),
         ("Bob", "1700"),
@@ -948,6 +955,22 @@ fn director_pages_pair_a_round_and_enter_a_result() {
             ..
         })
     ));
+}
+
+/// Clicks the links in turn, fourteen clicks in all; each page must load within 15 s. A browser
+/// speaking HTTP/1.1 keeps at most six connections to one server. A page that kept its live
+/// stream (the director's calls) open after it was left, as a page kept for the back button does
+/// unless it closes the stream itself, would hold one of them: the seventh such page would wait
+/// about a minute for a free connection (it did, before `td.js` closed the stream on `pagehide`).
+fn click_in_turn(s: &Session<'_>, links: &[&str]) {
+    s.page_load_timeout(Duration::from_secs(15));
+    for i in 0..14 {
+        let css = links[i % links.len()];
+        if let Err(e) = s.try_click_css(css) {
+            panic!("click {} ({css}) did not load its page: {e}", i + 1);
+        }
+    }
+    s.page_load_timeout(Duration::from_secs(300));
 }
 
 /// The human's situation from the page's own view (what the seat's browser holds).

@@ -326,6 +326,27 @@ impl Session<'_> {
             .unwrap();
     }
 
+    /// How long a navigation (`goto`, a click that loads a page) may take before WebDriver
+    /// reports an error instead of waiting (its default is five minutes).
+    pub fn page_load_timeout(&self, t: Duration) {
+        self.call(
+            "POST",
+            "/timeouts",
+            Some(json!({ "pageLoad": t.as_millis() as u64 })),
+        )
+        .unwrap();
+    }
+
+    /// Clicks the element matching `css`; an error (what the browser said) if the page the click
+    /// loads has not loaded within the [`Session::page_load_timeout`].
+    pub fn try_click_css(&self, css: &str) -> Result<(), String> {
+        let el = self
+            .try_find(css)
+            .ok_or_else(|| format!("no element {css}"))?;
+        self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})))
+            .map(|_| ())
+    }
+
     pub fn refresh(&self) {
         self.call("POST", "/refresh", Some(json!({}))).unwrap();
     }

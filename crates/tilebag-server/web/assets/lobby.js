@@ -213,9 +213,18 @@ const refresh = () => {
   listGames();
 };
 if (window.EventSource) {
-  const changes = new EventSource('/api/lobby/changes');
-  changes.addEventListener('games', refresh);
-  changes.addEventListener('open', refresh);
+  // Closed when the page is left, opened again if it is shown from the back/forward cache: a
+  // kept page's open stream would hold one of the six connections a browser speaking HTTP/1.1
+  // keeps to a server, and after a few visits the next page would wait for one.
+  let changes = null;
+  const open = () => {
+    changes = new EventSource('/api/lobby/changes');
+    changes.addEventListener('games', refresh);
+    changes.addEventListener('open', refresh);
+  };
+  open();
+  window.addEventListener('pagehide', () => { if (changes) changes.close(); changes = null; });
+  window.addEventListener('pageshow', (e) => { if (e.persisted && !changes) open(); });
   $('games').dataset.live = 'push';
 } else {
   setInterval(refresh, 5000);

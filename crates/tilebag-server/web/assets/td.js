@@ -53,10 +53,20 @@ if (box && (box.dataset.stream || box.dataset.poll)) {
   };
   if (window.EventSource && box.dataset.stream) {
     // The browser reconnects by itself; the stream's first event is the calls waiting then.
-    const source = new EventSource(box.dataset.stream);
-    source.addEventListener('calls', (e) => {
-      try { show(JSON.parse(e.data)); } catch (_) { /* a damaged event: the next one mends it */ }
-    });
+    // The stream is closed when the page is left: a browser speaking HTTP/1.1 keeps at most six
+    // connections to a server, and a page kept for the back button with its stream still open
+    // holds one of them, so a director who moved between a few pages would find the next page
+    // waiting for a free connection. It is opened again if the page is shown from that cache.
+    let source = null;
+    const open = () => {
+      source = new EventSource(box.dataset.stream);
+      source.addEventListener('calls', (e) => {
+        try { show(JSON.parse(e.data)); } catch (_) { /* a damaged event: the next one mends it */ }
+      });
+    };
+    open();
+    window.addEventListener('pagehide', () => { if (source) source.close(); source = null; });
+    window.addEventListener('pageshow', (e) => { if (e.persisted && !source) open(); });
     box.dataset.live = 'push';
   } else {
     const poll = async () => {
