@@ -489,6 +489,24 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
         ),
         json!("push")
     );
+    // The director looks at another tab and comes back with the browser's Back button: the
+    // page comes back from the back/forward cache (the same document, its marks kept) and
+    // opens its stream again (td.js closes it when the page is left, so that a kept page holds
+    // none of the browser's few connections to the server).
+    s.js(
+        "window.addEventListener('pageshow', (e) => { window.fromCache = e.persisted; });",
+        json!([]),
+    );
+    s.click_css("#tab-standings");
+    s.wait_js(
+        "the standings tab",
+        "return location.search.includes('tab=standings')",
+    );
+    s.js("history.back()", json!([]));
+    s.wait_js(
+        "the division page again, from the cache",
+        "return window.fromCache === true && window.stillHere === true",
+    );
     // A player calls the director from their seat, in another window.
     let p = browser.session();
     p.goto(&server.url(&seat));
