@@ -767,41 +767,53 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         factors.sort_unstable_by(|a, b| b.cmp(a));
         let fixed = fixed_main * wm + cross;
         let blank_letters = blank_letters & ALL_LETTERS;
-        let codes: Vec<u8> = (1..27u8)
-            .filter(|&c| letters.counts[usize::from(c)] > 0)
-            .collect();
+        // The letter codes on the rack (on the stack: this runs for every window tried).
+        let mut codes = [0u8; 26];
+        let mut nc = 0;
+        for c in 1..27u8 {
+            if letters.counts[usize::from(c)] > 0 {
+                codes[nc] = c;
+                nc += 1;
+            }
+        }
         let mut chosen = [0u8; 27];
-        self.each_choice(&codes, letters, n - 1, &mut chosen, &mut |line, chosen| {
-            // The chosen tiles' values, highest first, on the highest factors (the blank, 0,
-            // on the lowest): the most this choice can score here.
-            let mut vals = [0i32; 16];
-            let mut m = 0;
-            for (&k, &v) in chosen.iter().zip(line.values).skip(1) {
-                for _ in 0..k {
-                    vals[m] = v;
-                    m += 1;
+        self.each_choice(
+            &codes[..nc],
+            letters,
+            n - 1,
+            &mut chosen,
+            &mut |line, chosen| {
+                // The chosen tiles' values, highest first, on the highest factors (the blank, 0,
+                // on the lowest): the most this choice can score here.
+                let mut vals = [0i32; 16];
+                let mut m = 0;
+                for (&k, &v) in chosen.iter().zip(line.values).skip(1) {
+                    for _ in 0..k {
+                        vals[m] = v;
+                        m += 1;
+                    }
                 }
-            }
-            vals[..m].sort_unstable_by(|a, b| b.cmp(a));
-            let most: i32 = fixed
-                + vals[..m]
-                    .iter()
-                    .zip(factors.iter())
-                    .map(|(v, f)| v * f)
-                    .sum::<i32>();
-            if most as f32 + bonus <= floor.get() {
-                return;
-            }
-            let mut counts = board;
-            for c in 1..27 {
-                counts[c] += chosen[c];
-            }
-            // The letters the blank may be with these (one lookup): only their words are
-            // listed.
-            let h = AnagramSet::hash(&counts);
-            let xs = blank_letters & anagrams.blank_letters(h);
-            line.try_blank_words(start, end, anagrams, h, &mut counts, xs, 0);
-        });
+                vals[..m].sort_unstable_by(|a, b| b.cmp(a));
+                let most: i32 = fixed
+                    + vals[..m]
+                        .iter()
+                        .zip(factors.iter())
+                        .map(|(v, f)| v * f)
+                        .sum::<i32>();
+                if most as f32 + bonus <= floor.get() {
+                    return;
+                }
+                let mut counts = board;
+                for c in 1..27 {
+                    counts[c] += chosen[c];
+                }
+                // The letters the blank may be with these (one lookup): only their words are
+                // listed.
+                let h = AnagramSet::hash(&counts);
+                let xs = blank_letters & anagrams.blank_letters(h);
+                line.try_blank_words(start, end, anagrams, h, &mut counts, xs, 0);
+            },
+        );
     }
 
     /// Calls `f` with each sub-multiset of `letters` (its codes `codes`) of `need` tiles, built
