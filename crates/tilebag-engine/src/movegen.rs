@@ -154,16 +154,32 @@ impl CrossChecks {
         let auto = graphs.auto;
         let table = auto.table();
         let cells = &g.cells;
-        for i in 0..N * N {
-            if cells[i] != 0 {
-                cc.mask[i] = 0;
-                continue;
+        // Per row, the squares holding a tile, as bits.
+        let mut rows = [0u32; N];
+        for (r, bits) in rows.iter_mut().enumerate() {
+            for c in 0..N {
+                if cells[r * N + c] != 0 {
+                    cc.mask[r * N + c] = 0;
+                    *bits |= 1 << c;
+                }
             }
+        }
+        // Only the empty squares with a tile above or below need a lookup.
+        let square = |r: usize| {
+            let near =
+                (if r > 0 { rows[r - 1] } else { 0 }) | rows.get(r + 1).copied().unwrap_or(0);
+            let mut bits = near & !rows[r];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let c = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    r * N + c
+                })
+            })
+        };
+        for i in (0..N).flat_map(square) {
             let above = i >= N && cells[i - N] != 0;
             let below = i + N < N * N && cells[i + N] != 0;
-            if !above && !below {
-                continue;
-            }
             // The tiles above (top row first) and below.
             let mut top = i;
             while top >= N && cells[top - N] != 0 {
@@ -855,13 +871,10 @@ fn most_valuable(mut bits: u32, values: &[i32; 27]) -> i32 {
 
 /// Bits of the letters present (bit 0 never set).
 fn rack_bits(rack: &[u8; 27]) -> u32 {
-    let mut b = 0u32;
-    for (l, &n) in rack.iter().enumerate().skip(1) {
-        if n > 0 {
-            b |= 1 << l;
-        }
-    }
-    b
+    rack.iter()
+        .enumerate()
+        .skip(1)
+        .fold(0, |b, (l, &n)| b | u32::from(n > 0) << l)
 }
 
 /// Lists the children of node `n` (child set `set`) whose letters are in `want` into `kids`, as
@@ -919,6 +932,9 @@ struct LineData {
     xscore: [i32; N],
     lm: [i32; N],
     wm: [i32; N],
+    /// What a new tile adds to the cross-words' total (see [`Line`]'s fields of these names).
+    xw: [i32; N],
+    xm: [i32; N],
     anchors: [bool; N],
     /// Board tiles' values as prefix sums (`board[c]`: the tiles left of square `c`).
     board: [i32; N + 1],
@@ -945,40 +961,53 @@ impl LineData {
 fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData> {
     let g = &prep.grids[d];
     let cc = &prep.checks[d];
+    let row = |r: usize| -> &[u8; N] { g.cells[r * N..r * N + N].try_into().expect("a row") };
+    let cells = *row(r);
+    // The squares with a tile, as bits, for this row and its neighbours: an anchor is an
+    // empty square next to one (on an empty board, the centre square only).
+    let bits = |cells: &[u8; N]| {
+        cells
+            .iter()
+            .enumerate()
+            .fold(0u32, |b, (c, &v)| b | u32::from(v != 0) << c)
+    };
+    let here = bits(&cells);
+    let anchor_bits = if prep.empty {
+        if r == N / 2 {
+            1 << (N / 2)
+        } else {
+            0
+        }
+    } else {
+        let above = if r > 0 { bits(row(r - 1)) } else { 0 };
+        let below = if r + 1 < N { bits(row(r + 1)) } else { 0 };
+        (here << 1 | here >> 1 | above | below) & !here & ((1 << N) - 1)
+    };
+    if anchor_bits == 0 {
+        return None;
+    }
     let mut ld = LineData {
-        cells: [0; N],
-        mask: [0; N],
-        xscore: [0; N],
+        cells,
+        mask: cc.mask[r * N..r * N + N].try_into().expect("a row"),
+        xscore: cc.score[r * N..r * N + N].try_into().expect("a row"),
         lm: [1; N],
         wm: [1; N],
-        anchors: [false; N],
+        xw: [0; N],
+        xm: [0; N],
+        anchors: std::array::from_fn(|c| anchor_bits >> c & 1 != 0),
         board: [0; N + 1],
         run_l: [0; N],
         run_r: [0; N],
     };
-    let mut any = false;
     for c in 0..N {
-        ld.cells[c] = g.get(r, c);
-        if ld.cells[c] == 0 {
-            ld.anchors[c] = if prep.empty {
-                r == N / 2 && c == N / 2
-            } else {
-                (c > 0 && g.get(r, c - 1) != 0)
-                    || (c + 1 < N && g.get(r, c + 1) != 0)
-                    || (r > 0 && g.get(r - 1, c) != 0)
-                    || (r + 1 < N && g.get(r + 1, c) != 0)
-            };
-            any |= ld.anchors[c];
-        }
-        ld.mask[c] = cc.mask[r * N + c];
-        ld.xscore[c] = cc.score[r * N + c];
         // Premiums of the real square: (r, c) across, (c, r) down.
         let sq = if d == 0 { r * N + c } else { c * N + r };
         ld.lm[c] = t.letter_mult[sq];
         ld.wm[c] = t.word_mult[sq];
-    }
-    if !any {
-        return None;
+        if ld.xscore[c] >= 0 {
+            ld.xw[c] = ld.xscore[c] * ld.wm[c];
+            ld.xm[c] = ld.wm[c];
+        }
     }
     for c in 0..N {
         ld.board[c + 1] = ld.board[c] + t.value(ld.cells[c]);
@@ -1033,14 +1062,8 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             cells: ld.cells,
             mask: ld.mask,
             xscore: ld.xscore,
-            xw: std::array::from_fn(|c| {
-                if ld.xscore[c] >= 0 {
-                    ld.xscore[c] * ld.wm[c]
-                } else {
-                    0
-                }
-            }),
-            xm: std::array::from_fn(|c| if ld.xscore[c] >= 0 { ld.wm[c] } else { 0 }),
+            xw: ld.xw,
+            xm: ld.xm,
             lm: ld.lm,
             wm: ld.wm,
             placed: [0; N],
