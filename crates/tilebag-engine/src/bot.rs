@@ -7,6 +7,8 @@
 //!   endgame search.
 //! - [`Level::Simulating`]: the static player's best candidates, each played out two plies
 //!   against sampled opponent racks; the best mean wins. Runs on every core within a time budget.
+//!   With the bag empty it spends the same budget searching the endgame deeper than two plies
+//!   ([`Engine::endgame_deep`]).
 
 use crate::engine::{apply, Engine, Situation};
 use crate::moves::{Move, MoveKind};
@@ -89,7 +91,10 @@ pub fn choose(
         Level::Beginner => beginner(engine, s, rng),
         Level::Simulating => {
             if s.bag_len == 0 {
-                engine.best(s)
+                let deadline = Instant::now() + sim.budget;
+                engine
+                    .endgame_deep(s, deadline, crate::endgame::MAX_DEPTH)
+                    .best
             } else {
                 simulate(engine, s, rng.next_u64(), sim).0
             }

@@ -369,35 +369,8 @@ impl Engine<'_> {
         let mut grid = s.grid.clone();
         apply(&mut grid, m);
         let prep = Prepared::new(&grid, &self.graphs, self.tables);
-        let mut best_reply = f32::MIN;
-        let kept_value = kept.value(values) as f32;
-        let opp_total = opp_rack.value(values);
-        let opp_index = LeaveIndex::new(&opp_rack);
-        // A reply is worth its score plus at most twice what we kept (going out), so the
-        // pruned search of `best_by_value` finds the best one without walking every reply.
-        if let Some((_, r)) = crate::movegen::best_by_value_per_tiles(
-            &prep,
-            &opp_rack,
-            &self.graphs,
-            self.tables,
-            GenOptions::default(),
-            &crate::static_best::endgame_reply_bonus(&opp_rack, kept_value, values),
-            &mut |c| {
-                if usize::from(c.tiles) == opp_rack.len() {
-                    c.score as f32 + 2.0 * kept_value
-                } else {
-                    // What they keep is theirs to lose, what we kept ours.
-                    let used = opp_index.used_rack(&opp_rack, c.used);
-                    let left = opp_total - used.value(values);
-                    c.score as f32 - left as f32 + kept_value
-                }
-            },
-        ) {
-            best_reply = r;
-        }
-        // Passing is always possible.
-        let pass = -(opp_total as f32) + kept_value;
-        v -= best_reply.max(pass);
+        // Their best reply, or their pass (see `Engine::one_ply`).
+        v -= self.one_ply(&prep, &opp_rack, kept.value(values));
         v
     }
 }

@@ -23,6 +23,7 @@ pub use moves::{Move, MoveKind};
 pub use rack::Rack;
 pub mod analysis;
 pub mod bot;
+pub mod endgame;
 pub mod engine;
 pub mod leaves;
 pub mod selfplay;

@@ -253,3 +253,138 @@ fn shared_corpus_endgame_best_equals_brute_force() {
         "a position whose best lies beyond the 40 highest-scoring"
     );
 }
+
+/// The value for the side to move (`me` against `opp`) with `depth` plies left, by plain
+/// search over every move at every ply (every placement generated, and the pass), in the deeper
+/// search's model: going out gains twice the other's rack, the horizon counts each rack against
+/// its holder, and a pass right after a pass ends the line with both racks held.
+fn brute_deep(
+    grid: &Grid,
+    me: &Rack,
+    opp: &Rack,
+    depth: usize,
+    after_pass: bool,
+    g: &Graphs<'_>,
+    t: &Tables,
+) -> i32 {
+    let prep = Prepared::new(grid, g, t);
+    let mut moves = vec![Move::pass()];
+    generate(&prep, me, g, t, GenOptions::default(), &mut |c| {
+        moves.push(Move::from_candidate(c));
+    });
+    moves
+        .iter()
+        .map(|m| brute_deep_move(grid, me, opp, m, depth, after_pass, g, t))
+        .max()
+        .unwrap()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn brute_deep_move(
+    grid: &Grid,
+    me: &Rack,
+    opp: &Rack,
+    m: &Move,
+    depth: usize,
+    after_pass: bool,
+    g: &Graphs<'_>,
+    t: &Tables,
+) -> i32 {
+    let values = &t.values;
+    let (me_total, opp_total) = (me.value(values), opp.value(values));
+    if m.kind != MoveKind::Place {
+        if after_pass || depth == 1 {
+            return -me_total + opp_total;
+        }
+        return -brute_deep(grid, opp, me, depth - 1, true, g, t);
+    }
+    let kept = me.minus(&m.used());
+    if kept.is_empty() {
+        return m.score + 2 * opp_total;
+    }
+    if depth == 1 {
+        return m.score - kept.value(values) + opp_total;
+    }
+    let mut child = grid.clone();
+    apply(&mut child, m);
+    m.score - brute_deep(&child, opp, &kept, depth - 1, false, g, t)
+}
+
+/// Three and four plies: [`Engine::endgame_deep`] (alpha-beta, the last ply by the pruned reply
+/// search) finds the value of a plain search over every move at every ply, and its move is worth
+/// that value. Positions: the self-play endgames with few tiles left (a plain four-ply search
+/// over full racks would take minutes).
+#[test]
+fn deeper_endgame_search_equals_a_plain_search_over_every_move() {
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let engine = Engine::new(lex, &t, Leaves::enable(), 7);
+    let g = &engine.graphs;
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let positions = selfplay_endgames(&engine, 60);
+    let (mut checked, mut differs) = (0, 0);
+    for (i, s) in positions.iter().enumerate() {
+        let tiles = s.rack.len() + s.unseen.len();
+        let depths: &[usize] = if tiles <= 5 {
+            &[3, 4]
+        } else if tiles <= 8 {
+            &[3]
+        } else {
+            continue;
+        };
+        for &depth in depths {
+            let deep = engine.endgame_deep(s, far, depth);
+            assert_eq!(deep.depth, depth, "position {i}: searched {}", deep.depth);
+            let want = brute_deep(&s.grid, &s.rack, &s.unseen, depth, s.zeros > 0, g, &t);
+            assert_eq!(
+                deep.best.equity,
+                want as f32,
+                "position {i}, {depth} plies: chose {} worth {}, plain search finds {want}",
+                deep.best.notation(),
+                deep.best.equity
+            );
+            let v = brute_deep_move(
+                &s.grid,
+                &s.rack,
+                &s.unseen,
+                &deep.best,
+                depth,
+                s.zeros > 0,
+                g,
+                &t,
+            );
+            assert_eq!(
+                v,
+                want,
+                "position {i}, {depth} plies: {}",
+                deep.best.notation()
+            );
+            differs += usize::from(!deep.best.same_as(&engine.endgame_best(s)));
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} searches checked; {differs} chose another move than the two-ply search");
+    assert!(checked >= 30, "{checked} searches checked");
+}
+
+/// With no time to think, the deeper search keeps the two-ply choice.
+#[test]
+fn deeper_endgame_search_without_time_is_the_two_ply_search() {
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let engine = Engine::new(lex, &t, Leaves::enable(), 7);
+    let line = "15/15/15/15/15/15/15/3HOUSE7/15/15/15/15/15/15/15 QAEIRST/ZX 100/100 0";
+    let p = CgpPosition::parse(line, &t).unwrap();
+    let s = Situation {
+        grid: p.grid.clone(),
+        rack: p.rack,
+        unseen: p.opp_rack,
+        bag_len: 0,
+        scores: p.scores,
+        zeros: 0,
+    };
+    let deep = engine.endgame_deep(&s, std::time::Instant::now(), 8);
+    assert_eq!(deep.depth, 2);
+    assert!(deep.best.same_as(&engine.endgame_best(&s)));
+    assert_eq!(deep.best.equity, engine.endgame_best(&s).equity);
+}

@@ -131,6 +131,20 @@ pub struct BenchMovegenArgs {
     pub repeat: usize,
 }
 
+#[derive(Args)]
+pub struct BenchEndgameArgs {
+    /// A file of CGP lines.
+    pub positions: PathBuf,
+    #[arg(long)]
+    pub lexicon: Option<PathBuf>,
+    /// Thinking time of the deeper search per move, in milliseconds.
+    #[arg(long, default_value_t = 200)]
+    pub ms: u64,
+    /// Positions to play at most (the first usable lines of the file).
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
 /// Opens the lexicon the user named (or ENABLE) as a generator's lexicon.
 fn generator_lexicon(path: Option<&Path>) -> Result<Lexicon> {
     let source = tilebag_lexicon::open_lexicon_or_builtin(path).map_err(|e| {
@@ -737,6 +751,110 @@ pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `bench endgame`: for each position, the endgame played out three times (the two-ply search
+/// in both seats; the deeper search in seat 0; the deeper search in seat 1), on every core.
+pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.positions)
+        .with_context(|| args.positions.display().to_string())?;
+    let tables = Tables::english();
+    let lex = generator_lexicon(args.lexicon.as_deref())?;
+    let leaves = Leaves::enable();
+    let engine = Engine::new(&lex, &tables, leaves, 7);
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || args.limit.is_some_and(|n| positions.len() >= n) {
+            continue;
+        }
+        let p = CgpPosition::parse(line, &tables)
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", args.positions.display(), i + 1))?;
+        let mut s = Situation::from_cgp(&p, &tables);
+        if s.rack.is_empty() || s.unseen.is_empty() {
+            continue;
+        }
+        if s.bag_len > 0 {
+            let mut tiles = s.unseen.codes();
+            tilebag_core::bag::Rng::new(i as u64).shuffle(&mut tiles);
+            s.unseen = Rack::from_codes(&tiles[..tables.rack_size.min(tiles.len())]);
+            s.bag_len = 0;
+        }
+        positions.push(s);
+    }
+    let think = Some(Duration::from_millis(args.ms));
+    let t0 = Instant::now();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut progress = Progress::new(positions.len() as u64, "endgames");
+    // Per position: seat 0's gain with the deeper search, seat 1's, whether seat 0's first move
+    // differs from the two-ply search's, and the plies of that first search.
+    let results: Vec<(usize, i32, i32, bool, usize)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(s) = positions.get(k) else {
+                            break;
+                        };
+                        let (base, two, _) =
+                            tilebag_engine::endgame::play_endgame(&engine, s, [None, None]);
+                        let (deep0, m, depth) =
+                            tilebag_engine::endgame::play_endgame(&engine, s, [think, None]);
+                        let (deep1, _, _) =
+                            tilebag_engine::endgame::play_endgame(&engine, s, [None, think]);
+                        out.push((k, deep0 - base, base - deep1, !m.same_as(&two), depth));
+                    }
+                    out
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        for w in workers {
+            all.extend(w.join().unwrap_or_default());
+        }
+        all
+    });
+    progress.set(results.len() as u64);
+    progress.finish();
+    let gains: Vec<f64> = results
+        .iter()
+        .flat_map(|r| [f64::from(r.1), f64::from(r.2)])
+        .collect();
+    let n = gains.len().max(1) as f64;
+    let mean = gains.iter().sum::<f64>() / n;
+    let var = gains.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half = 1.96 * (var / n).sqrt();
+    let better = gains.iter().filter(|&&g| g > 0.0).count();
+    let worse = gains.iter().filter(|&&g| g < 0.0).count();
+    let differs = results.iter().filter(|r| r.3).count();
+    let mut depths = [0usize; tilebag_engine::endgame::MAX_DEPTH + 1];
+    for r in &results {
+        depths[r.4.min(tilebag_engine::endgame::MAX_DEPTH)] += 1;
+    }
+    println!("positions {}", results.len());
+    println!(
+        "deeper search ({} ms per move) v two-ply, per seat: {mean:+.2} points per endgame (95% CI {:+.2} to {:+.2}); better in {better}, worse in {worse}, equal in {} of {} endgames",
+        args.ms,
+        mean - half,
+        mean + half,
+        gains.len() - better - worse,
+        gains.len()
+    );
+    println!(
+        "first move differs from the two-ply choice in {differs} of {} positions",
+        results.len()
+    );
+    let shown: Vec<String> = depths
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c > 0)
+        .map(|(d, c)| format!("{d} plies: {c}"))
+        .collect();
+    println!("plies of the first search: {}", shown.join(", "));
+    println!("{:.1} s on {threads} threads", t0.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn bench_movegen(args: BenchMovegenArgs) -> Result<ExitCode> {

@@ -172,6 +172,11 @@ enum BenchCommand {
     /// Generate every move (or the best by score, --top 1) for each CGP line of a file, on one
     /// thread; print positions, placements, placements per second and µs per position.
     Movegen(engine_cli::BenchMovegenArgs),
+    /// Play out empty-bag endgames from each CGP line of a file (a line with tiles in the bag
+    /// is made bag-empty: the opponent holds seven of the unseen tiles, drawn with a fixed seed)
+    /// with the simulating level's deeper endgame search in one seat and the two-ply search in
+    /// both seats; print what the deeper search gains, with its confidence interval.
+    Endgame(engine_cli::BenchEndgameArgs),
     /// Play N concurrent games over loopback WebSockets with legal moves; report throughput and
     /// the p50/p99 latency from sending an action to its acknowledgement.
     Serve {
@@ -345,6 +350,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Leaves { command } => engine_cli::leaves(command),
         Command::Bench { command } => match command {
             BenchCommand::Movegen(args) => engine_cli::bench_movegen(args),
+            BenchCommand::Endgame(args) => engine_cli::bench_endgame(args),
             BenchCommand::Serve {
                 games,
                 addr,

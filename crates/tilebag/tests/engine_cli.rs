@@ -1,5 +1,5 @@
 //! The engine's commands, run as a user runs them: `moves`, `gcg show --cgp`, `selfplay`,
-//! `analyze`, `leaves train` and `bench movegen`. Fixtures are made here (a self-played game is
+//! `analyze`, `leaves train`, `bench movegen` and `bench endgame`. Fixtures are made here (a self-played game is
 //! our own record); nothing is read from `../shared`.
 
 use std::path::PathBuf;
@@ -238,4 +238,41 @@ fn bench_movegen_counts_placements() {
         .parse()
         .unwrap();
     assert!(best >= 64, "{s}");
+}
+
+#[test]
+fn bench_endgame_plays_out_endgames_with_the_deeper_search_in_each_seat() {
+    let d = dir("bench-endgame");
+    let file = d.join("e.cgp");
+    // Bag-empty endgames on a board holding HOUSE: two tiles against one (searched to the end
+    // in no time), and full racks against a few tiles.
+    let board = "15/15/15/15/15/15/15/3HOUSE7/15/15/15/15/15/15/15";
+    std::fs::write(
+        &file,
+        format!("{board} AT/Z 300/310 0\n{board} AEIRSTQ/XYJ 280/300 0\n"),
+    )
+    .unwrap();
+    let o = tilebag(&["bench", "endgame", file.to_str().unwrap(), "--ms", "300"]);
+    assert!(o.status.success(), "{}", said(&o));
+    let s = out(&o);
+    assert!(s.contains("positions 2"), "{s}");
+    // Each position is played with the deeper search in seat 0, then in seat 1: 4 endgames.
+    assert!(s.contains(" of 4 endgames"), "{s}");
+    assert!(
+        s.contains("deeper search (300 ms per move) v two-ply"),
+        "{s}"
+    );
+    // Three tiles in all: the search reaches its full depth at once.
+    assert!(s.contains("8 plies: "), "{s}");
+
+    // A line that cannot be read is named.
+    std::fs::write(
+        &file,
+        format!("{board} AT/Z 300/310 0\n{board} A1/Z x/y 0\n"),
+    )
+    .unwrap();
+    let o = tilebag(&["bench", "endgame", file.to_str().unwrap()]);
+    assert!(!o.status.success(), "{}", said(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("e.cgp:2"), "{err}");
 }

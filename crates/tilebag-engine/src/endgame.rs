@@ -1,0 +1,337 @@
+//! The endgame searched deeper than two plies, while time allows.
+//!
+//! With the bag empty both racks are known, so the rest of the game is a contest of perfect
+//! information. [`Engine::endgame_best`] solves it exactly two plies deep (our move, then the
+//! opponent's best reply). [`Engine::endgame_deep`] starts from that choice and searches three
+//! plies deep, then four, and so on (iterative deepening with alpha-beta pruning) until its
+//! deadline; it keeps the choice of the deepest search that finished in time.
+//!
+//! Values are spreads from the view of the side to move, as in the two-ply search:
+//!
+//! - a move that goes out ends the game and gains twice the other side's rack (the spread effect
+//!   of the end-of-game rule: NASPA V.G.1, WESPA 5.1.4);
+//! - at the search's horizon, each side's tiles still held count once against it;
+//! - a pass just after the other side passed ends the line of play there, both racks held:
+//!   passing in turn only runs the game into its scoreless-turns ending (NASPA V.B), which
+//!   counts each rack against its holder in the same way.
+//!
+//! The last ply before the horizon is the two-ply search's reply search: the pruned
+//! [`crate::movegen::best_by_value_per_tiles`], not a list of every move. Each search is exact
+//! for its depth: alpha-beta only skips moves that cannot change the result (the `endgame` tests
+//! compare three plies with a plain search over every move).
+
+use crate::engine::{apply, Engine, Situation};
+use crate::grid::Grid;
+use crate::movegen::{generate, GenOptions, LeaveIndex, Prepared};
+use crate::moves::{Move, MoveKind};
+use crate::rack::Rack;
+use std::time::Instant;
+
+/// What [`Engine::endgame_deep`] chose.
+#[derive(Clone, Copy, Debug)]
+pub struct DeepEndgame {
+    /// The move; its `equity` is its value at `depth` plies.
+    pub best: Move,
+    /// Plies searched by the search that chose it (2: only the two-ply search finished).
+    pub depth: usize,
+    /// Positions the deeper searches expanded (each one lists every move of its side).
+    pub nodes: u64,
+}
+
+/// Plies searched at most.
+pub const MAX_DEPTH: usize = 8;
+
+struct Deep<'e, 'a> {
+    engine: &'e Engine<'a>,
+    deadline: Instant,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl Engine<'_> {
+    /// The best move with the bag empty, searched as deep as `deadline` allows (at most
+    /// `max_depth` plies; at least the exact two-ply search of [`Engine::endgame_best`], which
+    /// always finishes). See the module documentation.
+    pub fn endgame_deep(&self, s: &Situation, deadline: Instant, max_depth: usize) -> DeepEndgame {
+        let two = self.endgame_best(s);
+        let mut out = DeepEndgame {
+            best: two,
+            depth: 2,
+            nodes: 0,
+        };
+        if s.bag_len != 0 || s.unseen.is_empty() || s.rack.is_empty() {
+            return out;
+        }
+        let mut search = Deep {
+            engine: self,
+            deadline,
+            nodes: 0,
+            aborted: false,
+        };
+        // Our moves: the last search's choice first, then the rest in the search's order.
+        let mut moves = search.moves(&s.grid, &s.rack);
+        if let Some(i) = moves.iter().position(|m| m.same_as(&two)) {
+            let m = moves.remove(i);
+            moves.insert(0, m);
+        }
+        let after_pass = s.zeros > 0;
+        for depth in 3..=max_depth.min(MAX_DEPTH) {
+            if Instant::now() >= deadline {
+                break;
+            }
+            let mut best: Option<(usize, i32)> = None;
+            let mut values = vec![i32::MIN; moves.len()];
+            for (i, m) in moves.iter().enumerate() {
+                let alpha = best.map_or(i32::MIN + 1, |b| b.1);
+                let v = search.move_value(
+                    &s.grid,
+                    &s.rack,
+                    &s.unseen,
+                    m,
+                    depth,
+                    after_pass,
+                    alpha,
+                    i32::MAX,
+                );
+                if search.aborted {
+                    break;
+                }
+                values[i] = v;
+                if best.is_none_or(|b| v > b.1) {
+                    best = Some((i, v));
+                }
+            }
+            out.nodes = search.nodes;
+            if search.aborted {
+                break;
+            }
+            let Some((i, v)) = best else {
+                break;
+            };
+            let mut m = moves[i];
+            m.equity = v as f32;
+            out.best = m;
+            out.depth = depth;
+            // The next search tries the moves in the order of this one's values (the moves
+            // that could not beat the best have upper bounds only, still a fair order).
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by_key(|&k| (k != i, std::cmp::Reverse(values[k])));
+            moves = order.into_iter().map(|k| moves[k]).collect();
+        }
+        out
+    }
+}
+
+impl Deep<'_, '_> {
+    /// Every move of `rack` on `grid` (placements and the pass), in the order worth searching
+    /// first: those that go out, then by score.
+    fn moves(&self, grid: &Grid, rack: &Rack) -> Vec<Move> {
+        let e = self.engine;
+        let prep = Prepared::new(grid, &e.graphs, e.tables);
+        let mut moves = vec![Move::pass()];
+        generate(
+            &prep,
+            rack,
+            &e.graphs,
+            e.tables,
+            GenOptions::default(),
+            &mut |c| moves.push(Move::from_candidate(c)),
+        );
+        let n = rack.len();
+        moves.sort_by_key(|m| {
+            let out = m.kind == MoveKind::Place && usize::from(m.tiles_played) == n;
+            (!out, -m.score)
+        });
+        moves
+    }
+
+    /// The value of `m` for the side to move (`me`, against `opp`'s rack) with `depth` plies
+    /// left, `m` being the first; `after_pass`: the other side's last move was a pass. Exact
+    /// when it lies between `alpha` and `beta`; otherwise at most `alpha`, or at least `beta`.
+    #[allow(clippy::too_many_arguments)]
+    fn move_value(
+        &mut self,
+        grid: &Grid,
+        me: &Rack,
+        opp: &Rack,
+        m: &Move,
+        depth: usize,
+        after_pass: bool,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let values = &self.engine.tables.values;
+        let (me_total, opp_total) = (me.value(values), opp.value(values));
+        if m.kind != MoveKind::Place {
+            // Both passing in turn: each holds its rack.
+            if after_pass || depth == 1 {
+                return -me_total + opp_total;
+            }
+            return -self.node(grid, opp, me, depth - 1, true, -beta, -alpha);
+        }
+        let kept = me.minus(&m.used());
+        if kept.is_empty() {
+            return m.score + 2 * opp_total;
+        }
+        if depth == 1 {
+            return m.score - kept.value(values) + opp_total;
+        }
+        let mut child = grid.clone();
+        apply(&mut child, m);
+        m.score
+            - self.node(
+                &child,
+                opp,
+                &kept,
+                depth - 1,
+                false,
+                m.score.saturating_sub(beta),
+                m.score.saturating_sub(alpha),
+            )
+    }
+
+    /// The value of the position for the side to move (`me`) with `depth` plies left: the best
+    /// of its moves (see [`Deep::move_value`] for `alpha` and `beta`).
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        grid: &Grid,
+        me: &Rack,
+        opp: &Rack,
+        depth: usize,
+        after_pass: bool,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        if depth == 1 {
+            // The two-ply search's reply search: the best placement without listing them all,
+            // or the pass (which ends the line after a pass, and is the horizon anyway).
+            let e = self.engine;
+            let prep = Prepared::new(grid, &e.graphs, e.tables);
+            return e.one_ply(&prep, me, opp.value(&e.tables.values)).round() as i32;
+        }
+        if Instant::now() >= self.deadline {
+            self.aborted = true;
+            return 0;
+        }
+        self.nodes += 1;
+        let mut best = i32::MIN + 1;
+        for m in self.moves(grid, me) {
+            let v = self.move_value(grid, me, opp, &m, depth, after_pass, alpha, beta);
+            if self.aborted {
+                return 0;
+            }
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+impl Engine<'_> {
+    /// The best value for the side to move (`me`) with one ply left, the other side holding
+    /// tiles worth `opp_value`: its best placement (going out gains twice `opp_value`; any
+    /// other placement, its score less what it then holds plus `opp_value`) or the pass (each
+    /// holds its own). Found by the pruned search, not by listing every move.
+    pub(crate) fn one_ply(&self, prep: &Prepared, me: &Rack, opp_value: i32) -> f32 {
+        let values = &self.tables.values;
+        let me_total = me.value(values);
+        let opp_value = opp_value as f32;
+        let index = LeaveIndex::new(me);
+        let pass = -(me_total as f32) + opp_value;
+        crate::movegen::best_by_value_per_tiles(
+            prep,
+            me,
+            &self.graphs,
+            self.tables,
+            GenOptions::default(),
+            &crate::static_best::endgame_reply_bonus(me, opp_value, values),
+            &mut |c| {
+                if usize::from(c.tiles) == me.len() {
+                    c.score as f32 + 2.0 * opp_value
+                } else {
+                    // What the mover keeps is its to lose, what the other holds the other's.
+                    let used = index.used_rack(me, c.used);
+                    let left = me_total - used.value(values);
+                    c.score as f32 - left as f32 + opp_value
+                }
+            },
+        )
+        .map_or(pass, |(_, v)| v.max(pass))
+    }
+}
+
+/// Plays an empty-bag endgame to its end: the side to move in `s` (seat 0) against the holder
+/// of the unseen tiles (seat 1), each choosing with the two-ply search, or with the deeper search
+/// given `think[seat]` per move. The game ends when a side goes out (it gains the other's rack,
+/// which the other loses: NASPA V.G.1, WESPA 5.1.4) or when both pass in turn (each loses its
+/// own rack, as the scoreless-turns ending would count them: NASPA V.B). Returns what the play
+/// gains for seat 0 (its points less seat 1's, adjustments included), seat 0's first move, and
+/// the plies of that move's search.
+pub fn play_endgame(
+    engine: &Engine<'_>,
+    s: &Situation,
+    think: [Option<std::time::Duration>; 2],
+) -> (i32, Move, usize) {
+    let values = &engine.tables.values;
+    let mut racks = [s.rack, s.unseen];
+    let mut grid = s.grid.clone();
+    let mut pts = [0i32; 2];
+    let mut last_pass = s.zeros > 0;
+    let mut first: Option<(Move, usize)> = None;
+    let mut mover = 0;
+    // A side that can neither play nor go on passing ends it long before this.
+    for _ in 0..60 {
+        let sit = Situation {
+            grid: grid.clone(),
+            rack: racks[mover],
+            unseen: racks[1 - mover],
+            bag_len: 0,
+            scores: [
+                s.scores[mover] + pts[mover],
+                s.scores[1 - mover] + pts[1 - mover],
+            ],
+            zeros: u32::from(last_pass),
+        };
+        let (m, depth) = match think[mover] {
+            Some(d) => {
+                let r = engine.endgame_deep(&sit, Instant::now() + d, MAX_DEPTH);
+                (r.best, r.depth)
+            }
+            None => (engine.endgame_best(&sit), 2),
+        };
+        if mover == 0 && first.is_none() {
+            first = Some((m, depth));
+        }
+        if m.kind == MoveKind::Place {
+            pts[mover] += m.score;
+            racks[mover] = racks[mover].minus(&m.used());
+            apply(&mut grid, &m);
+            last_pass = false;
+            if racks[mover].is_empty() {
+                let other = racks[1 - mover].value(values);
+                pts[mover] += other;
+                pts[1 - mover] -= other;
+                racks[1 - mover] = Rack::default();
+                break;
+            }
+        } else if last_pass {
+            break;
+        } else {
+            last_pass = true;
+        }
+        mover = 1 - mover;
+    }
+    // Tiles still held count against their holder.
+    for (p, r) in pts.iter_mut().zip(&racks) {
+        *p -= r.value(values);
+    }
+    let (m, depth) = first.unwrap_or((Move::pass(), 2));
+    (pts[0] - pts[1], m, depth)
+}
