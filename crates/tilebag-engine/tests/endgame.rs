@@ -182,22 +182,29 @@ fn endgame_best_equals_brute_force_on_selfplay_endgames() {
 }
 
 /// A position with hundreds of moves of ours and an opponent who can go out in one: our rack
-/// `QAEIRST` (the Q is a burden if we do not go out) against `ZX` unseen.
-#[test]
-fn endgame_best_equals_brute_force_with_many_moves() {
-    let lex = Lexicon::builtin_enable();
-    let t = Tables::english();
-    let engine = Engine::new(lex, &t, Leaves::enable(), 7);
-    let line = "15/15/15/15/15/15/15/3HOUSE7/15/15/15/15/15/15/15 QAEIRST/ZX 100/100 0";
-    let p = CgpPosition::parse(line, &t).unwrap();
-    let s = Situation {
+/// `QAEIRST` (the Q is a burden if we do not go out) against `ZX` unseen, the bag empty.
+const MANY_MOVES: &str = "15/15/15/15/15/15/15/3HOUSE7/15/15/15/15/15/15/15 QAEIRST/ZX 100/100 0";
+
+/// A CGP line's position with the bag empty (the opponent holds the line's second rack).
+fn bag_empty(line: &str, t: &Tables) -> Situation {
+    let p = CgpPosition::parse(line, t).unwrap();
+    Situation {
         grid: p.grid.clone(),
         rack: p.rack,
         unseen: p.opp_rack,
         bag_len: 0,
         scores: p.scores,
         zeros: 0,
-    };
+    }
+}
+
+#[test]
+fn endgame_best_equals_brute_force_with_many_moves() {
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let engine = Engine::new(lex, &t, Leaves::enable(), 7);
+    let line = MANY_MOVES;
+    let s = bag_empty(line, &t);
     let (n, _) = check(&engine, &s, line);
     assert!(n > 200, "{n} moves");
 }
@@ -373,16 +380,7 @@ fn deeper_endgame_search_without_time_is_the_two_ply_search() {
     let lex = Lexicon::builtin_enable();
     let t = Tables::english();
     let engine = Engine::new(lex, &t, Leaves::enable(), 7);
-    let line = "15/15/15/15/15/15/15/3HOUSE7/15/15/15/15/15/15/15 QAEIRST/ZX 100/100 0";
-    let p = CgpPosition::parse(line, &t).unwrap();
-    let s = Situation {
-        grid: p.grid.clone(),
-        rack: p.rack,
-        unseen: p.opp_rack,
-        bag_len: 0,
-        scores: p.scores,
-        zeros: 0,
-    };
+    let s = bag_empty(MANY_MOVES, &t);
     let deep = engine.endgame_deep(&s, std::time::Instant::now(), 8);
     assert_eq!(deep.depth, 2);
     assert!(deep.best.same_as(&engine.endgame_best(&s)));
