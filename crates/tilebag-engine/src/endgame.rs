@@ -20,7 +20,7 @@
 //! for its depth: alpha-beta only skips moves that cannot change the result (the `endgame` tests
 //! compare three plies with a plain search over every move).
 
-use crate::engine::{apply, Engine, Situation};
+use crate::engine::{apply, leaves_alone, reply_area, Area, Engine, Situation};
 use crate::grid::Grid;
 use crate::movegen::{generate, GenOptions, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
@@ -40,6 +40,10 @@ pub struct DeepEndgame {
 
 /// Plies searched at most.
 pub const MAX_DEPTH: usize = 8;
+
+/// The opponent's standing replies tried first after each move of ours (see
+/// [`Engine::endgame_deep`]).
+const HINTS: usize = 3;
 
 struct Deep<'e, 'a> {
     engine: &'e Engine<'a>,
@@ -74,6 +78,21 @@ impl Engine<'_> {
             let m = moves.remove(i);
             moves.insert(0, m);
         }
+        // The opponent's replies on the board as it stands, highest scores first, each with its
+        // area: after a move of ours that leaves its area alone, a reply is still legal with the
+        // same score (see `ReplyFloor` in `engine.rs`). After each move of ours, the first few
+        // such replies are tried before every reply is listed: one of them often refutes it.
+        let mut standing: Vec<(Move, Area)> = Vec::new();
+        let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
+        generate(
+            &prep,
+            &s.unseen,
+            &self.graphs,
+            self.tables,
+            GenOptions::default(),
+            &mut |c| standing.push((Move::from_candidate(c), reply_area(&s.grid, c))),
+        );
+        standing.sort_by_key(|r| -r.0.score);
         let after_pass = s.zeros > 0;
         for depth in 3..=max_depth.min(MAX_DEPTH) {
             if Instant::now() >= deadline {
@@ -83,6 +102,12 @@ impl Engine<'_> {
             let mut values = vec![i32::MIN; moves.len()];
             for (i, m) in moves.iter().enumerate() {
                 let alpha = best.map_or(i32::MIN + 1, |b| b.1);
+                let hints: Vec<Move> = standing
+                    .iter()
+                    .filter(|(_, area)| leaves_alone(m, area))
+                    .take(HINTS)
+                    .map(|r| r.0)
+                    .collect();
                 let v = search.move_value(
                     &s.grid,
                     &s.rack,
@@ -90,8 +115,8 @@ impl Engine<'_> {
                     m,
                     depth,
                     after_pass,
-                    alpha,
-                    i32::MAX,
+                    (alpha, i32::MAX),
+                    &hints,
                 );
                 if search.aborted {
                     break;
@@ -148,6 +173,7 @@ impl Deep<'_, '_> {
     /// The value of `m` for the side to move (`me`, against `opp`'s rack) with `depth` plies
     /// left, `m` being the first; `after_pass`: the other side's last move was a pass. Exact
     /// when it lies between `alpha` and `beta`; otherwise at most `alpha`, or at least `beta`.
+    /// `hints`: the other side's replies to try first (legal after `m`).
     #[allow(clippy::too_many_arguments)]
     fn move_value(
         &mut self,
@@ -157,8 +183,8 @@ impl Deep<'_, '_> {
         m: &Move,
         depth: usize,
         after_pass: bool,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
+        hints: &[Move],
     ) -> i32 {
         let values = &self.engine.tables.values;
         let (me_total, opp_total) = (me.value(values), opp.value(values));
@@ -167,7 +193,7 @@ impl Deep<'_, '_> {
             if after_pass || depth == 1 {
                 return -me_total + opp_total;
             }
-            return -self.node(grid, opp, me, depth - 1, true, -beta, -alpha);
+            return -self.node(grid, opp, me, depth - 1, true, (-beta, -alpha), &[]);
         }
         let kept = me.minus(&m.used());
         if kept.is_empty() {
@@ -178,20 +204,12 @@ impl Deep<'_, '_> {
         }
         let mut child = grid.clone();
         apply(&mut child, m);
-        m.score
-            - self.node(
-                &child,
-                opp,
-                &kept,
-                depth - 1,
-                false,
-                m.score.saturating_sub(beta),
-                m.score.saturating_sub(alpha),
-            )
+        let window = (m.score.saturating_sub(beta), m.score.saturating_sub(alpha));
+        m.score - self.node(&child, opp, &kept, depth - 1, false, window, hints)
     }
 
     /// The value of the position for the side to move (`me`) with `depth` plies left: the best
-    /// of its moves (see [`Deep::move_value`] for `alpha` and `beta`).
+    /// of its moves, `hints` first (see [`Deep::move_value`] for `alpha` and `beta`).
     #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
@@ -200,8 +218,8 @@ impl Deep<'_, '_> {
         opp: &Rack,
         depth: usize,
         after_pass: bool,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
+        hints: &[Move],
     ) -> i32 {
         if self.aborted {
             return 0;
@@ -218,9 +236,37 @@ impl Deep<'_, '_> {
             return 0;
         }
         self.nodes += 1;
+        let values = &self.engine.tables.values;
+        let opp_total = opp.value(values);
         let mut best = i32::MIN + 1;
-        for m in self.moves(grid, me) {
-            let v = self.move_value(grid, me, opp, &m, depth, after_pass, alpha, beta);
+        // The hints first: a cut-off among them spares listing every move.
+        let mut listed = Vec::new();
+        for i in 0.. {
+            let m = if i < hints.len() {
+                hints[i]
+            } else {
+                if i == hints.len() {
+                    listed = self.moves(grid, me);
+                }
+                match listed.get(i - hints.len()) {
+                    Some(m) if hints.iter().any(|h| h.same_as(m)) => continue,
+                    Some(&m) => m,
+                    None => break,
+                }
+            };
+            if depth == 2 && m.kind == MoveKind::Place {
+                let kept = me.minus(&m.used());
+                // The other side's last ply is worth at least its pass: a placement that does
+                // not go out is worth at most its score plus what the other holds less what we
+                // keep. One that cannot beat `alpha` is not searched (the node's value stays a
+                // true upper bound, which is all a value at most `alpha` says).
+                let most = m.score + opp_total - kept.value(values);
+                if !kept.is_empty() && most <= alpha {
+                    best = best.max(most);
+                    continue;
+                }
+            }
+            let v = self.move_value(grid, me, opp, &m, depth, after_pass, (alpha, beta), &[]);
             if self.aborted {
                 return 0;
             }

@@ -253,7 +253,20 @@ struct ReplyFloor {
 }
 
 /// Rows `0..=1` and columns `2..=3` of a rectangle of squares, inclusive.
-type Area = [u8; 4];
+pub(crate) type Area = [u8; 4];
+
+/// Whether move `m` puts no tile in `area` (so a reply whose area it is stays legal, with the
+/// same score, after `m`: see [`ReplyFloor`]).
+pub(crate) fn leaves_alone(m: &Move, area: &Area) -> bool {
+    (0..usize::from(m.len)).all(|i| {
+        if m.kind != MoveKind::Place || m.tiles[i] == 0 {
+            return true;
+        }
+        let (r, c) = m.square(i);
+        let (r, c) = (r as u8, c as u8);
+        !(area[0] <= r && r <= area[1] && area[2] <= c && c <= area[3])
+    })
+}
 
 /// Replies looked at per move of ours, at most (the bound stays sound with fewer).
 const FLOOR_SCAN: usize = 48;
@@ -298,16 +311,7 @@ impl ReplyFloor {
     /// The least the opponent's best reply is worth after our move `m`, which keeps tiles worth
     /// `kept_value`: their pass, or the best of their standing replies `m` leaves alone.
     fn at_least(&self, m: &Move, kept_value: i32) -> i32 {
-        let clear = |area: &Area| {
-            (0..usize::from(m.len)).all(|i| {
-                if m.kind != MoveKind::Place || m.tiles[i] == 0 {
-                    return true;
-                }
-                let (r, c) = m.square(i);
-                let (r, c) = (r as u8, c as u8);
-                !(area[0] <= r && r <= area[1] && area[2] <= c && c <= area[3])
-            })
-        };
+        let clear = |area: &Area| leaves_alone(m, area);
         let mut v = -self.opp_total + kept_value;
         if let Some((score, _)) = self.out.iter().find(|(_, a)| clear(a)) {
             v = v.max(score + 2 * kept_value);
@@ -321,7 +325,7 @@ impl ReplyFloor {
 
 /// The area of a placement (see [`ReplyFloor`]): the rectangle holding its main word and every
 /// cross-word it forms, one square wider on every side, clipped to the board.
-fn reply_area(grid: &Grid, c: &crate::movegen::Candidate<'_>) -> Area {
+pub(crate) fn reply_area(grid: &Grid, c: &crate::movegen::Candidate<'_>) -> Area {
     let line = usize::from(c.line);
     let (start, end) = (usize::from(c.start), usize::from(c.end));
     // Along the line: the main word. Across it: the line, and each new tile's cross-word.
