@@ -577,11 +577,22 @@ impl<'r> Replayer<'r> {
                         ),
                     ));
                 }
-                if !self.ended && self.out.is_none() && self.zero_run < 6 {
+                // A game the director ended has ended there, with or without rack lines
+                // (NASPA V.F deducts each player's own rack; under NSA V.E the scores stand).
+                let director_ended = self
+                    .record
+                    .ending
+                    .as_ref()
+                    .is_some_and(|e| e.reason == "director-ended");
+                if !self.ended && self.out.is_none() && self.zero_run < 6 && !director_ended {
                     return Err(err(
                         line,
                         "a time penalty before the end of the game: penalties come at the end, after the rack adjustments",
                     ));
+                }
+                if director_ended {
+                    // Nothing but the end's lines may follow.
+                    self.ended = true;
                 }
                 self.time_penalised[ev.player] = true;
                 self.scores[ev.player] += ev.score;
@@ -1135,6 +1146,37 @@ mod tests {
             "{:?}",
             r.warnings
         );
+    }
+
+    /// NSA V.E: when the director ends a game the scores stand, so no rack lines come before
+    /// the time penalties (found by the random-games property test: an NSA 2011 game ended by
+    /// the director with a player over time was written, then refused by its own verifier).
+    #[test]
+    fn nsa_v_e_time_penalty_in_a_director_ended_game_without_rack_lines() {
+        let text = game(&[
+            ">a: CATSDOG 8G CAT +10 10",
+            ">b: QIEEEEE - +0 0",
+            ">b: QIEEEEE (time) -20 -20",
+            "#tilebag-end director-ended",
+        ]);
+        let r = verify(&text).unwrap();
+        assert_eq!(r.scores, [10, -20]);
+        assert_eq!(r.ending.as_deref(), Some("director-ended"));
+        // Without the director's end the penalty comes too early.
+        let plain = text.replace("#tilebag-end director-ended\n", "");
+        assert!(verify(&plain)
+            .unwrap_err()
+            .message
+            .contains("a time penalty before the end of the game"));
+        // And after the penalty the game is over: no play may follow it.
+        let late = text.replace(
+            "#tilebag-end director-ended",
+            ">a: SDOGEEE 9G DOG +5 15\n#tilebag-end director-ended",
+        );
+        assert!(verify(&late)
+            .unwrap_err()
+            .message
+            .contains("an event after the end of the game"));
     }
 
     #[test]
