@@ -16,9 +16,12 @@
 //!   counts each rack against its holder in the same way.
 //!
 //! The last ply before the horizon is the two-ply search's reply search: the pruned
-//! [`crate::movegen::best_by_value_per_tiles`], not a list of every move. Each search is exact
-//! for its depth: alpha-beta only skips moves that cannot change the result (the `endgame` tests
-//! compare three plies with a plain search over every move).
+//! [`crate::movegen::best_by_value_per_tiles`], not a list of every move. After each move of
+//! ours, the opponent's replies on the board as it stands that the move leaves alone (no tile on
+//! or next to a word they form, so each is still legal with the same score) are tried before
+//! every reply is listed: one of them often refutes the move at once. Each search is exact for
+//! its depth: alpha-beta only skips moves that cannot change the result (the `endgame` tests
+//! compare three and four plies with a plain search over every move).
 
 use crate::engine::{apply, leaves_alone, reply_area, Area, Engine, Situation};
 use crate::grid::Grid;
@@ -73,7 +76,7 @@ impl Engine<'_> {
             aborted: false,
         };
         // Our moves: the last search's choice first, then the rest in the search's order.
-        let mut moves = search.moves(&s.grid, &s.rack);
+        let mut moves = every_move(self, &s.grid, &s.rack);
         if let Some(i) = moves.iter().position(|m| m.same_as(&two)) {
             let m = moves.remove(i);
             moves.insert(0, m);
@@ -147,29 +150,28 @@ impl Engine<'_> {
     }
 }
 
-impl Deep<'_, '_> {
-    /// Every move of `rack` on `grid` (placements and the pass), in the order worth searching
-    /// first: those that go out, then by score.
-    fn moves(&self, grid: &Grid, rack: &Rack) -> Vec<Move> {
-        let e = self.engine;
-        let prep = Prepared::new(grid, &e.graphs, e.tables);
-        let mut moves = vec![Move::pass()];
-        generate(
-            &prep,
-            rack,
-            &e.graphs,
-            e.tables,
-            GenOptions::default(),
-            &mut |c| moves.push(Move::from_candidate(c)),
-        );
-        let n = rack.len();
-        moves.sort_by_key(|m| {
-            let out = m.kind == MoveKind::Place && usize::from(m.tiles_played) == n;
-            (!out, -m.score)
-        });
-        moves
-    }
+/// Every move of `rack` on `grid` (placements and the pass), in the order worth searching first:
+/// those that go out, then by score.
+fn every_move(e: &Engine<'_>, grid: &Grid, rack: &Rack) -> Vec<Move> {
+    let prep = Prepared::new(grid, &e.graphs, e.tables);
+    let mut moves = vec![Move::pass()];
+    generate(
+        &prep,
+        rack,
+        &e.graphs,
+        e.tables,
+        GenOptions::default(),
+        &mut |c| moves.push(Move::from_candidate(c)),
+    );
+    let n = rack.len();
+    moves.sort_by_key(|m| {
+        let out = m.kind == MoveKind::Place && usize::from(m.tiles_played) == n;
+        (!out, -m.score)
+    });
+    moves
+}
 
+impl Deep<'_, '_> {
     /// The value of `m` for the side to move (`me`, against `opp`'s rack) with `depth` plies
     /// left, `m` being the first; `after_pass`: the other side's last move was a pass. Exact
     /// when it lies between `alpha` and `beta`; otherwise at most `alpha`, or at least `beta`.
@@ -240,20 +242,10 @@ impl Deep<'_, '_> {
         let opp_total = opp.value(values);
         let mut best = i32::MIN + 1;
         // The hints first: a cut-off among them spares listing every move.
-        let mut listed = Vec::new();
-        for i in 0.. {
-            let m = if i < hints.len() {
-                hints[i]
-            } else {
-                if i == hints.len() {
-                    listed = self.moves(grid, me);
-                }
-                match listed.get(i - hints.len()) {
-                    Some(m) if hints.iter().any(|h| h.same_as(m)) => continue,
-                    Some(&m) => m,
-                    None => break,
-                }
-            };
+        let e = self.engine;
+        let listed = std::iter::once(()).flat_map(|()| every_move(e, grid, me));
+        let others = listed.filter(|m| !hints.iter().any(|h| h.same_as(m)));
+        for m in hints.iter().copied().chain(others) {
             if depth == 2 && m.kind == MoveKind::Place {
                 let kept = me.minus(&m.used());
                 // The other side's last ply is worth at least its pass: a placement that does
