@@ -76,7 +76,8 @@ impl Engine<'_> {
             aborted: false,
         };
         // Our moves: the last search's choice first, then the rest in the search's order.
-        let mut moves = every_move(self, &s.grid, &s.rack);
+        let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
+        let mut moves = moves_on(self, &prep, &s.rack);
         if let Some(i) = moves.iter().position(|m| m.same_as(&two)) {
             let m = moves.remove(i);
             moves.insert(0, m);
@@ -86,7 +87,6 @@ impl Engine<'_> {
         // same score (see `ReplyFloor` in `engine.rs`). After each move of ours, the first few
         // such replies are tried before every reply is listed: one of them often refutes it.
         let mut standing: Vec<(Move, Area)> = Vec::new();
-        let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
         generate(
             &prep,
             &s.unseen,
@@ -153,10 +153,14 @@ impl Engine<'_> {
 /// Every move of `rack` on `grid` (placements and the pass), in the order worth searching first:
 /// those that go out, then by score.
 fn every_move(e: &Engine<'_>, grid: &Grid, rack: &Rack) -> Vec<Move> {
-    let prep = Prepared::new(grid, &e.graphs, e.tables);
+    moves_on(e, &Prepared::new(grid, &e.graphs, e.tables), rack)
+}
+
+/// As [`every_move`], on a board already prepared.
+fn moves_on(e: &Engine<'_>, prep: &Prepared, rack: &Rack) -> Vec<Move> {
     let mut moves = vec![Move::pass()];
     generate(
-        &prep,
+        prep,
         rack,
         &e.graphs,
         e.tables,

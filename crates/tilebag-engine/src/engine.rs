@@ -311,12 +311,11 @@ impl ReplyFloor {
     /// The least the opponent's best reply is worth after our move `m`, which keeps tiles worth
     /// `kept_value`: their pass, or the best of their standing replies `m` leaves alone.
     fn at_least(&self, m: &Move, kept_value: i32) -> i32 {
-        let clear = |area: &Area| leaves_alone(m, area);
         let mut v = -self.opp_total + kept_value;
-        if let Some((score, _)) = self.out.iter().find(|(_, a)| clear(a)) {
+        if let Some((score, _)) = self.out.iter().find(|(_, a)| leaves_alone(m, a)) {
             v = v.max(score + 2 * kept_value);
         }
-        if let Some((base, _)) = self.rest.iter().find(|(_, a)| clear(a)) {
+        if let Some((base, _)) = self.rest.iter().find(|(_, a)| leaves_alone(m, a)) {
             v = v.max(base + kept_value);
         }
         v

@@ -753,6 +753,23 @@ pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
     }
 }
 
+/// The positions of a file of CGP lines (blank lines skipped), each with its line's index from
+/// 0; a line that cannot be read is an error naming the file and the line.
+fn cgp_lines<'a>(
+    text: &'a str,
+    path: &'a Path,
+    tables: &'a Tables,
+) -> impl Iterator<Item = Result<(usize, CgpPosition)>> + 'a {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(move |(i, line)| {
+            CgpPosition::parse(line, tables)
+                .map(|p| (i, p))
+                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))
+        })
+}
+
 /// `bench endgame`: for each position, the endgame played out three times (the two-ply search
 /// in both seats; the deeper search in seat 0; the deeper search in seat 1), on every core.
 pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
@@ -763,12 +780,11 @@ pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
     let leaves = Leaves::enable();
     let engine = Engine::new(&lex, &tables, leaves, 7);
     let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || args.limit.is_some_and(|n| positions.len() >= n) {
-            continue;
+    for read in cgp_lines(&text, &args.positions, &tables) {
+        if args.limit.is_some_and(|n| positions.len() >= n) {
+            break;
         }
-        let p = CgpPosition::parse(line, &tables)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", args.positions.display(), i + 1))?;
+        let (i, p) = read?;
         let mut s = Situation::from_cgp(&p, &tables);
         if s.rack.is_empty() || s.unseen.is_empty() {
             continue;
@@ -861,15 +877,9 @@ pub fn bench_movegen(args: BenchMovegenArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.positions)
         .with_context(|| args.positions.display().to_string())?;
     let tables = Tables::english();
-    let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let p = CgpPosition::parse(line, &tables)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", args.positions.display(), i + 1))?;
-        positions.push(p);
-    }
+    let positions = cgp_lines(&text, &args.positions, &tables)
+        .map(|read| read.map(|(_, p)| p))
+        .collect::<Result<Vec<_>>>()?;
     let t0 = Instant::now();
     let lex = generator_lexicon(args.lexicon.as_deref())?;
     let graphs = Graphs::of(&lex);
