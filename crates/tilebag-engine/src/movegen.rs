@@ -353,17 +353,21 @@ macro_rules! step {
             let l = (kid & 31) as u8;
             let $next = kid >> 5;
             let $accepts = acc >> l & 1 != 0;
+            // A letter the rack holds is walked once, as the rack's tile; a blank is taken only
+            // for a letter the rack has run out of. Both are walked as the letter (`placed`
+            // without the blank bit, its value counted): which of the word's new tiles are the
+            // blanks is chosen when the word is recorded ([`Line::record_walk`]), so the same
+            // subtree is not walked again for each square a blank could stand on.
             if $self.rack[usize::from(l)] > 0 {
                 let saved = $self.take(l);
                 $self.placed[pos] = l;
                 let $a2 = $self.with_tile(a, pos, l, l);
                 $then;
                 $self.give(l, saved);
-            }
-            if $self.rack[usize::from(BLANK)] > 0 {
+            } else if $self.rack[usize::from(BLANK)] > 0 {
                 let saved = $self.take(BLANK);
-                $self.placed[pos] = l | BLANK_BIT;
-                let $a2 = $self.with_tile(a, pos, l | BLANK_BIT, BLANK);
+                $self.placed[pos] = l;
+                let $a2 = $self.with_tile(a, pos, l, l);
                 $then;
                 $self.give(BLANK, saved);
             }
@@ -402,6 +406,8 @@ struct Line<'a, F> {
     wm: [i32; N],
     placed: [u8; N],
     rack: [u8; 27],
+    /// The rack's tiles when the walk began (its blanks: `nat[BLANK]`).
+    nat: [u8; 27],
     /// Bits of the codes on the rack: bit 0 while a blank is left, bits 1..=26 its letters.
     letter_bits: u32,
     stride: [u16; 27],
@@ -444,6 +450,75 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             used: a.used,
         };
         (self.sink)(&c);
+    }
+
+    /// Records a word the walk found on `start..=end`, whose new tiles were all walked as
+    /// their letters (see `step!`): once for each way of making some of them blanks that the
+    /// rack allows (each letter played no more often than the rack holds it, at most as many
+    /// blanks as it holds). Without a blank on the rack that is the word as walked.
+    #[inline(always)]
+    fn record_walk(&mut self, a: Acc, start: usize, end: usize) {
+        if self.nat[usize::from(BLANK)] == 0 {
+            self.record(a, start, end);
+            return;
+        }
+        if end == start {
+            return;
+        }
+        let mut squares = [0u8; N];
+        let mut n = 0;
+        for p in start..=end {
+            if self.cells[p] == 0 {
+                squares[n] = p as u8;
+                n += 1;
+            }
+        }
+        let mut naturals = [0u8; 27];
+        let blanks = self.nat[usize::from(BLANK)];
+        self.assign_blanks(a, start, end, &squares[..n], blanks, &mut naturals);
+    }
+
+    /// [`Line::record_walk`]'s choice, square by square: new tile `squares[0]` as the rack's
+    /// letter (if fewer than the rack holds are used so far, counted in `naturals`) or as a
+    /// blank (if one is left), then the rest.
+    fn assign_blanks(
+        &mut self,
+        a: Acc,
+        start: usize,
+        end: usize,
+        squares: &[u8],
+        blanks: u8,
+        naturals: &mut [u8; 27],
+    ) {
+        let Some((&p, rest)) = squares.split_first() else {
+            self.record(a, start, end);
+            return;
+        };
+        let p = usize::from(p);
+        let l = self.placed[p];
+        let li = usize::from(l);
+        if naturals[li] < self.nat[li] {
+            naturals[li] += 1;
+            self.assign_blanks(a, start, end, rest, blanks, naturals);
+            naturals[li] -= 1;
+        }
+        if blanks > 0 {
+            // The letter's value comes off the main word and its cross-word; the leave keeps
+            // the letter and loses the blank.
+            let lv = self.values[li] * self.lm[p];
+            let b = Acc {
+                main: a.main - lv,
+                xtotal: a.xtotal - lv * self.xm[p],
+                used: a
+                    .used
+                    .wrapping_sub(self.stride[li])
+                    .wrapping_add(self.stride[usize::from(BLANK)]),
+                ..a
+            };
+            self.placed[p] = l | BLANK_BIT;
+            self.assign_blanks(b, start, end, rest, blanks - 1, naturals);
+            self.placed[p] = l;
+        }
     }
 
     /// The totals after a new tile (a square byte) goes on empty square `pos`.
@@ -526,7 +601,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     fn after_left<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
         let left_free = pos == 0 || self.cells[pos - 1] == 0;
         if accepts && left_free && self.anchor_right_free {
-            self.record(a, pos, self.anchor);
+            self.record_walk(a, pos, self.anchor);
         }
         if next == 0 {
             return;
@@ -574,7 +649,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     fn after_right<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
         let right_free = pos + 1 == N || self.cells[pos + 1] == 0;
         if accepts && right_free {
-            self.record(a, start, pos);
+            self.record_walk(a, start, pos);
         }
         if next != 0 && pos + 1 < N {
             let set = self.t[next as usize];
@@ -1068,6 +1143,7 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             wm: ld.wm,
             placed: [0; N],
             rack: rack.counts,
+            nat: rack.counts,
             letter_bits: rack_bits(&rack.counts) | u32::from(rack.counts[usize::from(BLANK)] > 0),
             stride: index.stride,
             rack_total: rack.len().min(255) as u8,
