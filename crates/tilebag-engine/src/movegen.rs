@@ -331,8 +331,8 @@ macro_rules! step {
      |$next:ident, $accepts:ident, $a2:ident| $then:expr) => {{
         let (pos, a) = ($pos, $a);
         let n = $node as usize;
-        let set = $self.t[n];
-        let acc = $self.t[n + 1];
+        let set = node_word($self.t, n);
+        let acc = node_word($self.t, n + 1);
         let cell = $self.cells[pos];
         if cell != 0 {
             if let Some(($next, $accepts, $a2)) = $self.through_tile::<$P>(n, set, acc, cell, a) {
@@ -582,7 +582,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if set >> l & 1 == 0 {
             return None;
         }
-        let next = self.t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
+        let next = node_word(self.t, n + 2 + P::count(set & ((1u32 << l) - 1)) as usize);
         let mut a2 = a;
         if cell & BLANK_BIT == 0 {
             a2.main += self.values[usize::from(l)];
@@ -607,7 +607,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             return;
         }
         let more = a.tiles < self.rack_total;
-        let set = self.t[next as usize];
+        let set = node_word(self.t, next as usize);
         // Each call below is made only when the next square can take something from `next`
         // (a board tile its children have, or a rack letter they have and the square allows):
         // about half the calls would otherwise return at once.
@@ -624,9 +624,9 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         let anchor = self.anchor;
         // The separator is letter 0: when present it is the first child.
         if left_free && anchor + 1 < N && set & 1 != 0 {
-            let d = self.t[next as usize + 2];
+            let d = node_word(self.t, next as usize + 2);
             if d != 0 {
-                let dset = self.t[d as usize];
+                let dset = node_word(self.t, d as usize);
                 let cell = self.cells[anchor + 1];
                 if if cell != 0 {
                     dset >> (cell & CODE_MASK) & 1 != 0
@@ -652,7 +652,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             self.record_walk(a, start, pos);
         }
         if next != 0 && pos + 1 < N {
-            let set = self.t[next as usize];
+            let set = node_word(self.t, next as usize);
             let cell = self.cells[pos + 1];
             if if cell != 0 {
                 set >> (cell & CODE_MASK) & 1 != 0
@@ -969,7 +969,7 @@ fn wanted_children<P: Pop>(
     while w != 0 {
         let l = w.trailing_zeros();
         w &= w - 1;
-        let next = t[n + 2 + P::count(set & ((1u32 << l) - 1)) as usize];
+        let next = node_word(t, n + 2 + P::count(set & ((1u32 << l) - 1)) as usize);
         prefetch(t, next as usize);
         kids[nk].write(next << 5 | l);
         nk += 1;
@@ -977,17 +977,29 @@ fn wanted_children<P: Pop>(
     nk
 }
 
+/// Word `i` of the automaton's node table, read without a bounds check (the walk reads a
+/// few of them for each tile it tries; the checks cost 6% of all-moves' instructions).
+#[inline(always)]
+fn node_word(t: &[u32], i: usize) -> u32 {
+    debug_assert!(i < t.len());
+    // SAFETY: `t` is an `Automaton`'s table, which `Automaton::new` checks is well formed
+    // (`automaton::well_formed`): every node has its two words and a slot per child in its
+    // set, and every child and root is 0 or a node's start. The walk only reads a node it
+    // reached from a root through children, that node's next word, and, for a letter in its
+    // child set, that child's slot; all of them are in bounds.
+    unsafe { *t.get_unchecked(i) }
+}
+
 #[inline(always)]
 fn prefetch(t: &[u32], i: usize) {
     #[cfg(target_arch = "x86_64")]
-    if i < t.len() {
-        // SAFETY: `i` is in bounds (checked), and a prefetch never faults anyway.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch(
-                t.as_ptr().add(i) as *const i8,
-                core::arch::x86_64::_MM_HINT_T0,
-            );
-        }
+    // SAFETY: a prefetch only hints the cache and never faults, whatever the address; the
+    // pointer is made with `wrapping_add`, which is defined for any offset.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(
+            t.as_ptr().wrapping_add(i) as *const i8,
+            core::arch::x86_64::_MM_HINT_T0,
+        );
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (t, i);

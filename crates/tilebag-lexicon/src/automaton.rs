@@ -109,6 +109,12 @@ impl Automaton {
                 .unwrap_or(0)
         };
         let (table, roots) = breadth_first(&table, &[root(gaddag, &gmap), root(dawg, &dmap)]);
+        // The move generator reads the table without bounds checks, on the strength of this
+        // (`breadth_first` lays every node out so; checked here, in one pass, all the same).
+        assert!(
+            well_formed(&table, &roots),
+            "the automaton's node table is malformed"
+        );
         Automaton {
             gaddag_root: roots[0],
             dawg_root: roots[1],
@@ -160,6 +166,35 @@ impl Automaton {
         }
         ok
     }
+}
+
+/// Whether `table` is a sequence of whole nodes from index 0 (each `2 + popcount(set)` words)
+/// whose children, and `roots`, are all 0 or the start of a node: then every index a walk
+/// makes (a node, `node + 1`, and `node + 2 + i` for each child `i` its set has) is in bounds.
+/// The move generator relies on it to read the table unchecked.
+pub(crate) fn well_formed(table: &[u32], roots: &[u32]) -> bool {
+    let mut starts = vec![false; table.len() + 1];
+    let mut n = 0;
+    while n < table.len() {
+        starts[n] = true;
+        if n + 1 >= table.len() {
+            return false;
+        }
+        n += 2 + table[n].count_ones() as usize;
+    }
+    if n != table.len() || table.len() < 2 || table[0] != 0 {
+        return false;
+    }
+    let is_node = |c: u32| (c as usize) < table.len() && starts[c as usize];
+    let mut n = 0;
+    while n < table.len() {
+        let k = table[n].count_ones() as usize;
+        if !table[n + 2..n + 2 + k].iter().all(|&c| is_node(c)) {
+            return false;
+        }
+        n += 2 + k;
+    }
+    roots.iter().all(|&r| is_node(r))
 }
 
 /// The same nodes laid out breadth first from `roots` (the first root's levels, with the nodes
@@ -218,6 +253,25 @@ pub fn child(table: &[u32], node: u32, l: u8) -> Option<(u32, bool)> {
 mod tests {
     use super::*;
     use crate::Gaddag;
+
+    #[test]
+    fn a_table_is_well_formed_only_when_every_index_a_walk_makes_is_in_bounds() {
+        let (g, dawg) = Gaddag::build(&["CAT", "CATS", "AT"]).unwrap();
+        let a = Automaton::new(g.edges(), &dawg);
+        let roots = [a.gaddag_root(), a.dawg_root()];
+        assert!(well_formed(a.table(), &roots));
+        // Cut short: the last node's children are missing.
+        let t = a.table();
+        assert!(!well_formed(&t[..t.len() - 1], &roots));
+        // A child into the middle of a node (index 1 is the empty node's second word).
+        let mut bad = t.to_vec();
+        let root = a.gaddag_root() as usize;
+        assert_ne!(bad[root], 0, "the root has children");
+        bad[root + 2] = 1;
+        assert!(!well_formed(&bad, &roots));
+        // A root past the end.
+        assert!(!well_formed(t, &[t.len() as u32]));
+    }
 
     #[test]
     fn finds_what_the_edges_hold() {
