@@ -28,6 +28,7 @@ use crate::grid::Grid;
 use crate::movegen::{generate, GenOptions, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// What [`Engine::endgame_deep`] chose.
@@ -39,6 +40,9 @@ pub struct DeepEndgame {
     pub depth: usize,
     /// Positions the deeper searches expanded (each one lists every move of its side).
     pub nodes: u64,
+    /// Positions whose value the transposition table gave without a search (met again by
+    /// another order of the same moves).
+    pub transpositions: u64,
 }
 
 /// Plies searched at most.
@@ -52,7 +56,49 @@ struct Deep<'e, 'a> {
     engine: &'e Engine<'a>,
     deadline: Instant,
     nodes: u64,
+    transpositions: u64,
     aborted: bool,
+    /// The transposition table: what a finished search of a position found, by [`key`].
+    table: HashMap<u128, Stored>,
+}
+
+/// What the table keeps of a position searched (see [`Deep::node`]).
+#[derive(Clone, Copy)]
+struct Stored {
+    /// Plies the search had.
+    depth: u8,
+    value: i32,
+    /// What `value` is: the exact value, or only a lower or an upper bound (the search was
+    /// cut off above `beta`, or found nothing above `alpha`).
+    bound: Bound,
+    /// The move that was best (or cut off): searched first when the position comes again,
+    /// whatever the depth.
+    best: Option<Move>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The table's key for a position: the board, the racks of the side to move and of the other
+/// side, and whether the other side just passed. A node's value depends on nothing else (values
+/// are spreads from here on). Two hashes of 64 bits with different salts: two positions share
+/// a key only by a 128-bit collision.
+fn key(grid: &Grid, me: &Rack, opp: &Rack, after_pass: bool) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |salt: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        salt.hash(&mut h);
+        grid.cells.hash(&mut h);
+        me.hash(&mut h);
+        opp.hash(&mut h);
+        after_pass.hash(&mut h);
+        h.finish()
+    };
+    u128::from(half(0)) << 64 | u128::from(half(1))
 }
 
 impl Engine<'_> {
@@ -65,6 +111,7 @@ impl Engine<'_> {
             best: two,
             depth: 2,
             nodes: 0,
+            transpositions: 0,
         };
         if s.bag_len != 0 || s.unseen.is_empty() || s.rack.is_empty() {
             return out;
@@ -73,7 +120,9 @@ impl Engine<'_> {
             engine: self,
             deadline,
             nodes: 0,
+            transpositions: 0,
             aborted: false,
+            table: HashMap::new(),
         };
         // Our moves: the last search's choice first, then the rest in the search's order.
         let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
@@ -130,6 +179,7 @@ impl Engine<'_> {
                 }
             }
             out.nodes = search.nodes;
+            out.transpositions = search.transpositions;
             if search.aborted {
                 break;
             }
@@ -241,15 +291,42 @@ impl Deep<'_, '_> {
             self.aborted = true;
             return 0;
         }
+        // A position met before: its value, if searched to this depth and the window allows
+        // (a bound settles it only beyond the window); its best move is tried first anyway.
+        let k = key(grid, me, opp, after_pass);
+        let stored = self.table.get(&k).copied();
+        if let Some(t) = stored {
+            if usize::from(t.depth) == depth
+                && match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => t.value >= beta,
+                    Bound::Upper => t.value <= alpha,
+                }
+            {
+                self.transpositions += 1;
+                return t.value;
+            }
+        }
         self.nodes += 1;
+        let alpha0 = alpha;
         let values = &self.engine.tables.values;
         let opp_total = opp.value(values);
         let mut best = i32::MIN + 1;
-        // The hints first: a cut-off among them spares listing every move.
+        let mut best_move: Option<Move> = None;
+        // The stored move and the hints first: a cut-off among them spares listing every move.
+        let first: Vec<Move> = stored
+            .and_then(|t| t.best)
+            .into_iter()
+            .chain(hints.iter().copied())
+            .collect();
         let e = self.engine;
         let listed = std::iter::once(()).flat_map(|()| every_move(e, grid, me));
-        let others = listed.filter(|m| !hints.iter().any(|h| h.same_as(m)));
-        for m in hints.iter().copied().chain(others) {
+        let others = listed.filter(|m| !first.iter().any(|h| h.same_as(m)));
+        for (i, m) in first.iter().copied().chain(others).enumerate() {
+            if i > 0 && i < first.len() && first[..i].iter().any(|h| h.same_as(&m)) {
+                // A hint that is also the stored move.
+                continue;
+            }
             if depth == 2 && m.kind == MoveKind::Place {
                 let kept = me.minus(&m.used());
                 // The other side's last ply is worth at least its pass: a placement that does
@@ -266,12 +343,31 @@ impl Deep<'_, '_> {
             if self.aborted {
                 return 0;
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_move = Some(m);
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best <= alpha0 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.table.insert(
+            k,
+            Stored {
+                depth: depth as u8,
+                value: best,
+                bound,
+                best: best_move.or(stored.and_then(|t| t.best)),
+            },
+        );
         best
     }
 }

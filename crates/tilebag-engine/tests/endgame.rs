@@ -329,11 +329,13 @@ fn deeper_endgame_search_equals_a_plain_search_over_every_move() {
     let g = &engine.graphs;
     let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
     let positions = selfplay_endgames(&engine, 60);
-    let (mut checked, mut differs) = (0, 0);
+    let (mut checked, mut differs, mut transpositions) = (0, 0, 0);
     for (i, s) in positions.iter().enumerate() {
         let tiles = s.rack.len() + s.unseen.len();
+        // Five plies are the first where a position comes again by another order of the same
+        // moves (ours, theirs, ours), so the transposition table's values are checked too.
         let depths: &[usize] = if tiles <= 5 {
-            &[3, 4]
+            &[3, 4, 5]
         } else if tiles <= 8 {
             &[3]
         } else {
@@ -342,6 +344,7 @@ fn deeper_endgame_search_equals_a_plain_search_over_every_move() {
         for &depth in depths {
             let deep = engine.endgame_deep(s, far, depth);
             assert_eq!(deep.depth, depth, "position {i}: searched {}", deep.depth);
+            transpositions += deep.transpositions;
             let want = brute_deep(&s.grid, &s.rack, &s.unseen, depth, s.zeros > 0, g, &t);
             assert_eq!(
                 deep.best.equity,
@@ -370,8 +373,12 @@ fn deeper_endgame_search_equals_a_plain_search_over_every_move() {
             checked += 1;
         }
     }
-    eprintln!("{checked} searches checked; {differs} chose another move than the two-ply search");
+    eprintln!(
+        "{checked} searches checked; {differs} chose another move than the two-ply search; \
+         {transpositions} values from the transposition table"
+    );
     assert!(checked >= 30, "{checked} searches checked");
+    assert!(transpositions > 0, "the transposition table was never used");
 }
 
 /// With no time to think, the deeper search keeps the two-ply choice.
