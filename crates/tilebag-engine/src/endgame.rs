@@ -19,9 +19,13 @@
 //! [`crate::movegen::best_by_value_per_tiles`], not a list of every move. After each move of
 //! ours, the opponent's replies on the board as it stands that the move leaves alone (no tile on
 //! or next to a word they form, so each is still legal with the same score) are tried before
-//! every reply is listed: one of them often refutes the move at once. Each search is exact for
-//! its depth: alpha-beta only skips moves that cannot change the result (the `endgame` tests
-//! compare three and four plies with a plain search over every move).
+//! every reply is listed: one of them often refutes the move at once. A transposition table
+//! keeps what each position's search found (its value at that depth, exact or as a bound, and
+//! its best move): the same position reached by another order of the same moves is not
+//! searched again, and its best move is searched first in the next, deeper search. Each search
+//! is exact for its depth: alpha-beta only skips moves that cannot change the result, and the
+//! table gives a value only for the same depth and only where its bound settles it (the
+//! `endgame` tests compare three, four and five plies with a plain search over every move).
 
 use crate::engine::{apply, leaves_alone, reply_area, Area, Engine, Situation};
 use crate::grid::Grid;

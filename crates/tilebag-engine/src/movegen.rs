@@ -1519,7 +1519,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
             lines[d * N + r] = Some(ld);
         }
     }
-    items.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let order = best_first(items.iter().map(|i| i.0));
     // The best placement so far; `floor`, its value, is what the walks and lookups must beat.
     let mut best: Option<(Move, f32)> = None;
     let floor = Cell::new(f32::NEG_INFINITY);
@@ -1530,7 +1530,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
             best = Some((Move::from_candidate(c), v));
         }
     };
-    for &(bound, kind, d, r, x, y) in items.iter() {
+    for (bound, kind, d, r, x, y) in order.map(|i| items[i]) {
         if bound <= floor.get() {
             break;
         }
@@ -1599,9 +1599,9 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 );
             }
         }
-        windows.sort_by(|x, y| y.0.total_cmp(&x.0));
         let anagrams = graphs.lex.anagrams();
-        for &(bound, d, r, start, end, n) in &windows {
+        let order = best_first(windows.iter().map(|w| w.0));
+        for (bound, d, r, start, end, n) in order.map(|i| windows[i]) {
             if bound <= floor.get() {
                 break;
             }
@@ -1621,6 +1621,25 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         }
     }
     best
+}
+
+/// The indices of `bounds`, highest bound first (equal bounds in their order): a sort of one
+/// `u64` key per item, the bound's bits made to order as numbers do (as `f32::total_cmp`), then
+/// the index.
+fn best_first(bounds: impl ExactSizeIterator<Item = f32>) -> impl Iterator<Item = usize> {
+    let mut keys: Vec<u64> = Vec::with_capacity(bounds.len());
+    for (i, b) in bounds.enumerate() {
+        let bits = b.to_bits();
+        // Negative numbers: all bits flipped; others: the sign bit set. Then higher is larger.
+        let up = if bits >> 31 == 1 {
+            !bits
+        } else {
+            bits | 1 << 31
+        };
+        keys.push(u64::from(!up) << 32 | i as u64);
+    }
+    keys.sort_unstable();
+    keys.into_iter().map(|k| (k & 0xffff_ffff) as usize)
 }
 
 /// Whether some word may be an anagram of all the rack's tiles (at most two blanks) and the
