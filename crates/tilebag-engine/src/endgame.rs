@@ -25,7 +25,12 @@
 //! searched again, and its best move is searched first in the next, deeper search. Each search
 //! is exact for its depth: alpha-beta only skips moves that cannot change the result, and the
 //! table gives a value only for the same depth and only where its bound settles it (the
-//! `endgame` tests compare three, four and five plies with a plain search over every move).
+//! `endgame` tests compare three, four and five plies with a plain search over every move, on
+//! one thread and on two).
+//!
+//! The search runs on every core: at each depth the threads share out our moves, each taking
+//! the next one not yet taken and searching it above the best value any thread has found so
+//! far; each thread keeps its own transposition table.
 
 use crate::engine::{apply, leaves_alone, reply_area, Area, Engine, Situation};
 use crate::grid::Grid;
@@ -33,6 +38,7 @@ use crate::movegen::{generate, GenOptions, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// What [`Engine::endgame_deep`] chose.
@@ -108,8 +114,23 @@ fn key(grid: &Grid, me: &Rack, opp: &Rack, after_pass: bool) -> u128 {
 impl Engine<'_> {
     /// The best move with the bag empty, searched as deep as `deadline` allows (at most
     /// `max_depth` plies; at least the exact two-ply search of [`Engine::endgame_best`], which
-    /// always finishes). See the module documentation.
+    /// always finishes), on every core. See the module documentation.
     pub fn endgame_deep(&self, s: &Situation, deadline: Instant, max_depth: usize) -> DeepEndgame {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.endgame_deep_on(s, deadline, max_depth, cores)
+    }
+
+    /// [`Engine::endgame_deep`] on `threads` threads: they share out our moves at each depth
+    /// (each searched with the best value found so far by any of them as its floor), each
+    /// with its own transposition table. The result is the same as on one thread, up to the
+    /// choice among moves of equal value.
+    pub fn endgame_deep_on(
+        &self,
+        s: &Situation,
+        deadline: Instant,
+        max_depth: usize,
+        threads: usize,
+    ) -> DeepEndgame {
         let two = self.endgame_best(s);
         let mut out = DeepEndgame {
             best: two,
@@ -120,14 +141,16 @@ impl Engine<'_> {
         if s.bag_len != 0 || s.unseen.is_empty() || s.rack.is_empty() {
             return out;
         }
-        let mut search = Deep {
-            engine: self,
-            deadline,
-            nodes: 0,
-            transpositions: 0,
-            aborted: false,
-            table: HashMap::new(),
-        };
+        let mut searches: Vec<Deep> = (0..threads.max(1))
+            .map(|_| Deep {
+                engine: self,
+                deadline,
+                nodes: 0,
+                transpositions: 0,
+                aborted: false,
+                table: HashMap::new(),
+            })
+            .collect();
         // Our moves: the last search's choice first, then the rest in the search's order.
         let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
         let mut moves = moves_on(self, &prep, &s.rack);
@@ -154,40 +177,74 @@ impl Engine<'_> {
             if Instant::now() >= deadline {
                 break;
             }
-            let mut best: Option<(usize, i32)> = None;
-            let mut values = vec![i32::MIN; moves.len()];
-            for (i, m) in moves.iter().enumerate() {
-                let alpha = best.map_or(i32::MIN + 1, |b| b.1);
-                let hints: Vec<Move> = standing
-                    .iter()
-                    .filter(|(_, area)| leaves_alone(m, area))
-                    .take(HINTS)
-                    .map(|r| r.0)
-                    .collect();
-                let v = search.move_value(
-                    &s.grid,
-                    &s.rack,
-                    &s.unseen,
-                    m,
-                    depth,
-                    after_pass,
-                    (alpha, i32::MAX),
-                    &hints,
-                );
-                if search.aborted {
-                    break;
+            // Each thread takes the next move not yet taken, and searches it above the best
+            // value found so far: (move, value, whether the value is exact, not only a bound).
+            let next = AtomicUsize::new(0);
+            let floor = AtomicI32::new(i32::MIN + 1);
+            let moves_now = &moves;
+            let standing = &standing;
+            let work = |search: &mut Deep| -> Vec<(usize, i32, bool)> {
+                let mut found = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(m) = moves_now.get(i) else {
+                        break;
+                    };
+                    let alpha = floor.load(Ordering::SeqCst);
+                    let hints: Vec<Move> = standing
+                        .iter()
+                        .filter(|(_, area)| leaves_alone(m, area))
+                        .take(HINTS)
+                        .map(|r| r.0)
+                        .collect();
+                    let v = search.move_value(
+                        &s.grid,
+                        &s.rack,
+                        &s.unseen,
+                        m,
+                        depth,
+                        after_pass,
+                        (alpha, i32::MAX),
+                        &hints,
+                    );
+                    if search.aborted {
+                        break;
+                    }
+                    found.push((i, v, v > alpha));
+                    floor.fetch_max(v, Ordering::SeqCst);
                 }
-                values[i] = v;
-                if best.is_none_or(|b| v > b.1) {
-                    best = Some((i, v));
-                }
-            }
-            out.nodes = search.nodes;
-            out.transpositions = search.transpositions;
-            if search.aborted {
+                found
+            };
+            let found: Vec<(usize, i32, bool)> = if searches.len() == 1 {
+                work(&mut searches[0])
+            } else {
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = searches
+                        .iter_mut()
+                        .map(|search| scope.spawn(|| work(search)))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .flat_map(|h| h.join().unwrap_or_default())
+                        .collect()
+                })
+            };
+            out.nodes = searches.iter().map(|d| d.nodes).sum();
+            out.transpositions = searches.iter().map(|d| d.transpositions).sum();
+            if searches.iter().any(|d| d.aborted) || found.len() < moves.len() {
                 break;
             }
-            let Some((i, v)) = best else {
+            let mut values = vec![i32::MIN; moves.len()];
+            for &(i, v, _) in &found {
+                values[i] = v;
+            }
+            // The best: the highest exact value, the first in the order on a tie (a value that
+            // is only a bound is at most the floor it was searched above).
+            let Some(&(i, v, _)) = found
+                .iter()
+                .filter(|f| f.2)
+                .max_by_key(|f| (f.1, std::cmp::Reverse(f.0)))
+            else {
                 break;
             };
             let mut m = moves[i];
@@ -411,7 +468,7 @@ impl Engine<'_> {
 
 /// Plays an empty-bag endgame to its end: the side to move in `s` (seat 0) against the holder
 /// of the unseen tiles (seat 1), each choosing with the two-ply search, or with the deeper search
-/// given `think[seat]` per move. The game ends when a side goes out (it gains the other's rack,
+/// given `think[seat]` per move (on `threads` search threads). The game ends when a side goes out (it gains the other's rack,
 /// which the other loses: NASPA V.G.1, WESPA 5.1.4) or when both pass in turn (each loses its
 /// own rack, as the scoreless-turns ending would count them: NASPA V.B). Returns what the play
 /// gains for seat 0 (its points less seat 1's, adjustments included), seat 0's first move, and
@@ -420,6 +477,7 @@ pub fn play_endgame(
     engine: &Engine<'_>,
     s: &Situation,
     think: [Option<std::time::Duration>; 2],
+    threads: usize,
 ) -> (i32, Move, usize) {
     let values = &engine.tables.values;
     let mut racks = [s.rack, s.unseen];
@@ -443,7 +501,7 @@ pub fn play_endgame(
         };
         let (m, depth) = match think[mover] {
             Some(d) => {
-                let r = engine.endgame_deep(&sit, Instant::now() + d, MAX_DEPTH);
+                let r = engine.endgame_deep_on(&sit, Instant::now() + d, MAX_DEPTH, threads);
                 (r.best, r.depth)
             }
             None => (engine.endgame_best(&sit), 2),

@@ -342,7 +342,8 @@ fn deeper_endgame_search_equals_a_plain_search_over_every_move() {
             continue;
         };
         for &depth in depths {
-            let deep = engine.endgame_deep(s, far, depth);
+            // One search thread or two, in turn: both must be exact.
+            let deep = engine.endgame_deep_on(s, far, depth, 1 + i % 2);
             assert_eq!(deep.depth, depth, "position {i}: searched {}", deep.depth);
             transpositions += deep.transpositions;
             let want = brute_deep(&s.grid, &s.rack, &s.unseen, depth, s.zeros > 0, g, &t);

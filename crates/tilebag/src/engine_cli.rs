@@ -143,6 +143,10 @@ pub struct BenchEndgameArgs {
     /// Positions to play at most (the first usable lines of the file).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Threads of each deeper search; the positions are played on the cores left (at least
+    /// one at a time).
+    #[arg(long, default_value_t = 1)]
+    pub search_threads: usize,
 }
 
 /// Opens the lexicon the user named (or ENABLE) as a generator's lexicon.
@@ -771,7 +775,8 @@ fn cgp_lines<'a>(
 }
 
 /// `bench endgame`: for each position, the endgame played out three times (the two-ply search
-/// in both seats; the deeper search in seat 0; the deeper search in seat 1), on every core.
+/// in both seats; the deeper search in seat 0; the deeper search in seat 1), on every core
+/// (positions side by side, each deeper search on `--search-threads` threads).
 pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.positions)
         .with_context(|| args.positions.display().to_string())?;
@@ -799,7 +804,9 @@ pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
     }
     let think = Some(Duration::from_millis(args.ms));
     let t0 = Instant::now();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let search_threads = args.search_threads.max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = (cores / search_threads).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut progress = Progress::new(positions.len() as u64, "endgames");
     // Per position: seat 0's gain with the deeper search, seat 1's, whether seat 0's first move
@@ -814,12 +821,24 @@ pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
                         let Some(s) = positions.get(k) else {
                             break;
                         };
-                        let (base, two, _) =
-                            tilebag_engine::endgame::play_endgame(&engine, s, [None, None]);
-                        let (deep0, m, depth) =
-                            tilebag_engine::endgame::play_endgame(&engine, s, [think, None]);
-                        let (deep1, _, _) =
-                            tilebag_engine::endgame::play_endgame(&engine, s, [None, think]);
+                        let (base, two, _) = tilebag_engine::endgame::play_endgame(
+                            &engine,
+                            s,
+                            [None, None],
+                            search_threads,
+                        );
+                        let (deep0, m, depth) = tilebag_engine::endgame::play_endgame(
+                            &engine,
+                            s,
+                            [think, None],
+                            search_threads,
+                        );
+                        let (deep1, _, _) = tilebag_engine::endgame::play_endgame(
+                            &engine,
+                            s,
+                            [None, think],
+                            search_threads,
+                        );
                         out.push((k, deep0 - base, base - deep1, !m.same_as(&two), depth));
                     }
                     out
@@ -869,7 +888,12 @@ pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
         .map(|(d, c)| format!("{d} plies: {c}"))
         .collect();
     println!("plies of the first search: {}", shown.join(", "));
-    println!("{:.1} s on {threads} threads", t0.elapsed().as_secs_f64());
+    println!(
+        "{:.1} s, {threads} position{} at a time, each deeper search on {search_threads} thread{}",
+        t0.elapsed().as_secs_f64(),
+        if threads == 1 { "" } else { "s" },
+        if search_threads == 1 { "" } else { "s" }
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -264,6 +264,23 @@ fn bench_endgame_plays_out_endgames_with_the_deeper_search_in_each_seat() {
     );
     // Three tiles in all: the search reaches its full depth at once.
     assert!(s.contains("8 plies: "), "{s}");
+    assert!(s.contains("each deeper search on 1 thread"), "{s}");
+
+    // Each deeper search on two threads: the same endgames, one position at a time.
+    let o = tilebag(&[
+        "bench",
+        "endgame",
+        file.to_str().unwrap(),
+        "--ms",
+        "300",
+        "--search-threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let s = out(&o);
+    assert!(s.contains(" of 4 endgames"), "{s}");
+    assert!(s.contains("8 plies: "), "{s}");
+    assert!(s.contains("each deeper search on 2 threads"), "{s}");
 
     // A line that cannot be read is named.
     std::fs::write(
