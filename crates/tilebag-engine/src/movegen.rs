@@ -366,6 +366,7 @@ macro_rules! step {
                 $self.give(l, saved);
             } else if $self.rack[usize::from(BLANK)] > 0 {
                 let saved = $self.take(BLANK);
+                $self.blank_as = l;
                 $self.placed[pos] = l;
                 let $a2 = $self.with_tile(a, pos, l, l);
                 $then;
@@ -408,6 +409,9 @@ struct Line<'a, F> {
     rack: [u8; 27],
     /// The rack's tiles when the walk began (its blanks: `nat[BLANK]`).
     nat: [u8; 27],
+    /// The letter the walk last took a blank for (with one blank: the letter it stands for
+    /// while the walk holds it).
+    blank_as: u8,
     /// Bits of the codes on the rack: bit 0 while a blank is left, bits 1..=26 its letters.
     letter_bits: u32,
     stride: [u16; 27],
@@ -465,6 +469,24 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if end == start {
             return;
         }
+        if self.nat[usize::from(BLANK)] == 1 {
+            // One blank: if the walk took it (for a letter the rack had run out of, `blank_as`)
+            // it stands on one of the squares of that letter; if not, the word as walked, then
+            // the blank on each new square in turn.
+            let only = if self.rack[usize::from(BLANK)] == 0 {
+                Some(self.blank_as)
+            } else {
+                self.record(a, start, end);
+                None
+            };
+            for p in start..=end {
+                let l = self.placed[p];
+                if self.cells[p] == 0 && only.is_none_or(|x| x == l) {
+                    self.record_blank_on(a, start, end, p);
+                }
+            }
+            return;
+        }
         let mut squares = [0u8; N];
         let mut n = 0;
         for p in start..=end {
@@ -503,22 +525,38 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             naturals[li] -= 1;
         }
         if blanks > 0 {
-            // The letter's value comes off the main word and its cross-word; the leave keeps
-            // the letter and loses the blank.
-            let lv = self.values[li] * self.lm[p];
-            let b = Acc {
-                main: a.main - lv,
-                xtotal: a.xtotal - lv * self.xm[p],
-                used: a
-                    .used
-                    .wrapping_sub(self.stride[li])
-                    .wrapping_add(self.stride[usize::from(BLANK)]),
-                ..a
-            };
+            let b = self.blank_on(a, p);
             self.placed[p] = l | BLANK_BIT;
             self.assign_blanks(b, start, end, rest, blanks - 1, naturals);
             self.placed[p] = l;
         }
+    }
+
+    /// The totals `a` with the new tile on square `p` made a blank: its letter's value comes
+    /// off the main word and its cross-word; the leave keeps the letter and loses the blank.
+    #[inline(always)]
+    fn blank_on(&self, a: Acc, p: usize) -> Acc {
+        let li = usize::from(self.placed[p]);
+        let lv = self.values[li] * self.lm[p];
+        Acc {
+            main: a.main - lv,
+            xtotal: a.xtotal - lv * self.xm[p],
+            used: a
+                .used
+                .wrapping_sub(self.stride[li])
+                .wrapping_add(self.stride[usize::from(BLANK)]),
+            ..a
+        }
+    }
+
+    /// Records the word on `start..=end` (totals `a`, every new tile its letter) with the new
+    /// tile on `p` a blank.
+    fn record_blank_on(&mut self, a: Acc, start: usize, end: usize, p: usize) {
+        let b = self.blank_on(a, p);
+        let l = self.placed[p];
+        self.placed[p] = l | BLANK_BIT;
+        self.record(b, start, end);
+        self.placed[p] = l;
     }
 
     /// The totals after a new tile (a square byte) goes on empty square `pos`.
@@ -1156,6 +1194,7 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             placed: [0; N],
             rack: rack.counts,
             nat: rack.counts,
+            blank_as: 0,
             letter_bits: rack_bits(&rack.counts) | u32::from(rack.counts[usize::from(BLANK)] > 0),
             stride: index.stride,
             rack_total: rack.len().min(255) as u8,
