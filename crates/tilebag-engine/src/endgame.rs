@@ -375,19 +375,16 @@ impl Deep<'_, '_> {
         let mut best = i32::MIN + 1;
         let mut best_move: Option<Move> = None;
         // The stored move and the hints first: a cut-off among them spares listing every move.
-        let first: Vec<Move> = stored
-            .and_then(|t| t.best)
-            .into_iter()
-            .chain(hints.iter().copied())
-            .collect();
+        let mut first: Vec<Move> = stored.and_then(|t| t.best).into_iter().collect();
+        for h in hints {
+            if !first.iter().any(|f| f.same_as(h)) {
+                first.push(*h);
+            }
+        }
         let e = self.engine;
         let listed = std::iter::once(()).flat_map(|()| every_move(e, grid, me));
         let others = listed.filter(|m| !first.iter().any(|h| h.same_as(m)));
-        for (i, m) in first.iter().copied().chain(others).enumerate() {
-            if i > 0 && i < first.len() && first[..i].iter().any(|h| h.same_as(&m)) {
-                // A hint that is also the stored move.
-                continue;
-            }
+        for m in first.iter().copied().chain(others) {
             if depth == 2 && m.kind == MoveKind::Place {
                 let kept = me.minus(&m.used());
                 // The other side's last ply is worth at least its pass: a placement that does
