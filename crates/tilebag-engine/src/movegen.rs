@@ -17,11 +17,15 @@
 //! left; the blank is bit 0 of the rack's bitset, so this takes no branch), so no child the rack
 //! or the square rules out is ever read; each wanted child's slot, like a board tile's child, is
 //! one population count of the node's child set below its letter (the `popcnt` instruction when
-//! the CPU has it: the walk is compiled for both, see `Pop`). The wanted children's nodes are
-//! prefetched before the first is
-//! followed, so their cache misses overlap. Before recursing, the caller checks that the next
-//! square can take something from the child node (about half the calls would otherwise return
-//! at once). Placing a tile updates three running sums (main-word letters, word multiplier,
+//! the CPU has it: the walk is compiled for both, see `Pop`), found as the wanted bits are
+//! taken one by one (no list of children is made first: prefetching such a list's nodes did not
+//! pay). Without a blank on the rack the walk is compiled apart, so a square's letters are one
+//! AND of the cross-check and the rack's letters. Before recursing, the caller checks that the
+//! next square can take something from the child node (about half the calls would otherwise
+//! return at once), and calls the step for an empty square or the one through a board tile, so
+//! the step does not test the square again. The walk's branches are hard to predict, so its
+//! cheap tests are combined with `&` into one branch, and taking a rack tile clears the
+//! letter's bit without a branch. Placing a tile updates three running sums (main-word letters, word multiplier,
 //! cross-word total, the last with per-square factors that are 0 where no cross-word forms, so
 //! no branch) and one index (which sub-multiset of the rack is used, for the leave value),
 //! passed by value, so taking it back is free. Nothing is allocated per move: each complete
@@ -322,36 +326,31 @@ impl Prepared {
 }
 
 /// The body of a walk's step, written once for the three walks (a macro, not a function
-/// taking a closure: that form ran 10% more instructions). Fills square `$pos` from node `$node`:
-/// through the board's tile there, or with each rack tile (a blank as each letter) that the node
-/// has a child for and the square allows; for each, `$then` runs with the child node, whether
-/// the path is a word, and the totals, and the tile is taken back after.
+/// taking a closure: that form ran 10% more instructions). Fills empty square `$pos` from node
+/// `$node` with each rack tile (a blank as each letter) that the node has a child for and the
+/// square allows; for each, `$then` runs with the child node, whether the path is a word, and
+/// the totals, and the tile is taken back after. (A square holding a tile is stepped through by
+/// [`Line::left_tile`] and [`Line::right_tile`]: the caller knows which it is, so the step
+/// does not test it again.)
 macro_rules! step {
-    ($self:ident, $P:ident, $pos:expr, $node:expr, $a:expr,
+    ($self:ident, $P:ident, $B:ident, $pos:expr, $node:expr, $a:expr,
      |$next:ident, $accepts:ident, $a2:ident| $then:expr) => {{
         let (pos, a) = ($pos, $a);
         let n = $node as usize;
         let set = node_word($self.t, n);
         let acc = node_word($self.t, n + 1);
-        let cell = $self.cells[pos];
-        if cell != 0 {
-            if let Some(($next, $accepts, $a2)) = $self.through_tile::<$P>(n, set, acc, cell, a) {
-                $then;
-            }
-            return;
-        }
+        debug_assert_eq!($self.cells[pos], 0);
         // Only the children whose letter is both allowed here and on the rack.
-        let want = $self.allowed(pos) & set;
+        let want = $self.allowed::<$B>(pos) & set;
         if want == 0 {
             return;
         }
-        let mut kids = [std::mem::MaybeUninit::<u32>::uninit(); 27];
-        let nk = wanted_children::<$P>($self.t, n, set, want, &mut kids);
-        for kid in &kids[..nk] {
-            // SAFETY: `wanted_children` wrote the first `nk` entries.
-            let kid = unsafe { kid.assume_init() };
-            let l = (kid & 31) as u8;
-            let $next = kid >> 5;
+        let mut w = want & !1;
+        while w != 0 {
+            let l = w.trailing_zeros();
+            w &= w - 1;
+            let $next = node_word($self.t, n + 2 + $P::count(set & ((1u32 << l) - 1)) as usize);
+            let l = l as u8;
             let $accepts = acc >> l & 1 != 0;
             // A letter the rack holds is walked once, as the rack's tile; a blank is taken only
             // for a letter the rack has run out of. Both are walked as the letter (`placed`
@@ -364,7 +363,7 @@ macro_rules! step {
                 let $a2 = $self.with_tile(a, pos, l, l);
                 $then;
                 $self.give(l, saved);
-            } else if $self.rack[usize::from(BLANK)] > 0 {
+            } else if $B && $self.rack[usize::from(BLANK)] > 0 {
                 let saved = $self.take(BLANK);
                 $self.blank_as = l;
                 $self.placed[pos] = l;
@@ -421,6 +420,10 @@ struct Line<'a, F> {
     anchor: usize,
     /// The square right of the anchor is empty or off the board.
     anchor_right_free: bool,
+    /// The anchor is not the line's last square: a word may go on right of it.
+    anchor_sep: bool,
+    /// The square right of the anchor (0 when empty or off the board).
+    anchor_next: u8,
     left_limit: usize,
     direction: Direction,
     line: u8,
@@ -582,9 +585,8 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         let bits = self.letter_bits;
         let n = &mut self.rack[usize::from(code)];
         *n -= 1;
-        if *n == 0 {
-            self.letter_bits &= !(1 << code);
-        }
+        // Without a branch: the letter's bit goes when its last tile does.
+        self.letter_bits &= !(u32::from(*n == 0) << code);
         bits
     }
 
@@ -596,13 +598,16 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
 
     /// The letters that may go on empty square `pos` now.
     #[inline(always)]
-    fn allowed(&self, pos: usize) -> u32 {
+    fn allowed<const B: bool>(&self, pos: usize) -> u32 {
+        if !B {
+            // No blank on the rack: its letters only.
+            return self.mask[pos] & self.letter_bits;
+        }
         // Bit 0 of `letter_bits` is the blank: all ones below when one is left.
         let blank = 0u32.wrapping_sub(self.letter_bits & 1);
         self.mask[pos] & (self.letter_bits | blank)
     }
 
-    /// Fills square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
     /// Step through a tile already on the board (`cell`) from node `n` (its child set `set`,
     /// its accept set `acc`): the child node, whether the path so far is a word, and the running
     /// totals with the tile's value (a blank on the board scores nothing). `None` when no word
@@ -628,76 +633,110 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         Some((next, acc >> l & 1 != 0, a2))
     }
 
-    fn left<P: Pop>(&mut self, pos: usize, node: u32, a: Acc) {
-        step!(self, P, pos, node, a, |next, accepts, a2| self
-            .after_left::<P>(pos, next, accepts, a2));
+    /// Fills empty square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
+    fn left<P: Pop, const B: bool>(&mut self, pos: usize, node: u32, a: Acc) {
+        step!(self, P, B, pos, node, a, |next, accepts, a2| self
+            .after_left::<P, B>(pos, next, accepts, a2));
+    }
+
+    /// Steps through the board's tile on `pos` (left of the anchor) from GADDAG node `node`.
+    fn left_tile<P: Pop, const B: bool>(&mut self, pos: usize, node: u32, a: Acc) {
+        let n = node as usize;
+        let set = node_word(self.t, n);
+        let acc = node_word(self.t, n + 1);
+        if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, self.cells[pos], a) {
+            self.after_left::<P, B>(pos, next, accepts, a2);
+        }
     }
 
     /// After a letter went on `pos` (leftwards) reaching GADDAG node `next`: record the word if
-    /// complete, go on left, and cross the separator to go right of the anchor.
+    /// complete, go on left, and cross the separator to go right of the anchor. The tests are
+    /// combined with `&` rather than `&&` where both sides are cheap: one branch instead of
+    /// several, and the walk's branches are hard to predict. Node 0 is the empty node (no
+    /// children), so a leaf needs no test of its own: nothing below goes on from it.
     #[inline(always)]
-    fn after_left<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
-        let left_free = pos == 0 || self.cells[pos - 1] == 0;
-        if accepts && left_free && self.anchor_right_free {
+    fn after_left<P: Pop, const B: bool>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
+        let left_cell = if pos > 0 { self.cells[pos - 1] } else { 0 };
+        if accepts & (left_cell == 0) & self.anchor_right_free {
             self.record_walk(a, pos, self.anchor);
-        }
-        if next == 0 {
-            return;
         }
         let more = a.tiles < self.rack_total;
         let set = node_word(self.t, next as usize);
         // Each call below is made only when the next square can take something from `next`
         // (a board tile its children have, or a rack letter they have and the square allows):
         // about half the calls would otherwise return at once.
-        if pos > 0 {
-            let cell = self.cells[pos - 1];
-            if if cell != 0 {
-                set >> (cell & CODE_MASK) & 1 != 0
+        if if left_cell != 0 {
+            set >> (left_cell & CODE_MASK) & 1 != 0
+        } else {
+            // (At square 0, `pos > left_limit` is false and the mask read is of square 0.)
+            (pos > self.left_limit) & more & (set & self.allowed::<B>(pos.saturating_sub(1)) != 0)
+        } {
+            if left_cell != 0 {
+                self.left_tile::<P, B>(pos - 1, next, a);
             } else {
-                pos > self.left_limit && more && set & self.allowed(pos - 1) != 0
-            } {
-                self.left::<P>(pos - 1, next, a);
+                self.left::<P, B>(pos - 1, next, a);
             }
         }
-        let anchor = self.anchor;
         // The separator is letter 0: when present it is the first child.
-        if left_free && anchor + 1 < N && set & 1 != 0 {
+        if (left_cell == 0) & self.anchor_sep & (set & 1 != 0) {
             let d = node_word(self.t, next as usize + 2);
-            if d != 0 {
-                let dset = node_word(self.t, d as usize);
-                let cell = self.cells[anchor + 1];
-                if if cell != 0 {
-                    dset >> (cell & CODE_MASK) & 1 != 0
+            let dset = node_word(self.t, d as usize);
+            let cell = self.anchor_next;
+            if if cell != 0 {
+                dset >> (cell & CODE_MASK) & 1 != 0
+            } else {
+                more & (dset & self.allowed::<B>(self.anchor + 1) != 0)
+            } {
+                if cell != 0 {
+                    self.right_tile::<P, B>(self.anchor + 1, d, pos, a);
                 } else {
-                    more && dset & self.allowed(anchor + 1) != 0
-                } {
-                    self.right::<P>(anchor + 1, d, pos, a);
+                    self.right::<P, B>(self.anchor + 1, d, pos, a);
                 }
             }
         }
     }
 
-    /// Fills square `pos` (right of the anchor) from DAWG node `node`, going right.
-    fn right<P: Pop>(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
-        step!(self, P, pos, node, a, |next, accepts, a2| self
-            .after_right::<P>(pos, next, accepts, start, a2));
+    /// Fills empty square `pos` (right of the anchor) from DAWG node `node`, going right.
+    fn right<P: Pop, const B: bool>(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
+        step!(self, P, B, pos, node, a, |next, accepts, a2| self
+            .after_right::<P, B>(pos, next, accepts, start, a2));
+    }
+
+    /// Steps through the board's tile on `pos` (right of the anchor) from DAWG node `node`.
+    fn right_tile<P: Pop, const B: bool>(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
+        let n = node as usize;
+        let set = node_word(self.t, n);
+        let acc = node_word(self.t, n + 1);
+        if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, self.cells[pos], a) {
+            self.after_right::<P, B>(pos, next, accepts, start, a2);
+        }
     }
 
     #[inline(always)]
-    fn after_right<P: Pop>(&mut self, pos: usize, next: u32, accepts: bool, start: usize, a: Acc) {
-        let right_free = pos + 1 == N || self.cells[pos + 1] == 0;
-        if accepts && right_free {
+    fn after_right<P: Pop, const B: bool>(
+        &mut self,
+        pos: usize,
+        next: u32,
+        accepts: bool,
+        start: usize,
+        a: Acc,
+    ) {
+        let right_cell = if pos + 1 < N { self.cells[pos + 1] } else { 0 };
+        if accepts & (right_cell == 0) {
             self.record_walk(a, start, pos);
         }
-        if next != 0 && pos + 1 < N {
+        if pos + 1 < N {
             let set = node_word(self.t, next as usize);
-            let cell = self.cells[pos + 1];
-            if if cell != 0 {
-                set >> (cell & CODE_MASK) & 1 != 0
+            if if right_cell != 0 {
+                set >> (right_cell & CODE_MASK) & 1 != 0
             } else {
-                a.tiles < self.rack_total && set & self.allowed(pos + 1) != 0
+                (a.tiles < self.rack_total) & (set & self.allowed::<B>(pos + 1) != 0)
             } {
-                self.right::<P>(pos + 1, next, start, a);
+                if right_cell != 0 {
+                    self.right_tile::<P, B>(pos + 1, next, start, a);
+                } else {
+                    self.right::<P, B>(pos + 1, next, start, a);
+                }
             }
         }
     }
@@ -990,31 +1029,6 @@ fn rack_bits(rack: &[u8; 27]) -> u32 {
         .fold(0, |b, (l, &n)| b | u32::from(n > 0) << l)
 }
 
-/// Lists the children of node `n` (child set `set`) whose letters are in `want` into `kids`, as
-/// `node << 5 | letter` in letter order, and returns how many. It also asks the CPU to start
-/// loading each of those nodes, so the cache misses of the walk below overlap instead of coming
-/// one after another.
-#[inline(always)]
-fn wanted_children<P: Pop>(
-    t: &[u32],
-    n: usize,
-    set: u32,
-    want: u32,
-    kids: &mut [std::mem::MaybeUninit<u32>; 27],
-) -> usize {
-    let mut w = want & !1;
-    let mut nk = 0;
-    while w != 0 {
-        let l = w.trailing_zeros();
-        w &= w - 1;
-        let next = node_word(t, n + 2 + P::count(set & ((1u32 << l) - 1)) as usize);
-        prefetch(t, next as usize);
-        kids[nk].write(next << 5 | l);
-        nk += 1;
-    }
-    nk
-}
-
 /// Word `i` of the automaton's node table, read without a bounds check (the walk reads a
 /// few of them for each tile it tries; the checks cost 6% of all-moves' instructions).
 #[inline(always)]
@@ -1026,21 +1040,6 @@ fn node_word(t: &[u32], i: usize) -> u32 {
     // reached from a root through children, that node's next word, and, for a letter in its
     // child set, that child's slot; all of them are in bounds.
     unsafe { *t.get_unchecked(i) }
-}
-
-#[inline(always)]
-fn prefetch(t: &[u32], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch only hints the cache and never faults, whatever the address; the
-    // pointer is made with `wrapping_add`, which is defined for any offset.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch(
-            t.as_ptr().wrapping_add(i) as *const i8,
-            core::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (t, i);
 }
 
 /// The child of `node` for letter `code`: `Some((node, accepts))`.
@@ -1200,6 +1199,8 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             rack_total: rack.len().min(255) as u8,
             anchor: 0,
             anchor_right_free: true,
+            anchor_sep: false,
+            anchor_next: 0,
             left_limit: 0,
             direction: if d == 0 {
                 Direction::Across
@@ -1218,12 +1219,17 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
     fn run_anchor(&mut self, a: usize, left_limit: usize, root: u32) {
         self.anchor = a;
         self.anchor_right_free = a + 1 == N || self.cells[a + 1] == 0;
+        self.anchor_sep = a + 1 < N;
+        self.anchor_next = if a + 1 < N { self.cells[a + 1] } else { 0 };
         self.left_limit = left_limit;
         if self.mask[a] != 0 {
-            if hardware_popcount() {
-                self.left::<HardPop>(a, root, START);
-            } else {
-                self.left::<SoftPop>(a, root, START);
+            // The walk is compiled four times: with and without the `popcnt` instruction, and
+            // for racks with and without a blank (without, a square's letters are one AND).
+            match (hardware_popcount(), self.rack[usize::from(BLANK)] > 0) {
+                (true, false) => self.left::<HardPop, false>(a, root, START),
+                (true, true) => self.left::<HardPop, true>(a, root, START),
+                (false, false) => self.left::<SoftPop, false>(a, root, START),
+                (false, true) => self.left::<SoftPop, true>(a, root, START),
             }
         }
     }
