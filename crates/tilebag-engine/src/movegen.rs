@@ -1283,12 +1283,27 @@ fn top_values(rack: &Rack, t: &Tables) -> ([i32; 16], usize) {
     (top, n)
 }
 
+/// Per square of the line, the most a rack tile that may go on it is worth (a blank: 0): the
+/// letters on no square can score more than this, whatever the tiles' ranking says. Made once
+/// per line for all its anchors' bounds.
+fn fits(ld: &LineData, rack_letters: u32, values: &[i32; 27]) -> [i32; N] {
+    let all = most_valuable(rack_letters, values);
+    std::array::from_fn(|s| {
+        let m = ld.mask[s] & rack_letters;
+        if m == rack_letters {
+            all
+        } else {
+            most_valuable(m, values)
+        }
+    })
+}
+
 /// An upper bound on the score of any placement generated from anchor `a` of the line (left
 /// part from `left_limit`), without the lexicon: over every run of empty squares through the
 /// anchor that the rack could fill (each square allowing some letter of the rack), the board
 /// tiles the main word would take in, the rack's most valuable tiles on the best letter
 /// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
-/// plus `bonus[n]` for a placement of `n` tiles. A window of `report_from` or more empty squares
+/// plus `bonus[n]` for a placement of `n` tiles (`fits`: see [`fits`]). A window of `report_from` or more empty squares
 /// (`report_from` = a full rack: a bingo) is not counted: it is handed to
 /// `window(start, end, n, its bound)`, to be searched on its own. Returns the bound over the
 /// windows of fewer tiles (`INFINITY` when a premium is one the bound does not rank; the
@@ -1303,13 +1318,11 @@ fn anchor_bound(
     usable: u32,
     t: &Tables,
     bonus: &[f32; 16],
-    rack_letters: u32,
+    fits: &[i32; N],
     report_from: usize,
     window: &mut impl FnMut(usize, usize, usize, f32),
 ) -> f32 {
-    // The most a rack tile that may go on empty square `s` is worth (a blank: 0): the letters
-    // on no square can score more than this, whatever the tiles' ranking says.
-    let fit = |s: usize| most_valuable(ld.mask[s] & rack_letters, &t.values);
+    let fit = |s: usize| fits[s];
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
     let mut lefts = [0usize; 16];
@@ -1514,12 +1527,14 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         usize::MAX
     };
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
+    let mut line_fits = [[0i32; N]; 2 * N];
     let mut items: Vec<(f32, u8, u8, u8, u8, u8)> = Vec::with_capacity(256);
     for &d in directions(prep, opts) {
         for r in 0..N {
             let Some(ld) = line_data(prep, d, r, t) else {
                 continue;
             };
+            let fits = fits(&ld, rack_letters, &t.values);
             for (a, limit) in ld.anchors_with_limits() {
                 if ld.mask[a] & usable == 0 {
                     continue;
@@ -1536,7 +1551,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     usable,
                     t,
                     bonus,
-                    rack_letters,
+                    &fits,
                     report_from,
                     &mut windows,
                 );
@@ -1554,7 +1569,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                         rack_letters,
                         t,
                         bonus,
-                        rack_letters,
+                        &fits,
                         t.rack_size,
                         &mut |_, _, _, _| {},
                     );
@@ -1562,6 +1577,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 items.push((b, ANCHOR, d as u8, r as u8, a as u8, limit as u8));
             }
             lines[d * N + r] = Some(ld);
+            line_fits[d * N + r] = fits;
         }
     }
     let order = best_first(items.iter().map(|i| i.0));
@@ -1627,7 +1643,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     usable,
                     t,
                     bonus,
-                    rack_letters,
+                    &line_fits[i],
                     1,
                     &mut |start, end, n, v| {
                         if n < t.rack_size && v > floor.get() {
@@ -2088,7 +2104,7 @@ mod bingo_tests {
                                 ALL_LETTERS,
                                 &t,
                                 &[0.0; 16],
-                                ALL_LETTERS,
+                                &fits(&ld, ALL_LETTERS, &t.values),
                                 t.rack_size,
                                 &mut |s, e, _, _| spans.push((s, e)),
                             );
