@@ -357,7 +357,8 @@ macro_rules! step {
             // without the blank bit, its value counted): which of the word's new tiles are the
             // blanks is chosen when the word is recorded ([`Line::record_walk`]), so the same
             // subtree is not walked again for each square a blank could stand on.
-            if $self.rack[usize::from(l)] > 0 {
+            // (Without a blank on the rack, `want` holds only letters the rack has.)
+            if !$B || $self.rack[usize::from(l)] > 0 {
                 let saved = $self.take(l);
                 $self.placed[pos] = l;
                 let $a2 = $self.with_tile(a, pos, l, l);
@@ -933,9 +934,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         }
         let factors = &mut factors[..n];
         factors.sort_unstable_by(|a, b| b.cmp(a));
+        // `fsum[i]`: the `i` highest factors' total.
+        let mut fsum = [0i32; 17];
+        for (i, f) in factors.iter().enumerate() {
+            fsum[i + 1] = fsum[i] + f;
+        }
         let fixed = fixed_main * wm + cross;
-        let blank_letters = blank_letters & ALL_LETTERS;
-        // The letter codes on the rack (on the stack: this runs for every window tried).
+        // The rack's letter codes (on the stack: this runs for every window tried), most
+        // valuable first: a choice's tiles then come in the order of the factors they go on.
         let mut codes = [0u8; 26];
         let mut nc = 0;
         for c in 1..27u8 {
@@ -944,71 +950,86 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 nc += 1;
             }
         }
-        let mut chosen = [0u8; 27];
-        self.each_choice(
-            &codes[..nc],
+        let values = self.values;
+        codes[..nc].sort_by(|&x, &y| values[usize::from(y)].cmp(&values[usize::from(x)]));
+        let choice = Choice {
+            start,
+            end,
             letters,
-            n - 1,
-            &mut chosen,
-            &mut |line, chosen| {
-                // The chosen tiles' values, highest first, on the highest factors (the blank, 0,
-                // on the lowest): the most this choice can score here.
-                let mut vals = [0i32; 16];
-                let mut m = 0;
-                for (&k, &v) in chosen.iter().zip(line.values).skip(1) {
-                    for _ in 0..k {
-                        vals[m] = v;
-                        m += 1;
-                    }
-                }
-                vals[..m].sort_unstable_by(|a, b| b.cmp(a));
-                let most: i32 = fixed
-                    + vals[..m]
-                        .iter()
-                        .zip(factors.iter())
-                        .map(|(v, f)| v * f)
-                        .sum::<i32>();
-                if most as f32 + bonus <= floor.get() {
-                    return;
-                }
-                let mut counts = board;
-                for c in 1..27 {
-                    counts[c] += chosen[c];
-                }
-                // The letters the blank may be with these (one lookup): only their words are
-                // listed.
-                let h = AnagramSet::hash(&counts);
-                let xs = blank_letters & anagrams.blank_letters(h);
-                line.try_blank_words(start, end, anagrams, h, &mut counts, xs, 0);
-            },
-        );
+            anagrams,
+            fixed,
+            fsum: &fsum,
+            bonus,
+            floor,
+            blank_letters: blank_letters & ALL_LETTERS,
+        };
+        let h = AnagramSet::hash(&board);
+        self.choose(&choice, &codes[..nc], n - 1, 0, 0, h, &mut board);
     }
 
-    /// Calls `f` with each sub-multiset of `letters` (its codes `codes`) of `need` tiles, built
-    /// in `chosen`.
-    fn each_choice(
+    /// [`Line::blank_words`]' choices, one rack letter after another (`codes`, most valuable
+    /// first): `need` more tiles to choose, `m` chosen so far, worth `dot` on the highest
+    /// factors; `counts` (hash `h`) holds the window's board letters and the chosen tiles. A
+    /// choice whose best arrangement cannot beat the floor is not looked up, nor is any choice
+    /// that begins like one whose remaining tiles, each worth at most the next letter's value,
+    /// cannot either.
+    #[allow(clippy::too_many_arguments)]
+    fn choose(
         &mut self,
+        c: &Choice<'_>,
         codes: &[u8],
-        letters: &Rack,
         need: usize,
-        chosen: &mut [u8; 27],
-        f: &mut impl FnMut(&mut Self, &[u8; 27]),
+        m: usize,
+        dot: i32,
+        h: u64,
+        counts: &mut [u8; 27],
     ) {
         if need == 0 {
-            f(self, chosen);
+            if (c.fixed + dot) as f32 + c.bonus <= c.floor.get() {
+                return;
+            }
+            // The letters the blank may be with these (one lookup): only their words are
+            // listed.
+            let xs = c.blank_letters & c.anagrams.blank_letters(h);
+            self.try_blank_words(c.start, c.end, c.anagrams, h, counts, xs, 0);
             return;
         }
-        let Some((&c, rest)) = codes.split_first() else {
+        let Some((&code, rest)) = codes.split_first() else {
             return;
         };
-        let c = usize::from(c);
-        let most = usize::from(letters.counts[c]).min(need);
-        for take in (0..=most).rev() {
-            chosen[c] = take as u8;
-            self.each_choice(rest, letters, need - take, chosen, f);
+        let l = usize::from(code);
+        let v = self.values[l];
+        if (c.fixed + dot + v * (c.fsum[m + need] - c.fsum[m])) as f32 + c.bonus <= c.floor.get() {
+            return;
         }
-        chosen[c] = 0;
+        let most = usize::from(c.letters.counts[l]).min(need);
+        for take in (0..=most).rev() {
+            let mut ht = h;
+            for _ in 0..take {
+                ht = AnagramSet::plus(ht, code);
+            }
+            counts[l] += take as u8;
+            let dt = dot + v * (c.fsum[m + take] - c.fsum[m]);
+            self.choose(c, rest, need - take, m + take, dt, ht, counts);
+            counts[l] -= take as u8;
+        }
     }
+}
+
+/// What [`Line::choose`] needs of the window it chooses tiles for.
+struct Choice<'a> {
+    start: usize,
+    end: usize,
+    letters: &'a Rack,
+    anagrams: &'a AnagramSet,
+    /// The score of the window's board tiles and cross-words, whatever goes on the squares.
+    fixed: i32,
+    /// Prefix sums of the squares' factors, highest first.
+    fsum: &'a [i32; 17],
+    bonus: f32,
+    floor: &'a Cell<f32>,
+    /// The letters a blank may be on some square of the window.
+    blank_letters: u32,
 }
 
 /// The value of the most valuable letter among `bits` (letter codes 1..=26), 0 for none.
