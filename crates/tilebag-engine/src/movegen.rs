@@ -151,6 +151,16 @@ impl CrossChecks {
     /// them gives the mask as its accepting set. So one walk, not one per letter, serves every
     /// square that has tiles on one side only.
     pub fn compute(g: &Grid, graphs: &Graphs<'_>, t: &Tables) -> CrossChecks {
+        // Compiled with and without the `popcnt` instruction, like the walk (see `Pop`).
+        if hardware_popcount() {
+            CrossChecks::compute_with::<HardPop>(g, graphs, t)
+        } else {
+            CrossChecks::compute_with::<SoftPop>(g, graphs, t)
+        }
+    }
+
+    fn compute_with<P: Pop>(g: &Grid, graphs: &Graphs<'_>, t: &Tables) -> CrossChecks {
+        let child = child_with::<P>;
         let mut cc = CrossChecks {
             mask: [ALL_LETTERS; N * N],
             score: [-1; N * N],
@@ -261,8 +271,7 @@ impl CrossChecks {
                     while bits != 0 {
                         let l = bits.trailing_zeros();
                         bits &= bits - 1;
-                        let mut m =
-                            table[n + 2 + (table[n] & ((1u32 << l) - 1)).count_ones() as usize];
+                        let mut m = table[n + 2 + P::count(table[n] & ((1u32 << l) - 1)) as usize];
                         let mut k = i - N;
                         let acc = loop {
                             match child(table, m, cells[k] & CODE_MASK) {
@@ -1064,9 +1073,21 @@ fn node_word(t: &[u32], i: usize) -> u32 {
 }
 
 /// The child of `node` for letter `code`: `Some((node, accepts))`.
-#[inline(always)]
+#[cfg(test)]
 fn child(t: &[u32], node: u32, code: u8) -> Option<(u32, bool)> {
     tilebag_lexicon::automaton::child(t, node, code)
+}
+
+/// [`tilebag_lexicon::automaton::child`] with population count `P`.
+#[inline(always)]
+fn child_with<P: Pop>(t: &[u32], node: u32, l: u8) -> Option<(u32, bool)> {
+    let n = node as usize;
+    let set = t[n];
+    if l >= 32 || set >> l & 1 == 0 {
+        return None;
+    }
+    let i = P::count(set & ((1u32 << l) - 1)) as usize;
+    Some((t[n + 2 + i], t[n + 1] >> l & 1 != 0))
 }
 
 /// One line's squares as the generator reads them.
