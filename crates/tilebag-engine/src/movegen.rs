@@ -318,6 +318,8 @@ pub struct Prepared {
     pub grids: [Grid; 2],
     pub checks: [CrossChecks; 2],
     pub empty: bool,
+    /// Per direction and row, the squares holding a tile, as bits (what finds a row's anchors).
+    row_bits: [[u16; N]; 2],
 }
 
 impl Prepared {
@@ -326,8 +328,17 @@ impl Prepared {
         let down = grid.transposed();
         let ca = CrossChecks::compute(&across, graphs, t);
         let cd = CrossChecks::compute(&down, graphs, t);
+        let bits = |g: &Grid| -> [u16; N] {
+            std::array::from_fn(|r| {
+                g.cells[r * N..r * N + N]
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |b, (c, &v)| b | u16::from(v != 0) << c)
+            })
+        };
         Prepared {
             empty: grid.is_empty(),
+            row_bits: [bits(&across), bits(&down)],
             grids: [across, down],
             checks: [ca, cd],
         }
@@ -1127,17 +1138,10 @@ impl LineData {
 fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData> {
     let g = &prep.grids[d];
     let cc = &prep.checks[d];
-    let row = |r: usize| -> &[u8; N] { g.cells[r * N..r * N + N].try_into().expect("a row") };
-    let cells = *row(r);
     // The squares with a tile, as bits, for this row and its neighbours: an anchor is an
     // empty square next to one (on an empty board, the centre square only).
-    let bits = |cells: &[u8; N]| {
-        cells
-            .iter()
-            .enumerate()
-            .fold(0u32, |b, (c, &v)| b | u32::from(v != 0) << c)
-    };
-    let here = bits(&cells);
+    let rows = &prep.row_bits[d];
+    let here = u32::from(rows[r]);
     let anchor_bits = if prep.empty {
         if r == N / 2 {
             1 << (N / 2)
@@ -1145,13 +1149,14 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
             0
         }
     } else {
-        let above = if r > 0 { bits(row(r - 1)) } else { 0 };
-        let below = if r + 1 < N { bits(row(r + 1)) } else { 0 };
+        let above = if r > 0 { u32::from(rows[r - 1]) } else { 0 };
+        let below = if r + 1 < N { u32::from(rows[r + 1]) } else { 0 };
         (here << 1 | here >> 1 | above | below) & !here & ((1 << N) - 1)
     };
     if anchor_bits == 0 {
         return None;
     }
+    let cells: [u8; N] = g.cells[r * N..r * N + N].try_into().expect("a row");
     let mut ld = LineData {
         cells,
         mask: cc.mask[r * N..r * N + N].try_into().expect("a row"),
