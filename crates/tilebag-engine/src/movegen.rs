@@ -1438,10 +1438,11 @@ fn anchor_bound(
         loop {
             let n = p + 1 + q;
             let end = ext_right(last);
-            let (c3n, c2n) = (c3.min(n), c2.min(n - c3.min(n)));
-            let letters =
-                (3 * top[c3n] + 2 * (top[c3n + c2n] - top[c3n]) + (top[n] - top[c3n + c2n]))
-                    .min(mfit);
+            // The `n` best tiles: the `c3` best tripled, the next `c2` doubled, the rest once
+            // (`c3 + c2 <= n`: they count the window's own squares), which is
+            // `3 top[c3] + 2 (top[c3 + c2] - top[c3]) + (top[n] - top[c3 + c2])`.
+            debug_assert!(c3 + c2 <= n && n <= k);
+            let letters = (top[c3] + top[c3 + c2] + top[n]).min(mfit);
             let bound = (board[end + 1] - board[start] + letters) * w
                 + xc
                 + (xmax * top[x.min(n)]).min(xfit)
