@@ -75,6 +75,7 @@ const KEYS: [u64; 27] = {
 /// A hash's slot in a table of `len` slots (a power of two: its low bits) and the mark stored
 /// there (its high 32 bits, never 0, since 0 marks an empty slot). Two multisets are told apart
 /// unless both agree: about one chance in 2^31 for each slot a lookup compares.
+#[inline]
 fn slot_and_mark(h: u64, len: usize) -> (usize, u32) {
     ((h as usize) & (len - 1), ((h >> 32) as u32) | 1)
 }
@@ -83,6 +84,7 @@ fn slot_and_mark(h: u64, len: usize) -> (usize, u32) {
 const MAX_WORD: usize = 15;
 
 /// The hash of a multiset given as counts per letter code (index 0, the blank, is ignored).
+#[inline]
 fn hash_counts(counts: &[u8; 27]) -> u64 {
     counts.iter().zip(&KEYS).skip(1).fold(0u64, |h, (&n, &k)| {
         h.wrapping_add(k.wrapping_mul(u64::from(n)))
@@ -175,6 +177,7 @@ impl AnagramSet {
     /// The letters (bits 1..=26) that, added to the multiset whose hash is `h`, make the
     /// letters of a word of at least `min_len` letters: what one blank may stand for. Never
     /// misses a letter; a hash collision may add some (callers find the words themselves).
+    #[inline]
     pub fn blank_letters(&self, h: u64) -> u32 {
         let (mut i, mark) = slot_and_mark(h, self.blank_slots.len());
         let mask = self.blank_slots.len() - 1;
@@ -297,11 +300,13 @@ impl AnagramSet {
     }
 
     /// The hash of the multiset `counts` (per letter code 1..=26; index 0 is ignored).
+    #[inline]
     pub fn hash(counts: &[u8; 27]) -> u64 {
         hash_counts(counts)
     }
 
     /// The hash of a multiset with one more letter `l` (a code 1..=26), from its hash `h`.
+    #[inline]
     pub fn plus(h: u64, l: u8) -> u64 {
         h.wrapping_add(KEYS[usize::from(l & 31).min(26)])
     }
