@@ -1033,6 +1033,10 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                     self.try_blank_words(c.start, c.end, c.anagrams, h, counts, xs, 0);
                 }
                 None => {
+                    // The filter first: most choices make no word.
+                    if !c.anagrams.may_hold_hashed(h, c.end + 1 - c.start) {
+                        return;
+                    }
                     for w in c.anagrams.words_hashed(h, counts) {
                         self.try_word(c.start, c.end, w, [0, 0]);
                     }

@@ -284,6 +284,14 @@ impl AnagramSet {
             + self.words.len() * 16
     }
 
+    /// [`AnagramSet::may_hold`] without blanks, for a multiset of `len` letters whose hash the
+    /// caller has: the filter's one probe (its table is half the size of the words' groups').
+    #[inline]
+    pub fn may_hold_hashed(&self, h: u64, len: usize) -> bool {
+        len < self.min_len || self.holds(h)
+    }
+
+    #[inline]
     fn holds(&self, h: u64) -> bool {
         let (mut i, mark) = slot_and_mark(h, self.table.len());
         let mask = self.table.len() - 1;
