@@ -909,13 +909,15 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     /// window's empty squares, or one smaller with the blank), unless even their best
     /// arrangement on the squares cannot beat `floor` (a placement's value being at most its
     /// score plus `bonus`), the words of those letters, the window's board letters and (with
-    /// the blank) a letter for the blank, each tried on the squares.
+    /// the blank) a letter for the blank, each tried on the squares. `codes`: the letters'
+    /// codes, most valuable first ([`codes_by_value`]).
     #[allow(clippy::too_many_arguments)]
     fn window_choices(
         &mut self,
         start: usize,
         end: usize,
         letters: &Rack,
+        codes: &[u8],
         blank: bool,
         anagrams: &AnagramSet,
         bonus: f32,
@@ -963,18 +965,6 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             fsum[i + 1] = fsum[i] + f;
         }
         let fixed = fixed_main * wm + cross;
-        // The rack's letter codes (on the stack: this runs for every window tried), most
-        // valuable first: a choice's tiles then come in the order of the factors they go on.
-        let mut codes = [0u8; 26];
-        let mut nc = 0;
-        for c in 1..27u8 {
-            if letters.counts[usize::from(c)] > 0 {
-                codes[nc] = c;
-                nc += 1;
-            }
-        }
-        let values = self.values;
-        codes[..nc].sort_by(|&x, &y| values[usize::from(y)].cmp(&values[usize::from(x)]));
         let choice = Choice {
             start,
             end,
@@ -991,16 +981,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if need > letters.len() {
             return;
         }
-        self.choose(
-            &choice,
-            &codes[..nc],
-            letters.len(),
-            need,
-            0,
-            0,
-            h,
-            &mut board,
-        );
+        self.choose(&choice, codes, letters.len(), need, 0, 0, h, &mut board);
     }
 
     /// [`Line::window_choices`]' choices, one rack letter after another (`codes`, most valuable
@@ -1022,25 +1003,30 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         counts: &mut [u8; 27],
     ) {
         if need == 0 {
-            if (c.fixed + dot) as f32 + c.bonus <= c.floor.get() {
-                return;
+            if (c.fixed + dot) as f32 + c.bonus > c.floor.get() {
+                self.chosen(c, h, counts);
             }
-            match c.blank_letters {
-                Some(may_be) => {
-                    // The letters the blank may be with these (one lookup): only their words
-                    // are listed.
-                    let xs = may_be & c.anagrams.blank_letters(h);
-                    self.try_blank_words(c.start, c.end, c.anagrams, h, counts, xs, 0);
+            return;
+        }
+        if need == left {
+            // Every tile left is wanted: taken at once, not one letter a call.
+            let (mut dt, mut mt, mut ht) = (dot, m, h);
+            for &code in codes {
+                let l = usize::from(code);
+                let take = usize::from(c.letters.counts[l]);
+                dt += self.values[l] * (c.fsum[mt + take] - c.fsum[mt]);
+                mt += take;
+                for _ in 0..take {
+                    ht = AnagramSet::plus(ht, code);
                 }
-                None => {
-                    // The filter first: most choices make no word.
-                    if !c.anagrams.may_hold_hashed(h, c.end + 1 - c.start) {
-                        return;
-                    }
-                    for w in c.anagrams.words_hashed(h, counts) {
-                        self.try_word(c.start, c.end, w, [0, 0]);
-                    }
-                }
+                counts[l] += take as u8;
+            }
+            if (c.fixed + dt) as f32 + c.bonus > c.floor.get() {
+                self.chosen(c, ht, counts);
+            }
+            for &code in codes {
+                let l = usize::from(code);
+                counts[l] -= c.letters.counts[l];
             }
             return;
         }
@@ -1067,6 +1053,28 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             counts[l] -= take as u8;
         }
     }
+
+    /// [`Line::choose`]'s choice made (`counts`, hash `h`: the board letters and the tiles):
+    /// its words tried on the window.
+    fn chosen(&mut self, c: &Choice<'_>, h: u64, counts: &mut [u8; 27]) {
+        match c.blank_letters {
+            Some(may_be) => {
+                // The letters the blank may be with these (one lookup): only their words are
+                // listed.
+                let xs = may_be & c.anagrams.blank_letters(h);
+                self.try_blank_words(c.start, c.end, c.anagrams, h, counts, xs, 0);
+            }
+            None => {
+                // The filter first: most choices make no word.
+                if !c.anagrams.may_hold_hashed(h, c.end + 1 - c.start) {
+                    return;
+                }
+                for w in c.anagrams.words_hashed(h, counts) {
+                    self.try_word(c.start, c.end, w, [0, 0]);
+                }
+            }
+        }
+    }
 }
 
 /// What [`Line::choose`] needs of the window it chooses tiles for.
@@ -1083,6 +1091,22 @@ struct Choice<'a> {
     floor: &'a Cell<f32>,
     /// With the blank: the letters it may be on some square of the window.
     blank_letters: Option<u32>,
+}
+
+/// The letter codes of `letters`, most valuable first (equal values in code order), and how
+/// many: a choice of tiles made in this order comes in the order of the factors it goes on
+/// ([`Line::window_choices`]).
+fn codes_by_value(letters: &Rack, values: &[i32; 27]) -> ([u8; 26], usize) {
+    let mut codes = [0u8; 26];
+    let mut nc = 0;
+    for c in 1..27u8 {
+        if letters.counts[usize::from(c)] > 0 {
+            codes[nc] = c;
+            nc += 1;
+        }
+    }
+    codes[..nc].sort_by(|&x, &y| values[usize::from(y)].cmp(&values[usize::from(x)]));
+    (codes, nc)
 }
 
 /// The value of the most valuable letter among `bits` (letter codes 1..=26), 0 for none.
@@ -1590,6 +1614,8 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     let mut letters_only = *rack;
     letters_only.counts[usize::from(BLANK)] = 0;
     let walked = if split { &letters_only } else { rack };
+    // (The letters' codes, most valuable first, for every window's choices of tiles.)
+    let (letter_codes, n_codes) = codes_by_value(&letters_only, &t.values);
     let (top_walked, k_walked) = top_values(walked, t);
     // What to search, best bound first: an anchor's placements of fewer tiles than a full
     // rack (`ANCHOR`: direction, line, anchor, left limit), or the bingos of one window
@@ -1716,6 +1742,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 x,
                 y,
                 rack,
+                &letter_codes[..n_codes],
                 false,
                 graphs.lex.anagrams(),
                 bonus[n.min(15)],
@@ -1789,6 +1816,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 usize::from(start),
                 usize::from(end),
                 &letters_only,
+                &letter_codes[..n_codes],
                 true,
                 anagrams,
                 bonus[usize::from(n).min(15)],
