@@ -12,25 +12,24 @@
 //! For each direction the generator works on one line (row) at a time, with everything it reads
 //! copied into small fixed arrays on the stack: the line's 15 squares, the letters allowed on each
 //! (a 27-bit mask from the cross-checks), the perpendicular words' scores, the premiums, and the
-//! rack as counts per letter plus a bitset of the letters on it. At a node the letters worth
-//! trying are one AND: `children & cross-check & rack letters` (all letters while a blank is
-//! left; the blank is bit 0 of the rack's bitset, so this takes no branch), so no child the rack
-//! or the square rules out is ever read; each wanted child's slot, like a board tile's child, is
-//! one population count of the node's child set below its letter (the `popcnt` instruction when
-//! the CPU has it: the walk is compiled for both, see `Pop`), found as the wanted bits are
-//! taken one by one (no list of children is made first: prefetching such a list's nodes did not
-//! pay). Without a blank on the rack the walk is compiled apart, so a square's letters are one
-//! AND of the cross-check and the rack's letters. Before recursing, the caller checks that the
-//! next square can take something from the child node (about half the calls would otherwise
-//! return at once), and calls the step for an empty square or the one through a board tile, so
-//! the step does not test the square again. The walk's branches are hard to predict, so its
-//! cheap tests are combined with `&` into one branch, and taking a rack tile clears the
-//! letter's bit without a branch. Placing a tile updates three running sums (main-word letters, word multiplier,
-//! cross-word total, the last with per-square factors that are 0 where no cross-word forms, so
-//! no branch) and one index (which sub-multiset of the rack is used, for the leave value),
-//! passed by value, so taking it back is free. Nothing is allocated per move: each complete
-//! placement is handed to the caller's sink as a borrowed [`Candidate`], and only a sink that
-//! keeps it copies 24 bytes.
+//! rack as counts per letter plus a bitset of the letters on it. At a node the letters worth trying
+//! are one AND: `children & cross-check & rack letters` (all letters while a blank is left; the
+//! blank is bit 0 of the rack's bitset, so this takes no branch), so no child the rack or the
+//! square rules out is ever read; each wanted child's slot, like a board tile's child, is one
+//! population count of the node's child set below its letter (the `popcnt` instruction when the CPU
+//! has it: the walk is compiled for both, see `Pop`), found as the wanted bits are taken one by one
+//! (no list of children is made first: prefetching such a list's nodes did not pay). Without a
+//! blank on the rack the walk is compiled apart, so a square's letters are one AND of the
+//! cross-check and the rack's letters. Before recursing, the caller checks that the next square can
+//! take something from the child node (about half the calls would otherwise return at once), and
+//! calls the step for an empty square or the one through a board tile, so the step does not test
+//! the square again. The walk's branches are hard to predict, so its cheap tests are combined with
+//! `&` into one branch, and taking a rack tile clears the letter's bit without a branch. Placing a
+//! tile updates three running sums (main-word letters, word multiplier, cross-word total, the last
+//! with per-square factors that are 0 where no cross-word forms, so no branch) and one index (which
+//! sub-multiset of the rack is used, for the leave value), passed by value, so taking it back is
+//! free. Nothing is allocated per move: each complete placement is handed to the caller's sink as a
+//! borrowed [`Candidate`], and only a sink that keeps it copies 24 bytes.
 //!
 //! # One entry per placement
 //!
@@ -138,6 +137,8 @@ impl LeaveIndex {
 pub struct CrossChecks {
     pub mask: [u32; N * N],
     pub score: [i32; N * N],
+    /// Per row, the squares holding a tile, as bits (what finds a row's anchors).
+    rows: [u32; N],
 }
 
 impl CrossChecks {
@@ -164,20 +165,21 @@ impl CrossChecks {
         let mut cc = CrossChecks {
             mask: [ALL_LETTERS; N * N],
             score: [-1; N * N],
+            rows: [0; N],
         };
         let auto = graphs.auto;
         let table = auto.table();
         let cells = &g.cells;
         // Per row, the squares holding a tile, as bits.
-        let mut rows = [0u32; N];
-        for (r, bits) in rows.iter_mut().enumerate() {
+        for r in 0..N {
             for c in 0..N {
                 if cells[r * N + c] != 0 {
                     cc.mask[r * N + c] = 0;
-                    *bits |= 1 << c;
+                    cc.rows[r] |= 1 << c;
                 }
             }
         }
+        let rows = cc.rows;
         // Only the empty squares with a tile above or below need a lookup.
         let square = |r: usize| {
             let near =
@@ -318,8 +320,6 @@ pub struct Prepared {
     pub grids: [Grid; 2],
     pub checks: [CrossChecks; 2],
     pub empty: bool,
-    /// Per direction and row, the squares holding a tile, as bits (what finds a row's anchors).
-    row_bits: [[u16; N]; 2],
 }
 
 impl Prepared {
@@ -328,17 +328,8 @@ impl Prepared {
         let down = grid.transposed();
         let ca = CrossChecks::compute(&across, graphs, t);
         let cd = CrossChecks::compute(&down, graphs, t);
-        let bits = |g: &Grid| -> [u16; N] {
-            std::array::from_fn(|r| {
-                g.cells[r * N..r * N + N]
-                    .iter()
-                    .enumerate()
-                    .fold(0u16, |b, (c, &v)| b | u16::from(v != 0) << c)
-            })
-        };
         Prepared {
             empty: grid.is_empty(),
-            row_bits: [bits(&across), bits(&down)],
             grids: [across, down],
             checks: [ca, cd],
         }
@@ -439,11 +430,10 @@ struct Line<'a, F> {
     /// searched on their own (see [`best_by_value_per_tiles`]).
     rack_total: u8,
     anchor: usize,
-    /// The square right of the anchor is empty or off the board.
-    anchor_right_free: bool,
     /// The anchor is not the line's last square: a word may go on right of it.
     anchor_sep: bool,
-    /// The square right of the anchor (0 when empty or off the board).
+    /// The square right of the anchor (0 when empty or off the board: a word may end at the
+    /// anchor).
     anchor_next: u8,
     left_limit: usize,
     direction: Direction,
@@ -678,7 +668,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     #[inline(always)]
     fn after_left<P: Pop, const B: bool>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
         let left_cell = if pos > 0 { self.cells[pos - 1] } else { 0 };
-        if accepts & (left_cell == 0) & self.anchor_right_free {
+        if accepts & (left_cell == 0) & (self.anchor_next == 0) {
             self.record_walk(a, pos, self.anchor);
         }
         let more = a.tiles < self.rack_total;
@@ -985,11 +975,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     }
 
     /// [`Line::window_choices`]' choices, one rack letter after another (`codes`, most valuable
-    /// first, holding `left` tiles): `need` more tiles to choose, `m` chosen so far, worth `dot` on the highest
-    /// factors; `counts` (hash `h`) holds the window's board letters and the chosen tiles. A
-    /// choice whose best arrangement cannot beat the floor is not looked up, nor is any choice
-    /// that begins like one whose remaining tiles, each worth at most the next letter's value,
-    /// cannot either.
+    /// first, holding `left` tiles): `need` more tiles to choose, `m` chosen so far, worth `dot` on
+    /// the highest factors; `counts` (hash `h`) holds the window's board letters and the chosen
+    /// tiles. A choice whose best arrangement cannot beat the floor is not looked up, nor is any
+    /// choice that begins like one whose remaining tiles, each worth at most the next letter's
+    /// value, cannot either.
     #[allow(clippy::too_many_arguments)]
     fn choose(
         &mut self,
@@ -1003,9 +993,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         counts: &mut [u8; 27],
     ) {
         if need == 0 {
-            if (c.fixed + dot) as f32 + c.bonus > c.floor.get() {
-                self.chosen(c, h, counts);
-            }
+            self.chosen(c, dot, h, counts);
             return;
         }
         if need == left {
@@ -1016,14 +1004,10 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
                 let take = usize::from(c.letters.counts[l]);
                 dt += self.values[l] * (c.fsum[mt + take] - c.fsum[mt]);
                 mt += take;
-                for _ in 0..take {
-                    ht = AnagramSet::plus(ht, code);
-                }
+                ht = AnagramSet::plus_n(ht, code, take);
                 counts[l] += take as u8;
             }
-            if (c.fixed + dt) as f32 + c.bonus > c.floor.get() {
-                self.chosen(c, ht, counts);
-            }
+            self.chosen(c, dt, ht, counts);
             for &code in codes {
                 let l = usize::from(code);
                 counts[l] -= c.letters.counts[l];
@@ -1043,10 +1027,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         // The letters after this one hold `left - have` tiles: take at least what they lack.
         let least = need.saturating_sub(left - have);
         for take in (least..=most).rev() {
-            let mut ht = h;
-            for _ in 0..take {
-                ht = AnagramSet::plus(ht, code);
-            }
+            let ht = AnagramSet::plus_n(h, code, take);
             counts[l] += take as u8;
             let dt = dot + v * (c.fsum[m + take] - c.fsum[m]);
             self.choose(c, rest, left - have, need - take, m + take, dt, ht, counts);
@@ -1054,9 +1035,13 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         }
     }
 
-    /// [`Line::choose`]'s choice made (`counts`, hash `h`: the board letters and the tiles):
-    /// its words tried on the window.
-    fn chosen(&mut self, c: &Choice<'_>, h: u64, counts: &mut [u8; 27]) {
+    /// [`Line::choose`]'s choice made (`counts`, hash `h`: the board letters and the tiles,
+    /// worth `dot` at best on the factors): unless that cannot beat the floor, its words tried
+    /// on the window.
+    fn chosen(&mut self, c: &Choice<'_>, dot: i32, h: u64, counts: &mut [u8; 27]) {
+        if (c.fixed + dot) as f32 + c.bonus <= c.floor.get() {
+            return;
+        }
         match c.blank_letters {
             Some(may_be) => {
                 // The letters the blank may be with these (one lookup): only their words are
@@ -1140,12 +1125,6 @@ fn node_word(t: &[u32], i: usize) -> u32 {
     unsafe { *t.get_unchecked(i) }
 }
 
-/// The child of `node` for letter `code`: `Some((node, accepts))`.
-#[cfg(test)]
-fn child(t: &[u32], node: u32, code: u8) -> Option<(u32, bool)> {
-    tilebag_lexicon::automaton::child(t, node, code)
-}
-
 /// [`tilebag_lexicon::automaton::child`] with population count `P`.
 #[inline(always)]
 fn child_with<P: Pop>(t: &[u32], node: u32, l: u8) -> Option<(u32, bool)> {
@@ -1197,8 +1176,9 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
     let cc = &prep.checks[d];
     // The squares with a tile, as bits, for this row and its neighbours: an anchor is an
     // empty square next to one (on an empty board, the centre square only).
-    let rows = &prep.row_bits[d];
-    let here = u32::from(rows[r]);
+    // (The cross-checks' pass over the grid made them.)
+    let rows = &cc.rows;
+    let here = rows[r];
     let anchor_bits = if prep.empty {
         if r == N / 2 {
             1 << (N / 2)
@@ -1206,8 +1186,8 @@ fn line_data(prep: &Prepared, d: usize, r: usize, t: &Tables) -> Option<LineData
             0
         }
     } else {
-        let above = if r > 0 { u32::from(rows[r - 1]) } else { 0 };
-        let below = if r + 1 < N { u32::from(rows[r + 1]) } else { 0 };
+        let above = if r > 0 { rows[r - 1] } else { 0 };
+        let below = if r + 1 < N { rows[r + 1] } else { 0 };
         (here << 1 | here >> 1 | above | below) & !here & ((1 << N) - 1)
     };
     if anchor_bits == 0 {
@@ -1302,7 +1282,6 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             stride: index.stride,
             rack_total: rack.len().min(255) as u8,
             anchor: 0,
-            anchor_right_free: true,
             anchor_sep: false,
             anchor_next: 0,
             left_limit: 0,
@@ -1322,7 +1301,6 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
     /// anchor of the line, so no placement is found from two anchors).
     fn run_anchor(&mut self, a: usize, left_limit: usize, root: u32) {
         self.anchor = a;
-        self.anchor_right_free = a + 1 == N || self.cells[a + 1] == 0;
         self.anchor_sep = a + 1 < N;
         self.anchor_next = if a + 1 < N { self.cells[a + 1] } else { 0 };
         self.left_limit = left_limit;
@@ -1402,16 +1380,16 @@ fn fits(ld: &LineData, rack_letters: u32, values: &[i32; 27]) -> [i32; N] {
     })
 }
 
-/// An upper bound on the score of any placement generated from anchor `a` of the line (left
-/// part from `left_limit`), without the lexicon: over every run of empty squares through the
-/// anchor that the rack could fill (each square allowing some letter of the rack), the board
-/// tiles the main word would take in, the rack's most valuable tiles on the best letter
-/// premiums (times the run's word premiums), each cross-word at its best, and the bingo bonus;
-/// plus `bonus[n]` for a placement of `n` tiles (`fits`: see [`fits`]). A window of `report_from` or more empty squares
+/// An upper bound on the score of any placement generated from anchor `a` of the line (left part
+/// from `left_limit`), without the lexicon: over every run of empty squares through the anchor that
+/// the rack could fill (each square allowing some letter of the rack), the board tiles the main
+/// word would take in, the rack's most valuable tiles on the best letter premiums (times the run's
+/// word premiums), each cross-word at its best, and the bingo bonus; plus `bonus[n]` for a
+/// placement of `n` tiles (`fits`: see [`fits`]). A window of `report_from` or more empty squares
 /// (`report_from` = a full rack: a bingo) is not counted: it is handed to
 /// `window(start, end, n, its bound)`, to be searched on its own. Returns the bound over the
-/// windows of fewer tiles (`INFINITY` when a premium is one the bound does not rank; the
-/// windows are then not all reported).
+/// windows of fewer tiles (`INFINITY` when a premium is one the bound does not rank; the windows
+/// are then not all reported).
 #[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     ld: &LineData,
@@ -1426,7 +1404,6 @@ fn anchor_bound(
     report_from: usize,
     window: &mut impl FnMut(usize, usize, usize, f32),
 ) -> f32 {
-    let fit = |s: usize| fits[s];
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
     let mut lefts = [0usize; 16];
@@ -1469,7 +1446,7 @@ fn anchor_bound(
     // letter and word premiums where a cross-word forms.
     let (mut lfit, mut lxfit) = (0i32, 0i32);
     for (p, &s) in lefts[..nl].iter().enumerate() {
-        let f = fit(s) * ld.lm[s];
+        let f = fits[s] * ld.lm[s];
         lfit += f;
         if ld.xscore[s] >= 0 {
             lxfit += f * ld.wm[s];
@@ -1520,7 +1497,7 @@ fn anchor_bound(
             let r = rights[q];
             q += 1;
             last = r;
-            let f = fit(r) * ld.lm[r];
+            let f = fits[r] * ld.lm[r];
             mfit += f;
             if ld.xscore[r] >= 0 {
                 xfit += f * ld.wm[r];
@@ -1982,7 +1959,7 @@ mod bingo_tests {
             return true;
         };
         let t = auto.table();
-        let Some((node, _)) = child(t, auto.gaddag_root(), x as u8) else {
+        let Some((node, _)) = child_with::<SoftPop>(t, auto.gaddag_root(), x as u8) else {
             return false;
         };
         counts[x] -= 1;

@@ -313,6 +313,12 @@ impl AnagramSet {
         hash_counts(counts)
     }
 
+    /// The hash of a multiset with `n` more of letter `l` (a code 1..=26), from its hash `h`.
+    #[inline]
+    pub fn plus_n(h: u64, l: u8, n: usize) -> u64 {
+        h.wrapping_add(KEYS[usize::from(l & 31).min(26)].wrapping_mul(n as u64))
+    }
+
     /// The hash of a multiset with one more letter `l` (a code 1..=26), from its hash `h`.
     #[inline]
     pub fn plus(h: u64, l: u8) -> u64 {
