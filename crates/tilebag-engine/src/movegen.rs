@@ -31,6 +31,18 @@
 //! free. Nothing is allocated per move: each complete placement is handed to the caller's sink as a
 //! borrowed [`Candidate`], and only a sink that keeps it copies 24 bytes.
 //!
+//! # Where a walk begins
+//!
+//! A walk that began on the anchor would try every rack letter there, and every left part before
+//! it, only to fail on the board's letters after the separator: most anchors next to a board word
+//! make no word at all. So where board tiles touch the anchor in the line, the walk begins on them
+//! instead, reading them right to left from the GADDAG's root (no branching), and only the letters
+//! that can stand beside them are ever tried on the anchor (the GADDAG holds every split of a
+//! word, so any may be the one walked): tiles right of the anchor are read first and the right
+//! part begins after them; tiles only left of it are read first and the right part begins on the
+//! anchor ([`Line::run_anchor`]). This took three fifths of the instructions out of listing every
+//! move over the shared corpus.
+//!
 //! # One entry per placement
 //!
 //! A play of two or more tiles lies in one direction only. A one-tile play that forms words both
@@ -430,11 +442,14 @@ struct Line<'a, F> {
     /// searched on their own (see [`best_by_value_per_tiles`]).
     rack_total: u8,
     anchor: usize,
-    /// The anchor is not the line's last square: a word may go on right of it.
-    anchor_sep: bool,
-    /// The square right of the anchor (0 when empty or off the board: a word may end at the
-    /// anchor).
-    anchor_next: u8,
+    /// The square where the walk's right part begins (the GADDAG's separator): right of the
+    /// anchor, or right of the board tiles that follow it, or the anchor itself when the walk
+    /// began on the board tiles left of it (see [`Line::run_anchor`]). Always empty or off the
+    /// board (`N`): a word the left part makes may end just before it.
+    split: usize,
+    /// The tiles the left part must have placed before the walk may cross to the right part:
+    /// 1, or 0 when the anchor is itself in the right part.
+    min_cross: u8,
     left_limit: usize,
     direction: Direction,
     line: u8,
@@ -668,8 +683,9 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     #[inline(always)]
     fn after_left<P: Pop, const B: bool>(&mut self, pos: usize, next: u32, accepts: bool, a: Acc) {
         let left_cell = if pos > 0 { self.cells[pos - 1] } else { 0 };
-        if accepts & (left_cell == 0) & (self.anchor_next == 0) {
-            self.record_walk(a, pos, self.anchor);
+        // (A walk that began on board tiles has placed none while it reads them.)
+        if accepts & (left_cell == 0) & (a.tiles > 0) {
+            self.record_walk(a, pos, self.split - 1);
         }
         let more = a.tiles < self.rack_total;
         let set = node_word(self.t, next as usize);
@@ -689,20 +705,11 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
             }
         }
         // The separator is letter 0: when present it is the first child.
-        if (left_cell == 0) & self.anchor_sep & (set & 1 != 0) {
+        if (left_cell == 0) & (self.split < N) & (set & 1 != 0) & (a.tiles >= self.min_cross) {
             let d = node_word(self.t, next as usize + 2);
             let dset = node_word(self.t, d as usize);
-            let cell = self.anchor_next;
-            if if cell != 0 {
-                dset >> (cell & CODE_MASK) & 1 != 0
-            } else {
-                more & (dset & self.allowed::<B>(self.anchor + 1) != 0)
-            } {
-                if cell != 0 {
-                    self.right_tile::<P, B>(self.anchor + 1, d, pos, a);
-                } else {
-                    self.right::<P, B>(self.anchor + 1, d, pos, a);
-                }
+            if more & (dset & self.allowed::<B>(self.split) != 0) {
+                self.right::<P, B>(self.split, d, pos, a);
             }
         }
     }
@@ -1282,8 +1289,8 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             stride: index.stride,
             rack_total: rack.len().min(255) as u8,
             anchor: 0,
-            anchor_sep: false,
-            anchor_next: 0,
+            split: 0,
+            min_cross: 1,
             left_limit: 0,
             direction: if d == 0 {
                 Direction::Across
@@ -1299,20 +1306,66 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
 
     /// Every placement whose leftmost anchor is `a` (`left_limit`: the square after the previous
     /// anchor of the line, so no placement is found from two anchors).
+    ///
+    /// Where board tiles touch the anchor, the walk begins on them, read right to left from the
+    /// GADDAG's root, so that only the letters that can stand next to them are tried on the
+    /// anchor (beginning on the anchor tried every rack letter there, and every left part
+    /// before it, only to fail on the board's letters after the separator; most such anchors
+    /// make no word at all):
+    /// - tiles right of the anchor (up to square `e`): the walk reads them from `e` down, then
+    ///   places the anchor's tile and goes on left; its right part begins after `e`;
+    /// - otherwise, tiles left of it (from square `s`, the left limit, since the empty square
+    ///   before `s` is the previous anchor): the walk reads them from the anchor's left
+    ///   neighbour down to `s`, then crosses, and its right part begins on the anchor;
+    /// - no tile beside it: the walk begins on the anchor, and its right part after it.
     fn run_anchor(&mut self, a: usize, left_limit: usize, root: u32) {
         self.anchor = a;
-        self.anchor_sep = a + 1 < N;
-        self.anchor_next = if a + 1 < N { self.cells[a + 1] } else { 0 };
         self.left_limit = left_limit;
-        if self.mask[a] != 0 {
-            // The walk is compiled four times: with and without the `popcnt` instruction, and
-            // for racks with and without a blank (without, a square's letters are one AND).
-            match (hardware_popcount(), self.rack[usize::from(BLANK)] > 0) {
-                (true, false) => self.left::<HardPop, false>(a, root, START),
-                (true, true) => self.left::<HardPop, true>(a, root, START),
-                (false, false) => self.left::<SoftPop, false>(a, root, START),
-                (false, true) => self.left::<SoftPop, true>(a, root, START),
+        if self.mask[a] == 0 {
+            return;
+        }
+        let right_run = a + 1 < N && self.cells[a + 1] != 0;
+        let left_run = a > 0 && self.cells[a - 1] != 0;
+        let (first, on_tile) = if right_run {
+            let mut e = a + 1;
+            while e + 1 < N && self.cells[e + 1] != 0 {
+                e += 1;
             }
+            self.split = e + 1;
+            self.min_cross = 1;
+            (e, true)
+        } else if left_run && self.run_start(a - 1) == left_limit {
+            self.split = a;
+            self.min_cross = 0;
+            (a - 1, true)
+        } else {
+            self.split = a + 1;
+            self.min_cross = 1;
+            (a, false)
+        };
+        // The walk is compiled four times: with and without the `popcnt` instruction, and
+        // for racks with and without a blank (without, a square's letters are one AND).
+        match (hardware_popcount(), self.rack[usize::from(BLANK)] > 0) {
+            (true, false) => self.begin::<HardPop, false>(first, on_tile, root),
+            (true, true) => self.begin::<HardPop, true>(first, on_tile, root),
+            (false, false) => self.begin::<SoftPop, false>(first, on_tile, root),
+            (false, true) => self.begin::<SoftPop, true>(first, on_tile, root),
+        }
+    }
+
+    /// The first square of the run of board tiles that holds square `c`.
+    fn run_start(&self, mut c: usize) -> usize {
+        while c > 0 && self.cells[c - 1] != 0 {
+            c -= 1;
+        }
+        c
+    }
+
+    fn begin<P: Pop, const B: bool>(&mut self, first: usize, on_tile: bool, root: u32) {
+        if on_tile {
+            self.left_tile::<P, B>(first, root, START);
+        } else {
+            self.left::<P, B>(first, root, START);
         }
     }
 }
