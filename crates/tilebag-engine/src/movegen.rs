@@ -899,208 +899,6 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
     }
 }
 
-impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
-    /// Every placement that fills exactly the empty squares of `start..=end` with tiles of
-    /// `letters` (the rack's letters) and, if `blank`, the rack's blank, found in the lexicon's
-    /// anagram lists: for each choice of the letters to play (a sub-multiset as large as the
-    /// window's empty squares, or one smaller with the blank), unless even their best
-    /// arrangement on the squares cannot beat `floor` (a placement's value being at most its
-    /// score plus `bonus`), the words of those letters, the window's board letters and (with
-    /// the blank) a letter for the blank, each tried on the squares. `codes`: the letters'
-    /// codes, most valuable first ([`codes_by_value`]).
-    #[allow(clippy::too_many_arguments)]
-    fn window_choices(
-        &mut self,
-        start: usize,
-        end: usize,
-        letters: &Rack,
-        codes: &[u8],
-        blank: bool,
-        anagrams: &AnagramSet,
-        bonus: f32,
-        floor: &Cell<f32>,
-    ) {
-        // The score is linear in the tiles' values: `fixed` plus each tile's value times its
-        // square's factor (its letter premium, times the word premiums for the main word and,
-        // where a cross-word forms, its own word premium).
-        let mut wm = 1;
-        let mut fixed_main = 0;
-        let mut cross = 0;
-        let mut blank_letters = 0u32;
-        let mut board = [0u8; 27];
-        let mut factors = [0i32; 16];
-        let mut n = 0;
-        for j in start..=end {
-            let cell = self.cells[j];
-            if cell != 0 {
-                board[usize::from(cell & CODE_MASK)] += 1;
-                if cell & BLANK_BIT == 0 {
-                    fixed_main += self.values[usize::from(cell & CODE_MASK)];
-                }
-            } else {
-                wm *= self.wm[j];
-                cross += self.xw[j];
-                blank_letters |= self.mask[j];
-            }
-        }
-        for j in start..=end {
-            if self.cells[j] == 0 && n < 16 {
-                factors[n] = self.lm[j] * (wm + self.xm[j]);
-                n += 1;
-            }
-        }
-        if end - start + 1 < 2 || end - start + 1 > 15 || n == 0 {
-            // A one-letter main word is not a word of this line (the other direction lists
-            // the tile).
-            return;
-        }
-        let factors = &mut factors[..n];
-        factors.sort_unstable_by(|a, b| b.cmp(a));
-        // `fsum[i]`: the `i` highest factors' total.
-        let mut fsum = [0i32; 17];
-        for (i, f) in factors.iter().enumerate() {
-            fsum[i + 1] = fsum[i] + f;
-        }
-        let fixed = fixed_main * wm + cross;
-        let choice = Choice {
-            start,
-            end,
-            letters,
-            anagrams,
-            fixed,
-            fsum: &fsum,
-            bonus,
-            floor,
-            blank_letters: blank.then_some(blank_letters & ALL_LETTERS),
-        };
-        let h = AnagramSet::hash(&board);
-        let need = n - usize::from(blank);
-        if need > letters.len() {
-            return;
-        }
-        self.choose(&choice, codes, letters.len(), need, 0, 0, h, &mut board);
-    }
-
-    /// [`Line::window_choices`]' choices, one rack letter after another (`codes`, most valuable
-    /// first, holding `left` tiles): `need` more tiles to choose, `m` chosen so far, worth `dot` on
-    /// the highest factors; `counts` (hash `h`) holds the window's board letters and the chosen
-    /// tiles. A choice whose best arrangement cannot beat the floor is not looked up, nor is any
-    /// choice that begins like one whose remaining tiles, each worth at most the next letter's
-    /// value, cannot either.
-    #[allow(clippy::too_many_arguments)]
-    fn choose(
-        &mut self,
-        c: &Choice<'_>,
-        codes: &[u8],
-        left: usize,
-        need: usize,
-        m: usize,
-        dot: i32,
-        h: u64,
-        counts: &mut [u8; 27],
-    ) {
-        if need == 0 {
-            self.chosen(c, dot, h, counts);
-            return;
-        }
-        if need == left {
-            // Every tile left is wanted: taken at once, not one letter a call.
-            let (mut dt, mut mt, mut ht) = (dot, m, h);
-            for &code in codes {
-                let l = usize::from(code);
-                let take = usize::from(c.letters.counts[l]);
-                dt += self.values[l] * (c.fsum[mt + take] - c.fsum[mt]);
-                mt += take;
-                ht = AnagramSet::plus_n(ht, code, take);
-                counts[l] += take as u8;
-            }
-            self.chosen(c, dt, ht, counts);
-            for &code in codes {
-                let l = usize::from(code);
-                counts[l] -= c.letters.counts[l];
-            }
-            return;
-        }
-        let Some((&code, rest)) = codes.split_first() else {
-            return;
-        };
-        let l = usize::from(code);
-        let v = self.values[l];
-        if (c.fixed + dot + v * (c.fsum[m + need] - c.fsum[m])) as f32 + c.bonus <= c.floor.get() {
-            return;
-        }
-        let have = usize::from(c.letters.counts[l]);
-        let most = have.min(need);
-        // The letters after this one hold `left - have` tiles: take at least what they lack.
-        let least = need.saturating_sub(left - have);
-        for take in (least..=most).rev() {
-            let ht = AnagramSet::plus_n(h, code, take);
-            counts[l] += take as u8;
-            let dt = dot + v * (c.fsum[m + take] - c.fsum[m]);
-            self.choose(c, rest, left - have, need - take, m + take, dt, ht, counts);
-            counts[l] -= take as u8;
-        }
-    }
-
-    /// [`Line::choose`]'s choice made (`counts`, hash `h`: the board letters and the tiles,
-    /// worth `dot` at best on the factors): unless that cannot beat the floor, its words tried
-    /// on the window.
-    fn chosen(&mut self, c: &Choice<'_>, dot: i32, h: u64, counts: &mut [u8; 27]) {
-        if (c.fixed + dot) as f32 + c.bonus <= c.floor.get() {
-            return;
-        }
-        match c.blank_letters {
-            Some(may_be) => {
-                // The letters the blank may be with these (one lookup): only their words are
-                // listed.
-                let xs = may_be & c.anagrams.blank_letters(h);
-                self.try_blank_words(c.start, c.end, c.anagrams, h, counts, xs, 0);
-            }
-            None => {
-                // The filter first: most choices make no word.
-                if !c.anagrams.may_hold_hashed(h, c.end + 1 - c.start) {
-                    return;
-                }
-                for w in c.anagrams.words_hashed(h, counts) {
-                    self.try_word(c.start, c.end, w, [0, 0]);
-                }
-            }
-        }
-    }
-}
-
-/// What [`Line::choose`] needs of the window it chooses tiles for.
-struct Choice<'a> {
-    start: usize,
-    end: usize,
-    letters: &'a Rack,
-    anagrams: &'a AnagramSet,
-    /// The score of the window's board tiles and cross-words, whatever goes on the squares.
-    fixed: i32,
-    /// Prefix sums of the squares' factors, highest first.
-    fsum: &'a [i32; 17],
-    bonus: f32,
-    floor: &'a Cell<f32>,
-    /// With the blank: the letters it may be on some square of the window.
-    blank_letters: Option<u32>,
-}
-
-/// The letter codes of `letters`, most valuable first (equal values in code order), and how
-/// many: a choice of tiles made in this order comes in the order of the factors it goes on
-/// ([`Line::window_choices`]).
-fn codes_by_value(letters: &Rack, values: &[i32; 27]) -> ([u8; 26], usize) {
-    let mut codes = [0u8; 26];
-    let mut nc = 0;
-    for c in 1..27u8 {
-        if letters.counts[usize::from(c)] > 0 {
-            codes[nc] = c;
-            nc += 1;
-        }
-    }
-    codes[..nc].sort_by(|&x, &y| values[usize::from(y)].cmp(&values[usize::from(x)]));
-    (codes, nc)
-}
-
 /// The value of the most valuable letter among `bits` (letter codes 1..=26), 0 for none.
 fn most_valuable(mut bits: u32, values: &[i32; 27]) -> i32 {
     let mut v = 0;
@@ -1582,8 +1380,7 @@ fn anchor_bound(
 /// filter, [`bingo_may_exist`]; most racks make no bingo), by looking its words up
 /// ([`Line::window_words`]), and an anchor is walked for its placements of fewer tiles only: the
 /// bingo bonus no longer keeps every open anchor alive, nor makes its walk go on to seven
-/// tiles. With one blank the walks use the rack's letters only, and the placements with the
-/// blank are looked up ([`Line::window_choices`]) where their bound beats the best found.
+/// tiles.
 pub fn best_by_score(
     prep: &Prepared,
     rack: &Rack,
@@ -1632,54 +1429,29 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
     let usable = if rack.counts[usize::from(BLANK)] > 0 {
         ALL_LETTERS
     } else {
-        rack_bits(&rack.counts) & !1
+        rack_letters
     };
-    // With one blank, the anchors are walked with the rack's letters only (a blank at every
-    // step multiplies the walk by up to 26), and the placements that use the blank are found
-    // afterwards in the anagram lists, window by window ([`Line::window_choices`]), only where
-    // they may beat the best without it. (On a board whose premiums the bounds do not rank,
-    // and with two blanks, the blank is walked.)
-    let split =
-        rack.counts[usize::from(BLANK)] == 1 && t.letter_mult.iter().all(|m| (1..=3).contains(m));
-    let mut letters_only = *rack;
-    letters_only.counts[usize::from(BLANK)] = 0;
-    let walked = if split { &letters_only } else { rack };
-    // (The letters' codes, most valuable first, for every window's choices of tiles.)
-    let (letter_codes, n_codes) = codes_by_value(&letters_only, &t.values);
-    let (top_walked, k_walked) = top_values(walked, t);
-    // What to search, best bound first: an anchor's placements of fewer tiles than a full
-    // rack (`ANCHOR`: direction, line, anchor, left limit), or the bingos of one window
-    // (`WINDOW`: direction, line, first and last square of the word). With a full rack the
-    // bingos are searched window by window and the anchors' walks stop one tile short: the
-    // bingo bonus lifts the bound of every window a rack could fill, and few of them hold a
-    // word, so an anchor is walked only for what its smaller placements may score.
+    // What to search, best bound first: an anchor's placements (`ANCHOR`: direction, line,
+    // anchor, left limit), or the bingos of one window (`WINDOW`: direction, line, first and
+    // last square of the word). With a full rack the bingos are searched window by window and
+    // the anchors' walks stop one tile short: the bingo bonus lifts the bound of every window a
+    // rack could fill, and few of them hold a word, so an anchor is walked only for what its
+    // smaller placements may score. (More than two blanks, which no English bag holds, are
+    // walked: the anagram lookups know at most two.)
     //
-    // Without a blank, the same goes for the placements of `LONG_FROM` tiles or more: each
-    // window of so many empty squares is its own item (`LONG`: direction, line, first and last
-    // square), searched by looking up the words of each choice of the rack's tiles whose best
-    // arrangement may beat the best found ([`Line::window_choices`]), and the anchors' walks stop
-    // at `LONG_FROM - 1` tiles. A window's bound only grows with the window, so the long
-    // windows made almost every anchor's bound, while few of them hold a word: an anchor is
-    // then walked only where its shorter placements may beat the best. (From 6 tiles, the
-    // corpus's first 100 positions walk 23% fewer instructions for 14% more in lookups; from
-    // 5, half the walk went, but the lookups of 5 tiles of 7 cost more than it saved.)
+    // (Earlier the windows of six tiles or more of a rack without a blank were looked up too,
+    // choice of tiles by choice, and a blank was found by lookup rather than walked; since the
+    // walk begins on the board tiles next to its anchor ([`Line::run_anchor`]) walking them is
+    // cheaper: over the shared corpus 29.6 µs a position against 34.8 µs.)
     const ANCHOR: u8 = 0;
     const WINDOW: u8 = 1;
-    const LONG: u8 = 2;
-    const LONG_FROM: usize = 6;
-    // (More than two blanks, which no English bag holds, are walked: the anagram lookups
-    // know at most two.)
     let bingo_windows = rack.len() == t.rack_size && rack.counts[usize::from(BLANK)] <= 2;
-    let long = rack.counts[usize::from(BLANK)] == 0 && rack.len() >= LONG_FROM;
-    let report_from = if long {
-        LONG_FROM
-    } else if bingo_windows {
+    let report_from = if bingo_windows {
         t.rack_size
     } else {
         usize::MAX
     };
     let mut lines: [Option<LineData>; 2 * N] = [None; 2 * N];
-    let mut line_fits = [[0i32; N]; 2 * N];
     let mut items: Vec<(f32, u8, u8, u8, u8, u8)> = Vec::with_capacity(256);
     for &d in directions(prep, opts) {
         for r in 0..N {
@@ -1691,15 +1463,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                 if ld.mask[a] & usable == 0 {
                     continue;
                 }
-                let mut windows = |start: usize, end: usize, n: usize, v: f32| {
-                    let kind = if bingo_windows && n == t.rack_size {
-                        WINDOW
-                    } else {
-                        LONG
-                    };
-                    items.push((v, kind, d as u8, r as u8, start as u8, end as u8));
-                };
-                let mut b = anchor_bound(
+                let b = anchor_bound(
                     &ld,
                     a,
                     limit,
@@ -1710,31 +1474,13 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     bonus,
                     &fits,
                     report_from,
-                    &mut windows,
+                    &mut |start, end, _, v| {
+                        items.push((v, WINDOW, d as u8, r as u8, start as u8, end as u8));
+                    },
                 );
-                if split {
-                    // The bingo windows are the whole rack's (above); the walk is the letters'.
-                    if ld.mask[a] & rack_letters == 0 {
-                        continue;
-                    }
-                    b = anchor_bound(
-                        &ld,
-                        a,
-                        limit,
-                        &top_walked,
-                        k_walked,
-                        rack_letters,
-                        t,
-                        bonus,
-                        &fits,
-                        t.rack_size,
-                        &mut |_, _, _, _| {},
-                    );
-                }
                 items.push((b, ANCHOR, d as u8, r as u8, a as u8, limit as u8));
             }
             lines[d * N + r] = Some(ld);
-            line_fits[d * N + r] = fits;
         }
     }
     let order = best_first(items.iter().map(|i| i.0));
@@ -1764,94 +1510,18 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
         if kind == WINDOW && !bingo_may_exist(graphs, rack, &ld.cells[x..=y]) {
             continue;
         }
-        let on_hand = if kind == ANCHOR { walked } else { rack };
-        let mut line = Line::new(ld, d, r, on_hand, &index, graphs, t, &mut sink);
-        if kind == LONG {
-            let n = ld.cells[x..=y].iter().filter(|&&c| c == 0).count();
-            line.window_choices(
-                x,
-                y,
-                rack,
-                &letter_codes[..n_codes],
-                false,
-                graphs.lex.anagrams(),
-                bonus[n.min(15)],
-                &floor,
-            );
-        } else if kind == WINDOW {
+        let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
+        if kind == WINDOW {
             // The words of the window's letters, straight from the lexicon's anagram lists,
             // each tried against the squares.
             line.window_words(x, y, graphs.lex.anagrams());
         } else {
             // An unbounded anchor (a premium the bound does not rank) did not report its
             // windows: it is walked in full.
-            if long && bound.is_finite() {
-                line.rack_total = line.rack_total.min(LONG_FROM as u8 - 1);
-            } else if bingo_windows && !split && bound.is_finite() {
+            if bingo_windows && bound.is_finite() {
                 line.rack_total -= 1;
             }
             line.run_anchor(x, y, root);
-        }
-    }
-    if split {
-        // The placements that use the blank (fewer tiles than a bingo): every window an
-        // anchor's placements may fill, bounded with the whole rack, where it beats the best.
-        let mut windows: Vec<(f32, u8, u8, u8, u8, u8)> = Vec::new();
-        for (i, ld) in lines.iter().enumerate() {
-            let Some(ld) = ld else {
-                continue;
-            };
-            for (a, limit) in ld.anchors_with_limits() {
-                if ld.mask[a] == 0 {
-                    continue;
-                }
-                anchor_bound(
-                    ld,
-                    a,
-                    limit,
-                    &top,
-                    k,
-                    usable,
-                    t,
-                    bonus,
-                    &line_fits[i],
-                    1,
-                    &mut |start, end, n, v| {
-                        if n < t.rack_size && v > floor.get() {
-                            windows.push((
-                                v,
-                                (i / N) as u8,
-                                (i % N) as u8,
-                                start as u8,
-                                end as u8,
-                                n as u8,
-                            ));
-                        }
-                    },
-                );
-            }
-        }
-        let anagrams = graphs.lex.anagrams();
-        let order = best_first(windows.iter().map(|w| w.0));
-        for (bound, d, r, start, end, n) in order.map(|i| windows[i]) {
-            if bound <= floor.get() {
-                break;
-            }
-            let (d, r) = (usize::from(d), usize::from(r));
-            let Some(ld) = &lines[d * N + r] else {
-                continue;
-            };
-            let mut line = Line::new(ld, d, r, rack, &index, graphs, t, &mut sink);
-            line.window_choices(
-                usize::from(start),
-                usize::from(end),
-                &letters_only,
-                &letter_codes[..n_codes],
-                true,
-                anagrams,
-                bonus[usize::from(n).min(15)],
-                &floor,
-            );
         }
     }
     best
@@ -2323,11 +1993,9 @@ mod bingo_tests {
         );
     }
 
-    /// With one blank, the anchors are walked with the rack's letters and the blank's
-    /// placements come from the anagram lists ([`Line::window_choices`]): the best by score, and
-    /// the best by a value that adds a bonus per tile count, still equal the best of every
-    /// placement, for full racks that make no bingo, short racks (the end of a game) and the
-    /// blank alone, and the best often uses the blank.
+    /// With one blank: the best by score, and the best by a value that adds a bonus per tile
+    /// count, equal the best of every placement, for full racks that make no bingo, short racks
+    /// (the end of a game) and the blank alone, and the best often uses the blank.
     #[test]
     fn shared_corpus_best_with_one_blank_equals_the_full_list() {
         let Some(text) = shared_corpus() else {

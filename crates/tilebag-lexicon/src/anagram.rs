@@ -284,13 +284,6 @@ impl AnagramSet {
             + self.words.len() * 16
     }
 
-    /// [`AnagramSet::may_hold`] without blanks, for a multiset of `len` letters whose hash the
-    /// caller has: the filter's one probe (its table is half the size of the words' groups').
-    #[inline]
-    pub fn may_hold_hashed(&self, h: u64, len: usize) -> bool {
-        len < self.min_len || self.holds(h)
-    }
-
     #[inline]
     fn holds(&self, h: u64) -> bool {
         let (mut i, mark) = slot_and_mark(h, self.table.len());
@@ -311,12 +304,6 @@ impl AnagramSet {
     #[inline]
     pub fn hash(counts: &[u8; 27]) -> u64 {
         hash_counts(counts)
-    }
-
-    /// The hash of a multiset with `n` more of letter `l` (a code 1..=26), from its hash `h`.
-    #[inline]
-    pub fn plus_n(h: u64, l: u8, n: usize) -> u64 {
-        h.wrapping_add(KEYS[usize::from(l & 31).min(26)].wrapping_mul(n as u64))
     }
 
     /// The hash of a multiset with one more letter `l` (a code 1..=26), from its hash `h`.
