@@ -1,6 +1,7 @@
-//! Completeness: on a thousand random positions, the generator finds exactly the placements a
-//! simple brute-force search finds (every word of the lexicon tried at every square in both
-//! directions, blanks both ways), each with the score the core gives it.
+//! Completeness: on a thousand random positions, and on boards made to have board tiles beside
+//! the anchors in every way, the generator finds exactly the placements a simple brute-force
+//! search finds (every word of the lexicon tried at every square in both directions, blanks both
+//! ways), each with the score the core gives it.
 
 use std::collections::{BTreeMap, HashSet};
 use tilebag_core::bag::Rng;
@@ -265,4 +266,125 @@ fn generator_equals_brute_force_on_a_thousand_random_positions() {
         total > 10_000,
         "only {total} placements in all: the test is too easy"
     );
+}
+
+/// A grid from 15 strings of 15 squares: `.` empty, a capital a tile, a small letter a blank.
+fn grid_of(rows: &[&str; N]) -> Grid {
+    let mut grid = Grid::default();
+    for (r, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), N, "row {r}");
+        for (c, ch) in row.bytes().enumerate() {
+            match ch {
+                b'.' => {}
+                b'A'..=b'Z' => grid.set(r, c, ch - b'A' + 1),
+                b'a'..=b'z' => grid.set(r, c, (ch - b'a' + 1) | BLANK_BIT),
+                _ => panic!("row {r}: {}", ch as char),
+            }
+        }
+    }
+    grid
+}
+
+/// The walk begins on the board tiles beside its anchor (read right to left from the GADDAG's
+/// root) when there are any. Boards made to have every such case, with the whole ENABLE list:
+/// tiles right of the anchor, left of it, on both sides (a gap of one square between two
+/// words), and words against each edge of the board, across and down, so the walk's right part
+/// begins after the tiles, on the anchor, or off the board. The generator finds exactly the
+/// placements the brute force finds, with the same scores.
+#[test]
+fn generator_equals_brute_force_where_board_tiles_touch_the_anchors() {
+    let lex = Lexicon::builtin_enable();
+    let words: Vec<Vec<u8>> = lex
+        .words()
+        .map(|w| w.bytes().map(|b| b - b'A' + 1).collect())
+        .collect();
+    let graphs = Graphs::of(lex);
+    let t = Tables::english();
+    let boards = [
+        grid_of(&[
+            "QI.........OX..",
+            "...............",
+            "...............",
+            "...............",
+            "..........J....",
+            "..........A....",
+            "...............",
+            "....CAR.ON.....",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "R.............E",
+            "E........FAR.ZA",
+        ]),
+        grid_of(&[
+            "..........ZAX.T",
+            "..............O",
+            "..............E",
+            "...............",
+            ".......H.......",
+            ".......E.......",
+            ".......N.......",
+            "...............",
+            ".......LEAD.ER.",
+            "...............",
+            "..........S....",
+            "..........T....",
+            "...............",
+            "S..............",
+            "Ow.............",
+        ]),
+    ];
+    let racks = ["ENSTIAL", "AEIORT?", "DGRUBS?", "Q"];
+    let mut total = 0;
+    for (b, grid) in boards.iter().enumerate() {
+        for rack in racks {
+            let rack = Rack::parse(rack).unwrap();
+            // Only the words the rack's tiles and the board's letters could make (the brute
+            // force would reject the others, slowly).
+            let mut have = rack.counts;
+            for r in 0..N {
+                for c in 0..N {
+                    let v = grid.get(r, c);
+                    if v != 0 {
+                        have[usize::from(v & CODE_MASK)] += 1;
+                    }
+                }
+            }
+            let words: Vec<Vec<u8>> = words
+                .iter()
+                .filter(|w| {
+                    let mut need = [0u8; 27];
+                    for &l in w.iter() {
+                        need[usize::from(l)] += 1;
+                    }
+                    let short: u8 = (1..27).map(|l| need[l].saturating_sub(have[l])).sum();
+                    short <= rack.counts[0]
+                })
+                .cloned()
+                .collect();
+            let want = brute(grid, &rack, &words, lex);
+            let got = generated(grid, &rack, &graphs, &t);
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "board {b}, rack {rack}: missing {:?}, extra {:?}",
+                want.keys()
+                    .filter(|k| !got.contains_key(*k))
+                    .take(5)
+                    .collect::<Vec<_>>(),
+                got.keys()
+                    .filter(|k| !want.contains_key(*k))
+                    .take(5)
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(got, want, "board {b}, rack {rack}");
+            let prep = Prepared::new(grid, &graphs, &t);
+            let best = best_by_score(&prep, &rack, &graphs, &t, GenOptions::default());
+            assert_eq!(best.map(|m| m.score), want.values().copied().max());
+            total += got.len();
+        }
+    }
+    assert!(total > 2_000, "only {total} placements in all");
 }
