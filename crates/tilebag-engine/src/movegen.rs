@@ -1238,7 +1238,7 @@ fn fits(ld: &LineData, rack_letters: u32, values: &[i32; 27]) -> [i32; N] {
 /// word premiums), each cross-word at its best, and the bingo bonus; plus `bonus[n]` for a
 /// placement of `n` tiles (`fits`: see [`fits`]). A window of `report_from` or more empty squares
 /// (`report_from` = a full rack: a bingo) is not counted: it is handed to
-/// `window(start, end, n, its bound)`, to be searched on its own. Returns the bound over the
+/// `window(start, end, its bound)`, to be searched on its own. Returns the bound over the
 /// windows of fewer tiles (`INFINITY` when a premium is one the bound does not rank; the windows
 /// are then not all reported).
 #[allow(clippy::too_many_arguments)]
@@ -1253,7 +1253,7 @@ fn anchor_bound(
     bonus: &[f32; 16],
     fits: &[i32; N],
     report_from: usize,
-    window: &mut impl FnMut(usize, usize, usize, f32),
+    window: &mut impl FnMut(usize, usize, f32),
 ) -> f32 {
     // The empty squares a placement from this anchor may fill: leftwards to `left_limit`,
     // rightwards to the edge, stopping at one the rack cannot fill.
@@ -1340,7 +1340,7 @@ fn anchor_bound(
             if n < report_from {
                 best = best.max(v);
             } else {
-                window(start, end, n, v);
+                window(start, end, v);
             }
             if q >= nr || n >= k {
                 break;
@@ -1474,7 +1474,7 @@ pub fn best_by_value_per_tiles<V: FnMut(&Candidate<'_>) -> f32>(
                     bonus,
                     &fits,
                     report_from,
-                    &mut |start, end, _, v| {
+                    &mut |start, end, v| {
                         items.push((v, WINDOW, d as u8, r as u8, start as u8, end as u8));
                     },
                 );
@@ -1949,7 +1949,7 @@ mod bingo_tests {
                                 &[0.0; 16],
                                 &fits(&ld, ALL_LETTERS, &t.values),
                                 t.rack_size,
-                                &mut |s, e, _, _| spans.push((s, e)),
+                                &mut |s, e, _| spans.push((s, e)),
                             );
                         }
                         spans.sort_unstable();
