@@ -167,6 +167,42 @@ fn generated(grid: &Grid, rack: &Rack, g: &Graphs<'_>, t: &Tables) -> BTreeMap<K
     out
 }
 
+/// The generator's placements for `grid` and `rack`, asserted equal to the brute force's `want`
+/// (`what` names the position), and the pruned best-by-score search asserted to find the brute
+/// force's best score.
+fn generated_equals(
+    grid: &Grid,
+    rack: &Rack,
+    want: &BTreeMap<Key, i32>,
+    g: &Graphs<'_>,
+    t: &Tables,
+    what: &str,
+) -> BTreeMap<Key, i32> {
+    let got = generated(grid, rack, g, t);
+    assert_eq!(
+        got.len(),
+        want.len(),
+        "{what}: rack {rack}\n{grid:?}\nmissing: {:?}\nextra: {:?}",
+        want.keys()
+            .filter(|k| !got.contains_key(*k))
+            .take(5)
+            .collect::<Vec<_>>(),
+        got.keys()
+            .filter(|k| !want.contains_key(*k))
+            .take(5)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(&got, want, "{what}: rack {rack}\n{grid:?}");
+    let prep = Prepared::new(grid, g, t);
+    let best = best_by_score(&prep, rack, g, t, GenOptions::default());
+    assert_eq!(
+        best.map(|m| m.score),
+        want.values().copied().max(),
+        "{what}: rack {rack}\n{grid:?}"
+    );
+    got
+}
+
 #[test]
 fn generator_equals_brute_force_on_a_thousand_random_positions() {
     // A small lexicon keeps the brute force quick: every two-letter word of ENABLE and a few
@@ -212,29 +248,7 @@ fn generator_equals_brute_force_on_a_thousand_random_positions() {
                 }
             }
             let want = brute(&grid, &rack, &words, &lex);
-            let got = generated(&grid, &rack, &graphs, &t);
-            assert_eq!(
-                got.len(),
-                want.len(),
-                "game {game}: rack {rack}\n{grid:?}\nmissing: {:?}\nextra: {:?}",
-                want.keys()
-                    .filter(|k| !got.contains_key(*k))
-                    .take(5)
-                    .collect::<Vec<_>>(),
-                got.keys()
-                    .filter(|k| !want.contains_key(*k))
-                    .take(5)
-                    .collect::<Vec<_>>()
-            );
-            assert_eq!(got, want, "game {game}: rack {rack}\n{grid:?}");
-            // The pruned best-by-score search finds the brute force's best score.
-            let prep = Prepared::new(&grid, &graphs, &t);
-            let best = best_by_score(&prep, &rack, &graphs, &t, GenOptions::default());
-            assert_eq!(
-                best.map(|m| m.score),
-                want.values().copied().max(),
-                "game {game}: rack {rack}\n{grid:?}"
-            );
+            let got = generated_equals(&grid, &rack, &want, &graphs, &t, &format!("game {game}"));
             total += got.len();
             positions += 1;
             if got.is_empty() {
@@ -365,24 +379,7 @@ fn generator_equals_brute_force_where_board_tiles_touch_the_anchors() {
                 .cloned()
                 .collect();
             let want = brute(grid, &rack, &words, lex);
-            let got = generated(grid, &rack, &graphs, &t);
-            assert_eq!(
-                got.len(),
-                want.len(),
-                "board {b}, rack {rack}: missing {:?}, extra {:?}",
-                want.keys()
-                    .filter(|k| !got.contains_key(*k))
-                    .take(5)
-                    .collect::<Vec<_>>(),
-                got.keys()
-                    .filter(|k| !want.contains_key(*k))
-                    .take(5)
-                    .collect::<Vec<_>>()
-            );
-            assert_eq!(got, want, "board {b}, rack {rack}");
-            let prep = Prepared::new(grid, &graphs, &t);
-            let best = best_by_score(&prep, &rack, &graphs, &t, GenOptions::default());
-            assert_eq!(best.map(|m| m.score), want.values().copied().max());
+            let got = generated_equals(grid, &rack, &want, &graphs, &t, &format!("board {b}"));
             total += got.len();
         }
     }
