@@ -428,6 +428,9 @@ struct Line<'a, F> {
     xm: [i32; N],
     lm: [i32; N],
     wm: [i32; N],
+    /// Per square, the last square of the run of board tiles that starts just right of it
+    /// (itself if none): [`LineData::run_r`].
+    run_r: [u8; N],
     placed: [u8; N],
     rack: [u8; 27],
     /// The rack's tiles when the walk began (its blanks: `nat[BLANK]`).
@@ -634,19 +637,14 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         self.mask[pos] & (self.letter_bits | blank)
     }
 
-    /// Step through a tile already on the board (`cell`) from node `n` (its child set `set`,
-    /// its accept set `acc`): the child node, whether the path so far is a word, and the running
-    /// totals with the tile's value (a blank on the board scores nothing). `None` when no word
-    /// goes on through that letter.
+    /// Step through the board's tile on `pos` from node `node`: the child node, whether the path
+    /// so far is a word, and the running totals with the tile's value (a blank on the board
+    /// scores nothing). `None` when no word goes on through that letter.
     #[inline(always)]
-    fn through_tile<P: Pop>(
-        &self,
-        n: usize,
-        set: u32,
-        acc: u32,
-        cell: u8,
-        a: Acc,
-    ) -> Option<(u32, bool, Acc)> {
+    fn through_tile<P: Pop>(&self, pos: usize, node: u32, a: Acc) -> Option<(u32, bool, Acc)> {
+        let n = node as usize;
+        let set = node_word(self.t, n);
+        let cell = self.cells[pos];
         let l = cell & CODE_MASK;
         if set >> l & 1 == 0 {
             return None;
@@ -656,7 +654,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
         if cell & BLANK_BIT == 0 {
             a2.main += self.values[usize::from(l)];
         }
-        Some((next, acc >> l & 1 != 0, a2))
+        Some((next, node_word(self.t, n + 1) >> l & 1 != 0, a2))
     }
 
     /// Fills empty square `pos` (at or left of the anchor) from GADDAG node `node`, going left.
@@ -667,16 +665,13 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
 
     /// Steps through the board's tile on `pos` (left of the anchor) from GADDAG node `node`.
     fn left_tile<P: Pop, const B: bool>(&mut self, pos: usize, node: u32, a: Acc) {
-        let n = node as usize;
-        let set = node_word(self.t, n);
-        let acc = node_word(self.t, n + 1);
-        if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, self.cells[pos], a) {
+        if let Some((next, accepts, a2)) = self.through_tile::<P>(pos, node, a) {
             self.after_left::<P, B>(pos, next, accepts, a2);
         }
     }
 
     /// After a letter went on `pos` (leftwards) reaching GADDAG node `next`: record the word if
-    /// complete, go on left, and cross the separator to go right of the anchor. The tests are
+    /// complete, go on left, and cross the separator into the right part (at `split`). The tests are
     /// combined with `&` rather than `&&` where both sides are cheap: one branch instead of
     /// several, and the walk's branches are hard to predict. Node 0 is the empty node (no
     /// children), so a leaf needs no test of its own: nothing below goes on from it.
@@ -722,10 +717,7 @@ impl<F: FnMut(&Candidate<'_>)> Line<'_, F> {
 
     /// Steps through the board's tile on `pos` (right of the anchor) from DAWG node `node`.
     fn right_tile<P: Pop, const B: bool>(&mut self, pos: usize, node: u32, start: usize, a: Acc) {
-        let n = node as usize;
-        let set = node_word(self.t, n);
-        let acc = node_word(self.t, n + 1);
-        if let Some((next, accepts, a2)) = self.through_tile::<P>(n, set, acc, self.cells[pos], a) {
+        if let Some((next, accepts, a2)) = self.through_tile::<P>(pos, node, a) {
             self.after_right::<P, B>(pos, next, accepts, start, a2);
         }
     }
@@ -1079,6 +1071,7 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
             xm: ld.xm,
             lm: ld.lm,
             wm: ld.wm,
+            run_r: ld.run_r,
             placed: [0; N],
             rack: rack.counts,
             nat: rack.counts,
@@ -1122,17 +1115,15 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
         if self.mask[a] == 0 {
             return;
         }
-        let right_run = a + 1 < N && self.cells[a + 1] != 0;
-        let left_run = a > 0 && self.cells[a - 1] != 0;
-        let (first, on_tile) = if right_run {
-            let mut e = a + 1;
-            while e + 1 < N && self.cells[e + 1] != 0 {
-                e += 1;
-            }
+        let e = usize::from(self.run_r[a]);
+        let (first, on_tile) = if e > a {
             self.split = e + 1;
             self.min_cross = 1;
             (e, true)
-        } else if left_run && self.run_start(a - 1) == left_limit {
+        } else if a > 0 && self.cells[a - 1] != 0 {
+            // The run's first square is the left limit: the empty square before it (if any)
+            // touches it, so it is the previous anchor.
+            debug_assert!((left_limit..a).all(|c| self.cells[c] != 0));
             self.split = a;
             self.min_cross = 0;
             (a - 1, true)
@@ -1151,14 +1142,7 @@ impl<'a, F: FnMut(&Candidate<'_>)> Line<'a, F> {
         }
     }
 
-    /// The first square of the run of board tiles that holds square `c`.
-    fn run_start(&self, mut c: usize) -> usize {
-        while c > 0 && self.cells[c - 1] != 0 {
-            c -= 1;
-        }
-        c
-    }
-
+    /// Starts the walk on square `first`: through its board tile, or by filling it.
     fn begin<P: Pop, const B: bool>(&mut self, first: usize, on_tile: bool, root: u32) {
         if on_tile {
             self.left_tile::<P, B>(first, root, START);

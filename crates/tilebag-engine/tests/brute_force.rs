@@ -9,7 +9,9 @@ use tilebag_core::play::score_placement;
 use tilebag_core::{Layout, Placement, Square, TileSet};
 use tilebag_engine::grid::{decode, BLANK_BIT, CODE_MASK, N};
 use tilebag_engine::movegen::best_by_score;
-use tilebag_engine::{generate, GenOptions, Graphs, Grid, Move, Prepared, Rack, Tables};
+use tilebag_engine::{
+    generate, CgpPosition, GenOptions, Graphs, Grid, Move, Prepared, Rack, Tables,
+};
 use tilebag_lexicon::Lexicon;
 
 type Key = Vec<(u8, u8, u8)>;
@@ -282,23 +284,6 @@ fn generator_equals_brute_force_on_a_thousand_random_positions() {
     );
 }
 
-/// A grid from 15 strings of 15 squares: `.` empty, a capital a tile, a small letter a blank.
-fn grid_of(rows: &[&str; N]) -> Grid {
-    let mut grid = Grid::default();
-    for (r, row) in rows.iter().enumerate() {
-        assert_eq!(row.len(), N, "row {r}");
-        for (c, ch) in row.bytes().enumerate() {
-            match ch {
-                b'.' => {}
-                b'A'..=b'Z' => grid.set(r, c, ch - b'A' + 1),
-                b'a'..=b'z' => grid.set(r, c, (ch - b'a' + 1) | BLANK_BIT),
-                _ => panic!("row {r}: {}", ch as char),
-            }
-        }
-    }
-    grid
-}
-
 /// The walk begins on the board tiles beside its anchor (read right to left from the GADDAG's
 /// root) when there are any. Boards made to have every such case, with the whole ENABLE list:
 /// tiles right of the anchor, left of it, on both sides (a gap of one square between two
@@ -314,42 +299,17 @@ fn generator_equals_brute_force_where_board_tiles_touch_the_anchors() {
         .collect();
     let graphs = Graphs::of(lex);
     let t = Tables::english();
+    // (CGP boards: rows top to bottom, a number for a run of empty squares, a small letter
+    // for a blank.)
     let boards = [
-        grid_of(&[
-            "QI.........OX..",
-            "...............",
-            "...............",
-            "...............",
-            "..........J....",
-            "..........A....",
-            "...............",
-            "....CAR.ON.....",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "R.............E",
-            "E........FAR.ZA",
-        ]),
-        grid_of(&[
-            "..........ZAX.T",
-            "..............O",
-            "..............E",
-            "...............",
-            ".......H.......",
-            ".......E.......",
-            ".......N.......",
-            "...............",
-            ".......LEAD.ER.",
-            "...............",
-            "..........S....",
-            "..........T....",
-            "...............",
-            "S..............",
-            "Ow.............",
-        ]),
-    ];
+        "QI9OX2/15/15/15/10J4/10A4/15/4CAR1ON5/15/15/15/15/15/R13E/E8FAR1ZA",
+        "10ZAX1T/14O/14E/15/7H7/7E7/7N7/15/7LEAD1ER1/15/10S4/10T4/15/S14/Ow13",
+    ]
+    .map(|b| {
+        CgpPosition::parse(&format!("{b} / 0/0 0"), &t)
+            .unwrap()
+            .grid
+    });
     let racks = ["ENSTIAL", "AEIORT?", "DGRUBS?", "Q"];
     let mut total = 0;
     for (b, grid) in boards.iter().enumerate() {
