@@ -132,7 +132,7 @@ impl EventsDir {
                 },
                 Err(e) => EventEntry {
                     id: id.to_string(),
-                    name: format!("(unreadable: {e:#})"),
+                    name: format!("{UNREADABLE}{e:#})"),
                     date: None,
                     divisions: 0,
                 },
@@ -142,7 +142,24 @@ impl EventsDir {
         out.sort_by(|a, b| a.id.cmp(&b.id));
         Ok(out)
     }
+
+    /// The event files of the folder that do not read, by id, with why (for the server's
+    /// start-up log; [`EventsDir::list`] shows the same on the director's home page).
+    pub fn unreadable(&self) -> Result<Vec<(String, String)>> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter(|e| e.name.starts_with(UNREADABLE))
+            .map(|e| {
+                let why = e.name[UNREADABLE.len()..].trim_end_matches(')').to_string();
+                (e.id, why)
+            })
+            .collect())
+    }
 }
+
+/// How [`EventsDir::list`] names a file that does not read.
+const UNREADABLE: &str = "(unreadable: ";
 
 #[cfg(test)]
 mod tests {

@@ -161,6 +161,7 @@ pub async fn bench_serve(
                 quotas: crate::Quotas {
                     games_per_minute: 0,
                     max_waiting_games: 0,
+                    max_waiting_per_address: 0,
                     ..crate::Quotas::default()
                 },
                 ..ServeConfig::default()

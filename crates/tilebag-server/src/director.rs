@@ -16,7 +16,7 @@
 //! sets an `HttpOnly`, `SameSite=Strict` cookie, and a form posted from another site (an `Origin`
 //! that is not this server) is refused.
 
-use crate::ids::same_secret;
+use crate::director_access::{cookie_token, Access, SignIn, COOKIE};
 use crate::live::{Hub, NewGame};
 use crate::online_results::{self, Reporter};
 use crate::pages::td::{self as tpl, div_url, Call, OnlineCell, OnlineStatus, Tab};
@@ -32,6 +32,7 @@ use axum::Router;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use tilebag_events::{EventFile, EventsDir};
 use tilebag_tournament::report;
 use tilebag_tournament::tables::{name_of, why_first, Table};
@@ -39,40 +40,14 @@ use tilebag_tournament::{
     tou, tsh, Action, Division, Method, Pairing, PlayerId, ResultEntry, Round, Setting, Tournament,
 };
 
-/// The cookie that carries the director key.
-const COOKIE: &str = "tilebag_director";
-
 /// The director's side of the server.
 pub(crate) struct Director {
     events: EventsDir,
-    key: String,
+    /// The key, its sessions, and the brake on guessing it (`director_access`).
+    pub(crate) access: Access,
     /// Reports ended online games into their events.
     pub(crate) reporter: Arc<Reporter>,
-    /// Recent wrong keys, by address and in all, to slow down guessing.
-    failures: Mutex<Failures>,
 }
-
-#[derive(Default)]
-struct Failures {
-    by_address: HashMap<std::net::IpAddr, Vec<std::time::Instant>>,
-    all: std::collections::VecDeque<std::time::Instant>,
-}
-
-/// The outcome of checking a key someone presented (a form or a cookie).
-pub(crate) enum KeyCheck {
-    Right,
-    Wrong,
-    /// Not checked: too many wrong keys lately (the reason, for the page).
-    Throttled(&'static str),
-}
-
-/// Wrong director keys allowed from all addresses together per [`LOGIN_WINDOW`]: past it every
-/// check is refused until the window has passed (guessing from many addresses).
-const GLOBAL_TRIES: usize = 100;
-
-/// Wrong director keys allowed from one address per [`LOGIN_WINDOW`].
-const LOGIN_TRIES: usize = 10;
-const LOGIN_WINDOW: std::time::Duration = std::time::Duration::from_secs(60);
 
 #[derive(Clone)]
 pub(crate) struct DirectorState {
@@ -91,48 +66,8 @@ impl Director {
         Director {
             reporter: Arc::new(Reporter::new(events.clone())),
             events,
-            key,
-            failures: Mutex::new(Failures::default()),
+            access: Access::new(key),
         }
-    }
-
-    /// Checks a key presented from `ip`, whatever carried it. After [`LOGIN_TRIES`] wrong keys
-    /// from one address, or [`GLOBAL_TRIES`] from all, within [`LOGIN_WINDOW`], no key is checked
-    /// (not even the right one) until the window has passed.
-    pub(crate) fn check_key(&self, ip: std::net::IpAddr, key: &str) -> KeyCheck {
-        let now = std::time::Instant::now();
-        let mut f = self.failures.lock().expect("failures lock");
-        f.by_address.retain(|_, v| {
-            v.retain(|t| now.duration_since(*t) < LOGIN_WINDOW);
-            !v.is_empty()
-        });
-        while f
-            .all
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= LOGIN_WINDOW)
-        {
-            f.all.pop_front();
-        }
-        if f.by_address
-            .get(&ip)
-            .is_some_and(|v| v.len() >= LOGIN_TRIES)
-        {
-            return KeyCheck::Throttled(
-                "Too many wrong keys from this address: wait a minute and try again.",
-            );
-        }
-        if f.all.len() >= GLOBAL_TRIES {
-            return KeyCheck::Throttled(
-                "Too many wrong keys from everywhere lately (someone is guessing): wait a minute \
-                 and try again.",
-            );
-        }
-        if same_secret(key, &self.key) {
-            return KeyCheck::Right;
-        }
-        f.by_address.entry(ip).or_default().push(now);
-        f.all.push_back(now);
-        KeyCheck::Wrong
     }
 }
 
@@ -143,6 +78,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/", get(home))
         .route("/td/login", post(login))
         .route("/td/logout", post(logout))
+        .route("/td/logout-everywhere", post(logout_everywhere))
         .route("/td/new", post(new_event))
         .route("/td/{event}", get(event_page))
         .route("/td/{event}/division", post(add_division))
@@ -161,46 +97,14 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
         .route("/td/{event}/d/{division}/links", get(links_page))
-        .layer(axum::middleware::from_fn_with_state(
-            director.clone(),
-            throttle_cookie,
-        ))
         .with_state(DirectorState { director, hub })
-}
-
-/// Every request carrying the director's cookie has its key checked here, under the same
-/// throttle as the sign-in form: a wrong one counts as a wrong try, and while the throttle holds
-/// the request is refused (429) before any page looks at the cookie.
-async fn throttle_cookie(
-    State(director): State<Arc<Director>>,
-    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    if let Some(key) = cookie_key(req.headers()) {
-        if let KeyCheck::Throttled(why) = director.check_key(peer.ip(), &key) {
-            return login_page(StatusCode::TOO_MANY_REQUESTS, Some(why));
-        }
-    }
-    next.run(req).await
 }
 
 // ---------------------------------------------------------------------------------------------
 // Access.
 
-fn cookie_key(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.trim().split_once('='))
-        .find(|(k, _)| *k == COOKIE)
-        .map(|(_, v)| v.to_string())
-}
-
 fn signed_in(s: &DirectorState, headers: &HeaderMap) -> bool {
-    cookie_key(headers).is_some_and(|k| same_secret(&k, &s.director.key))
+    cookie_token(headers).is_some_and(|t| s.director.access.session(&t, Instant::now()))
 }
 
 /// A form must come from this server's own pages: an `Origin` naming another host is refused.
@@ -285,31 +189,53 @@ async fn login(
     let Ok(Form(f)) = form else {
         return login_page(StatusCode::BAD_REQUEST, Some("Enter the director key."));
     };
-    let key = f.key.trim();
-    match s.director.check_key(peer.ip(), key) {
-        KeyCheck::Right => {}
-        KeyCheck::Throttled(why) => return login_page(StatusCode::TOO_MANY_REQUESTS, Some(why)),
-        KeyCheck::Wrong => {
+    let token = match s
+        .director
+        .access
+        .sign_in(peer.ip(), f.key.trim(), Instant::now())
+    {
+        SignIn::Session(t) => t,
+        SignIn::Throttled(why) => return login_page(StatusCode::TOO_MANY_REQUESTS, Some(why)),
+        SignIn::Wrong => {
             // The form again, with the reason (a 200, as a page re-shown to a person).
             return login_page(StatusCode::OK, Some("That is not the director key."));
         }
-    }
+    };
     let mut r = Redirect::to("/td").into_response();
     if let Ok(v) = HeaderValue::from_str(&format!(
-        "{COOKIE}={key}; Path=/td; HttpOnly; SameSite=Strict"
+        "{COOKIE}={token}; Path=/td; HttpOnly; SameSite=Strict"
     )) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
 }
 
-async fn logout(headers: HeaderMap) -> Response {
+/// Sign out: this browser's session ends.
+async fn logout(State(s): State<DirectorState>, headers: HeaderMap) -> Response {
     if !same_origin(&headers) {
         return director_error(
             StatusCode::FORBIDDEN,
             "This form was posted from another site.",
         );
     }
+    if let Some(t) = cookie_token(&headers) {
+        s.director.access.end(&t);
+    }
+    signed_out()
+}
+
+/// Sign out everywhere: every session ends (a lost laptop, a key that was shared). Only a
+/// signed-in director may do it.
+async fn logout_everywhere(State(s): State<DirectorState>, headers: HeaderMap) -> Response {
+    if let Some(r) = guard(&s, &headers, true) {
+        return r;
+    }
+    s.director.access.end_all();
+    signed_out()
+}
+
+/// Back to the sign-in page, with the cookie cleared.
+fn signed_out() -> Response {
     let mut r = Redirect::to("/td").into_response();
     r.headers_mut().insert(
         header::SET_COOKIE,
@@ -1596,6 +1522,7 @@ async fn start_online(
                 names: [name(g.first), name(g.second)],
                 seed: None,
                 public: false,
+                creator: None,
                 bot: None,
             })
             .await;

@@ -184,7 +184,7 @@ impl Store for Monitored {
         Box::pin(async move { self.read(self.inner.stored_event(game_id, seq).await) })
     }
 
-    fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()> {
+    fn checkpoint<'a>(&'a self, clocks: &'a [crate::store::Checkpoint]) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.refuse_while_down()?;
             self.wrote(self.inner.checkpoint(clocks).await)

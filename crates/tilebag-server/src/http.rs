@@ -272,13 +272,14 @@ async fn create_game(
     if let Some(r) = quota(&app.quota_games, peer.ip(), "new games") {
         return Err(r);
     }
-    create_game_checked(app, body)
+    create_game_checked(app, peer.ip(), body)
         .await
         .map_err(IntoResponse::into_response)
 }
 
 async fn create_game_checked(
     app: AppState,
+    creator: std::net::IpAddr,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: CreateRequest = parse_body(body)?;
@@ -359,6 +360,7 @@ async fn create_game_checked(
             names,
             seed: req.seed,
             public: true,
+            creator: Some(creator),
             bot,
         })
         .await?;

@@ -22,6 +22,7 @@ mod bot;
 pub mod client;
 mod clock;
 mod director;
+mod director_access;
 mod health;
 mod http;
 mod ids;
@@ -34,6 +35,7 @@ mod player_pages;
 pub mod protocol;
 mod push;
 mod quota;
+mod request_body;
 pub mod store;
 pub mod view;
 pub mod web;
@@ -109,6 +111,12 @@ pub struct Limits {
     /// server sends a `rate-limited` error and closes with 1008 (policy violation).
     pub messages_per_second: f64,
     pub burst: f64,
+    /// Watchers (observer connections) of one game at most (5,000); past it a new one is
+    /// refused `too-many-watchers`. 0 = no cap.
+    pub max_watchers_per_game: usize,
+    /// Connections on one seat at most (4): a new one replaces the oldest, which is told
+    /// `replaced` and closed. 0 = no cap.
+    pub max_connections_per_seat: usize,
 }
 
 impl Default for Limits {
@@ -117,6 +125,8 @@ impl Default for Limits {
             max_message_bytes: 16 * 1024,
             messages_per_second: 10.0,
             burst: 20.0,
+            max_watchers_per_game: 5000,
+            max_connections_per_seat: 4,
         }
     }
 }
@@ -232,6 +242,14 @@ impl RunningServer {
         self.hub.damaged()
     }
 
+    /// Event files of the events folder that cannot be read (id, why): listed on `/td`, and
+    /// named in the start-up log.
+    pub fn damaged_events(&self) -> Vec<(String, String)> {
+        tilebag_events::EventsDir::new(&self.events_dir)
+            .unreadable()
+            .unwrap_or_else(|e| vec![(String::from("(the folder)"), format!("{e:#}"))])
+    }
+
     /// The folder of event files the director's pages work on.
     pub fn events_dir(&self) -> &std::path::Path {
         &self.events_dir
@@ -325,6 +343,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .merge(director::router(director, hub.clone()))
         .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
+    let trim = spawn_memory_trim(shutdown_rx.clone());
     let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
     let gate = net::Gate::new(cap, config.net.max_connections_per_address);
     let limits = config.net;
@@ -333,6 +352,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         net::serve(listener, app, limits, gate, rx).await;
         checkpoints.abort();
         probe.abort();
+        trim.abort();
     });
     Ok(RunningServer {
         addr,
@@ -343,6 +363,35 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         events_dir,
         connection_cap: cap,
     })
+}
+
+/// How often freed memory is handed back to the system.
+const TRIM_EVERY: Duration = Duration::from_secs(10);
+
+/// After an attack (thousands of connections, each with its buffers) the allocator keeps the
+/// freed memory for reuse, and the process stays as large as at its peak. glibc's allocator
+/// gives it back only when asked: ask every [`TRIM_EVERY`] (a few milliseconds on a blocking
+/// thread; nothing to do where there is no glibc).
+fn spawn_memory_trim(mut stop: watch::Receiver<bool>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(TRIM_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stopped(&mut stop) => return,
+            }
+            let _ = tokio::task::spawn_blocking(trim_memory).await;
+        }
+    })
+}
+
+fn trim_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// The security headers every answer carries. The policy fits the embedded pages: scripts are
@@ -422,6 +471,10 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
     rt.block_on(async move {
         let db = store::redact_url(&config.database);
         let net = config.net;
+        let key_file = config
+            .director_key
+            .is_none()
+            .then(|| web::beside_database(&config.database, "tilebag-director.key"));
         let server = start(config).await?;
         // Not println!: a closed stdout (a parent that read the first line and left) must not
         // stop the server.
@@ -435,10 +488,24 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
                 d.id, d.reason
             ));
         }
+        for (id, why) in server.damaged_events() {
+            say(&format!(
+                "tilebag serve: event file {id} cannot be read (nothing changed; listed on /td): \
+                 {why}"
+            ));
+        }
+        // Never the key itself: logs are collected and shared.
+        let key_from = match &key_file {
+            Some(path) => format!(
+                "the key is in {} (print it with `cat {}`)",
+                path.display(),
+                path.display()
+            ),
+            None => "the key is the one given with --director-key".to_string(),
+        };
         say(&format!(
-            "tilebag serve: director pages at http://{}/td (key {}; events in {})",
+            "tilebag serve: director pages at http://{}/td ({key_from}; events in {})",
             server.addr(),
-            server.director_key(),
             server.events_dir().display()
         ));
         let per = match net.max_connections_per_address {

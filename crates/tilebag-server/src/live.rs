@@ -25,9 +25,10 @@
 use crate::clock::GameClock;
 use crate::health::{DbState, Monitored};
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
+use crate::quota::{WaitingGames, WaitingRefusal, WaitingSlot};
 use crate::store::{
-    wall_ms, BotSeat, DamagedGame, GameRecord, GameStatus, Store, StoreError, StoredEvent,
-    NOT_STARTED,
+    wall_ms, BotSeat, Checkpoint, DamagedGame, GameRecord, GameStatus, Store, StoreError,
+    StoredEvent, NOT_STARTED,
 };
 use crate::view::{
     observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
@@ -102,6 +103,13 @@ pub(crate) enum Command {
     Disconnect {
         conn: u64,
     },
+    /// Watch the game: the current observers' view and a receiver of every later one (all
+    /// watchers share one latest view), or why not (the game has as many watchers as it takes).
+    Watch {
+        reply: oneshot::Sender<Result<(Utf8Bytes, watch::Receiver<Utf8Bytes>), Refused>>,
+    },
+    /// A watcher left (wakes the task, which may let a finished game go).
+    Unwatch,
     Act {
         conn: u64,
         seat: usize,
@@ -171,6 +179,15 @@ impl GameHandle {
         rx.await.map_err(|_| HubError::Unavailable)
     }
 
+    /// Watch the game as an observer: the view now, and a receiver of the latest view.
+    pub(crate) async fn watch(
+        &self,
+    ) -> Result<Result<(Utf8Bytes, watch::Receiver<Utf8Bytes>), Refused>, HubError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(Command::Watch { reply }).await?;
+        rx.await.map_err(|_| HubError::Unavailable)
+    }
+
     pub(crate) async fn snapshot(&self) -> Result<Snapshot, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Snapshot { reply }).await?;
@@ -220,6 +237,11 @@ pub(crate) enum HubError {
     #[error("game {0} expired: nobody started it within {1} minutes of its creation")]
     Expired(String, u64),
     #[error(
+        "your address has {0} games waiting for their players, as many as one address may: \
+         start, finish or let one of them expire first"
+    )]
+    TooManyWaitingHere(usize),
+    #[error(
         "the server holds {0} games waiting for their players, as many as it takes: start or \
          finish one, or try again later"
     )]
@@ -250,6 +272,7 @@ impl HubError {
             HubError::SeedNotAllowed => ErrorCode::SeedNotAllowed,
             HubError::Expired(..) => ErrorCode::Expired,
             HubError::TooManyWaiting(_) => ErrorCode::TooManyGames,
+            HubError::TooManyWaitingHere(_) => ErrorCode::RateLimited,
             HubError::Damaged(_) => ErrorCode::Damaged,
         }
     }
@@ -267,6 +290,8 @@ pub(crate) struct NewGame {
     /// Created with `POST /api/games` (counted under the cap on waiting games, and expires if
     /// nobody starts it); the director's games are not.
     pub public: bool,
+    /// The address that asked for it (a public game counts under its address's cap).
+    pub creator: Option<std::net::IpAddr>,
     /// The computer plays this seat at this level.
     pub bot: Option<(usize, tilebag_engine::Level)>,
 }
@@ -285,8 +310,9 @@ pub(crate) struct Hub {
     pub(crate) limits: Limits,
     pub(crate) allow_seeds: bool,
     pub(crate) quotas: crate::Quotas,
-    /// Public games that have not started (under `quotas.max_waiting_games`).
-    waiting: Arc<std::sync::atomic::AtomicUsize>,
+    /// Public games that have not started (under `quotas.max_waiting_games` and
+    /// `max_waiting_per_address`).
+    waiting: Arc<WaitingGames>,
     keep_waiting: std::sync::OnceLock<Linked>,
     /// Unfinished games that could not be restored, by id.
     damaged: Mutex<std::collections::BTreeMap<String, DamagedGame>>,
@@ -320,7 +346,10 @@ impl Hub {
             limits: config.limits,
             allow_seeds: config.allow_seeds,
             quotas: config.quotas,
-            waiting: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
+            waiting: WaitingGames::new(
+                config.quotas.max_waiting_games,
+                config.quotas.max_waiting_per_address,
+            ),
             keep_waiting: std::sync::OnceLock::new(),
             damaged: Mutex::new(std::collections::BTreeMap::new()),
             net: config.net,
@@ -450,6 +479,15 @@ impl Hub {
         events: Vec<StoredEvent>,
     ) -> Result<GameHandle, String> {
         let judge = self.judge(&rec.lexicon)?;
+        if (events.len() as u64) < rec.events_seen {
+            // Replaying what is left would bring the game back earlier than it was, silently.
+            return Err(format!(
+                "its log holds {} events, but {} had been played when its time was last saved: \
+                 events are missing",
+                events.len(),
+                rec.events_seen
+            ));
+        }
         let mut game = Game::new(rec.ruleset.clone(), rec.seed);
         let mut last_at = 0;
         for (i, ev) in events.iter().enumerate() {
@@ -485,18 +523,20 @@ impl Hub {
                 .keep_waiting
                 .get()
                 .is_some_and(|linked| linked(&meta.id));
-        let expires = public.then(|| {
-            crate::quota::left_before_expiry(
+        // Whether a seat was opened before the restart is not known: the longer expiry holds.
+        let waiting = public.then(|| {
+            let left = crate::quota::left_before_expiry(
                 meta.created_at_ms,
                 wall_ms(),
                 self.quotas.unjoined_expiry,
-            )
+            );
+            Waiting::new(self.waiting.restored(), left, left)
         });
-        Ok(self.spawn(meta, game, events.len() as u64, judge, clock, base, expires))
+        Ok(self.spawn(meta, game, events.len() as u64, judge, clock, base, waiting))
     }
 
-    /// Start a game's task; `expires`: a public game waiting for its players, which expires
-    /// after this long unless it starts.
+    /// Start a game's task; `waiting`: a public game waiting for its players, which expires
+    /// unless it starts.
     #[allow(clippy::too_many_arguments)]
     fn spawn(
         &self,
@@ -506,13 +546,9 @@ impl Hub {
         judge: Judge,
         clock: GameClock,
         durable_ms: i64,
-        expires: Option<Duration>,
+        waiting: Option<Waiting>,
     ) -> GameHandle {
         let (tx, rx) = mpsc::channel(256);
-        let waiting = expires.map(|_| {
-            self.waiting.fetch_add(1, Ordering::AcqRel);
-            self.waiting.clone()
-        });
         let shared = Arc::new(Shared {
             expired: AtomicBool::new(false),
             ended: AtomicBool::new(game.is_over()),
@@ -530,6 +566,9 @@ impl Hub {
             store: self.store.clone(),
             shared: shared.clone(),
             subs: HashMap::new(),
+            watchers: watch::channel(Utf8Bytes::from_static("")).0,
+            max_watchers: self.limits.max_watchers_per_game,
+            max_per_seat: self.limits.max_connections_per_seat,
             seen: [false; 2],
             retry_at: None,
             stalled: None,
@@ -538,8 +577,6 @@ impl Hub {
             db_down: false,
             uncertain: None,
             waiting,
-            expires_at: expires.map(|d| Instant::now() + d),
-            expiry: self.quotas.unjoined_expiry,
             linked: self.keep_waiting.get().cloned(),
             changes: self.changes.clone(),
         };
@@ -589,7 +626,25 @@ impl Hub {
                 return Ok(h.clone());
             }
         }
-        let Some((rec, events)) = self.store.load_game(id).await? else {
+        let loaded = match self.store.load_game(id).await {
+            Ok(l) => l,
+            // A row that cannot be read is damage: kept out and reported, never served.
+            Err(e @ StoreError::Corrupt { .. }) => {
+                let d = DamagedGame {
+                    id: id.to_string(),
+                    reason: e.to_string(),
+                };
+                eprintln!(
+                    "tilebag-server: game {} is kept out of play (nothing deleted; listed on \
+                     /td): {}",
+                    d.id, d.reason
+                );
+                self.keep_out(d);
+                return Err(HubError::Damaged(id.to_string()));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let Some((rec, events)) = loaded else {
             return Err(HubError::UnknownGame(id.to_string()));
         };
         if rec.status == GameStatus::Expired {
@@ -612,10 +667,15 @@ impl Hub {
         if req.seed.is_some() && !self.allow_seeds {
             return Err(HubError::SeedNotAllowed);
         }
-        let cap = self.quotas.max_waiting_games;
-        if req.public && cap > 0 && self.waiting.load(Ordering::Acquire) >= cap {
-            return Err(HubError::TooManyWaiting(cap));
-        }
+        // A public game takes its place under the caps first (given back if creating fails).
+        let slot = match (req.public, req.creator) {
+            (false, _) => None,
+            (true, Some(ip)) => Some(self.waiting.admit(ip).map_err(|r| match r {
+                WaitingRefusal::Full(n) => HubError::TooManyWaiting(n),
+                WaitingRefusal::ThisAddress(n) => HubError::TooManyWaitingHere(n),
+            })?),
+            (true, None) => Some(self.waiting.restored()),
+        };
         let preset = req.preset.unwrap_or_else(|| self.default_preset.clone());
         let mut ruleset = Ruleset::preset(&preset)
             .map_err(|e| HubError::BadRequest(e.to_string()))?
@@ -675,6 +735,7 @@ impl Hub {
             result_json: None,
             // The clock waits for the players.
             checkpoint_ms: NOT_STARTED,
+            events_seen: 0,
             bot,
         };
         self.store.create_game(&rec).await?;
@@ -689,7 +750,15 @@ impl Hub {
             seeded: rec.seeded,
             bot: rec.bot,
         };
-        let expires = req.public.then_some(self.quotas.unjoined_expiry);
+        // A game whose page nobody opens expires sooner than one a player is waiting in.
+        let waiting = slot.map(|slot| {
+            let q = &self.quotas;
+            Waiting::new(
+                slot,
+                q.unopened_expiry.min(q.unjoined_expiry),
+                q.unjoined_expiry,
+            )
+        });
         let handle = self.spawn(
             meta,
             game,
@@ -697,7 +766,7 @@ impl Hub {
             judge,
             GameClock::waiting(self.time_scale),
             0,
-            expires,
+            waiting,
         );
         self.games
             .write()
@@ -770,7 +839,9 @@ impl Hub {
 
     /// The game time of every live game that has started (a waiting game has no time to save,
     /// and a checkpoint would mark it started).
-    fn live_clocks(&self) -> Vec<(String, i64)> {
+    /// Each with the count of its events stored so far, so that a log found shorter at the next
+    /// start is known to have lost some.
+    fn live_clocks(&self) -> Vec<Checkpoint> {
         self.games
             .read()
             .expect("games lock")
@@ -778,17 +849,21 @@ impl Hub {
             .filter(|(_, h)| !h.is_ended())
             .filter_map(|(id, h)| {
                 let clock = h.clock();
-                clock.is_started().then(|| (id.clone(), clock.now_ms()))
+                clock.is_started().then(|| Checkpoint {
+                    id: id.clone(),
+                    game_ms: clock.now_ms(),
+                    events: h.summary().seq,
+                })
             })
             .collect()
     }
 
     /// Note that these game times are stored (where each clock would be held).
-    fn stored_clocks(&self, clocks: &[(String, i64)]) {
+    fn stored_clocks(&self, clocks: &[Checkpoint]) {
         let games = self.games.read().expect("games lock");
-        for (id, ms) in clocks {
-            if let Some(h) = games.get(id) {
-                h.shared.durable_ms.fetch_max(*ms, Ordering::AcqRel);
+        for cp in clocks {
+            if let Some(h) = games.get(&cp.id) {
+                h.shared.durable_ms.fetch_max(cp.game_ms, Ordering::AcqRel);
             }
         }
     }
@@ -902,6 +977,33 @@ struct Unsettled {
     ended: bool,
 }
 
+/// A public game waiting for its players: its place under the caps, and when it expires.
+struct Waiting {
+    _slot: WaitingSlot,
+    created: Instant,
+    /// When it expires: sooner while nobody has opened a seat.
+    expires_at: Instant,
+    /// When it expires once a seat has been opened.
+    opened_expires_at: Instant,
+}
+
+impl Waiting {
+    fn new(slot: WaitingSlot, unopened: Duration, opened: Duration) -> Waiting {
+        let now = Instant::now();
+        Waiting {
+            _slot: slot,
+            created: now,
+            expires_at: now + unopened,
+            opened_expires_at: now + opened,
+        }
+    }
+
+    /// A seat has been opened: the game now waits as long as a game someone is in.
+    fn opened(&mut self) {
+        self.expires_at = self.expires_at.max(self.opened_expires_at);
+    }
+}
+
 /// The task that owns one game.
 struct GameTask {
     meta: Arc<GameMeta>,
@@ -912,7 +1014,15 @@ struct GameTask {
     clock: GameClock,
     store: Arc<dyn Store>,
     shared: Arc<Shared>,
+    /// The seats' connections (each gets every message, in order).
     subs: HashMap<u64, Sub>,
+    /// The watchers: one latest observers' view for all of them, replaced at each change (a
+    /// watcher that falls behind gets the newest view, never a backlog, and however many there
+    /// are, a change costs the game's task one view).
+    watchers: watch::Sender<Utf8Bytes>,
+    /// At most this many watchers, and this many connections on one seat.
+    max_watchers: usize,
+    max_per_seat: usize,
     /// Which seats have connected since the game was loaded (the game starts when both have).
     seen: [bool; 2],
     /// After a failed commit of a tick, when to try again.
@@ -926,11 +1036,8 @@ struct GameTask {
     db_down: bool,
     /// A write the outage left unsettled: settled before anything else is stored.
     uncertain: Option<Unsettled>,
-    /// The count of public games waiting for their players, while this one is among them.
-    waiting: Option<Arc<std::sync::atomic::AtomicUsize>>,
-    /// When this public game expires unless it has started.
-    expires_at: Option<Instant>,
-    expiry: Duration,
+    /// While this public game waits for its players: its place under the caps and its expiry.
+    waiting: Option<Waiting>,
     /// Whether a game belongs to an event (asked each time: the director links a game to its
     /// event just after creating it).
     linked: Option<Linked>,
@@ -943,12 +1050,16 @@ impl GameTask {
         loop {
             // A finished game nobody watches leaves memory after a while; the next request
             // loads it again from the store.
-            let wake = if self.game.is_over() && self.subs.is_empty() {
+            let wake = if self.game.is_over() && self.nobody_connected() {
                 Some(Instant::now() + IDLE_FINISHED)
             } else {
                 self.next_wake()
             };
-            let expiry = self.expires_at.filter(|_| !self.clock.is_running());
+            let expiry = self
+                .waiting
+                .as_ref()
+                .map(|w| w.expires_at)
+                .filter(|_| !self.clock.is_running());
             let wake = match (wake, expiry) {
                 (Some(w), Some(e)) => Some(w.min(e)),
                 (w, e) => w.or(e),
@@ -972,7 +1083,7 @@ impl GameTask {
                     self.sync_db().await;
                 }
                 _ = sleep, if wake.is_some() => {
-                    if self.game.is_over() && self.subs.is_empty() {
+                    if self.game.is_over() && self.nobody_connected() {
                         break;
                     }
                     if expiry.is_some_and(|e| e <= Instant::now()) && self.expire().await {
@@ -988,9 +1099,7 @@ impl GameTask {
 
     /// The game has started (or stopped): it no longer counts as waiting.
     fn no_longer_waiting(&mut self) {
-        if let Some(w) = self.waiting.take() {
-            w.fetch_sub(1, Ordering::AcqRel);
-        }
+        self.waiting = None;
     }
 
     /// Nobody started the game in time: mark it expired in the store (only if it still has no
@@ -1000,20 +1109,24 @@ impl GameTask {
             Ok(true) => {
                 self.shared.expired.store(true, Ordering::Release);
                 self.changes.send_modify(|n| *n = n.wrapping_add(1));
+                let minutes = self
+                    .waiting
+                    .as_ref()
+                    .map_or(0, |w| w.created.elapsed().as_secs() / 60);
                 let msg = format!(
-                    "game {} expired: nobody started it within {} minutes of its creation",
+                    "game {} expired: nobody started it within {minutes} minutes of its creation",
                     self.meta.id,
-                    self.expiry.as_secs() / 60
                 );
                 let text: Utf8Bytes = error_text(None, ErrorCode::Expired, &msg).into();
                 for sub in self.subs.values() {
                     let _ = sub.out.try_send(text.clone());
                 }
+                // The watchers hear of it when the task ends (their connection checks why).
                 true
             }
             Ok(false) => {
                 // It has an event or a start on record after all: it does not expire.
-                self.expires_at = None;
+                self.no_longer_waiting();
                 false
             }
             Err(e) => {
@@ -1021,7 +1134,9 @@ impl GameTask {
                     "tilebag-server: game {}: cannot mark it expired: {e}",
                     self.meta.id
                 );
-                self.expires_at = Some(Instant::now() + Duration::from_secs(60));
+                if let Some(w) = &mut self.waiting {
+                    w.expires_at = Instant::now() + Duration::from_secs(60);
+                }
                 false
             }
         }
@@ -1048,7 +1163,11 @@ impl GameTask {
             } => {
                 let conn = reply_conn_id();
                 if let Audience::Seat(seat) = audience {
+                    self.make_room_on_seat(seat);
                     self.seen[seat] = true;
+                    if let Some(w) = &mut self.waiting {
+                        w.opened();
+                    }
                     if self.seen == [true, true] && !self.clock.is_started() {
                         // Both players are here: the game starts (the others hear of it first,
                         // the newcomer's first view shows it started).
@@ -1064,6 +1183,10 @@ impl GameTask {
             Command::Disconnect { conn } => {
                 self.subs.remove(&conn);
             }
+            Command::Watch { reply } => {
+                let _ = reply.send(self.watch());
+            }
+            Command::Unwatch => {}
             Command::Act {
                 conn,
                 seat,
@@ -1101,10 +1224,16 @@ impl GameTask {
     /// first clock checkpoint), start the clock and tell everyone connected. Should the write
     /// fail, the game starts all the same; the next periodic checkpoint records it.
     async fn start_on_arrival(&mut self) {
-        let at = [(self.meta.id.clone(), self.clock.now_ms())];
+        let at = [Checkpoint {
+            id: self.meta.id.clone(),
+            game_ms: self.clock.now_ms(),
+            events: self.seq,
+        }];
         match self.store.checkpoint(&at).await {
             Ok(()) => {
-                self.shared.durable_ms.fetch_max(at[0].1, Ordering::AcqRel);
+                self.shared
+                    .durable_ms
+                    .fetch_max(at[0].game_ms, Ordering::AcqRel);
             }
             Err(e) => eprintln!(
                 "tilebag-server: game {}: cannot save the game's start: {e}",
@@ -1122,7 +1251,6 @@ impl GameTask {
             return;
         }
         self.no_longer_waiting();
-        self.expires_at = None;
         self.clock.start();
         if self.db_down {
             self.clock.hold(self.clock.now_ms());
@@ -1529,7 +1657,61 @@ impl GameTask {
         }
     }
 
-    /// Send every subscriber the new view, built once per audience.
+    /// Whether no seat and no watcher is connected.
+    fn nobody_connected(&self) -> bool {
+        self.subs.is_empty() && self.watchers.receiver_count() == 0
+    }
+
+    /// A new watcher: the view now (kept as the latest without waking the others) and its
+    /// receiver; refused past the cap.
+    fn watch(&mut self) -> Result<(Utf8Bytes, watch::Receiver<Utf8Bytes>), Refused> {
+        if self.max_watchers > 0 && self.watchers.receiver_count() >= self.max_watchers {
+            return Err(Refused {
+                code: ErrorCode::TooManyWatchers,
+                message: format!(
+                    "game {} has {} watchers, as many as it takes: try again later",
+                    self.meta.id, self.max_watchers
+                ),
+            });
+        }
+        let text = self.state_for(Audience::Observer, &[]);
+        self.watchers.send_if_modified(|v| {
+            *v = text.clone();
+            false
+        });
+        Ok((text, self.watchers.subscribe()))
+    }
+
+    /// A seat takes at most `max_per_seat` connections: a new one replaces the oldest, which is
+    /// told why before it is closed.
+    fn make_room_on_seat(&mut self, seat: usize) {
+        if self.max_per_seat == 0 {
+            return;
+        }
+        let mut on_seat: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|(_, s)| s.audience == Audience::Seat(seat))
+            .map(|(&c, _)| c)
+            .collect();
+        on_seat.sort_unstable();
+        let extra = (on_seat.len() + 1).saturating_sub(self.max_per_seat);
+        for conn in on_seat.into_iter().take(extra) {
+            if let Some(sub) = self.subs.remove(&conn) {
+                let msg = format!(
+                    "this seat was opened on another connection (at most {} at once): this one \
+                     is closed",
+                    self.max_per_seat
+                );
+                let _ = sub
+                    .out
+                    .try_send(error_text(None, ErrorCode::Replaced, &msg).into());
+            }
+        }
+    }
+
+    /// Send every subscriber the new view, built once per audience; the watchers get theirs
+    /// last, as one shared latest view.
     fn broadcast(&mut self, effects: &[Effect]) {
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
         let mut cache: HashMap<Audience, Utf8Bytes> = HashMap::new();
@@ -1549,6 +1731,13 @@ impl GameTask {
         }
         for conn in dead {
             self.subs.remove(&conn);
+        }
+        if self.watchers.receiver_count() > 0 {
+            let text = match cache.get(&Audience::Observer) {
+                Some(t) => t.clone(),
+                None => self.state_for(Audience::Observer, effects),
+            };
+            self.watchers.send_replace(text);
         }
     }
 

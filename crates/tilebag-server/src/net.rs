@@ -12,7 +12,7 @@
 //!
 //! A connection's slot is held by its socket, so an upgraded WebSocket counts until it closes.
 
-use axum::body::Body;
+use crate::request_body;
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
@@ -42,6 +42,15 @@ pub struct NetLimits {
     /// An HTTP connection with no request in progress and no traffic for this long is closed
     /// (default 30 s).
     pub idle_timeout: Duration,
+    /// From the first byte of a request to the last byte of its body (default 20 s): past it the
+    /// request is answered `408` and the connection closed.
+    pub request_timeout: Duration,
+    /// Bytes a second a request body must average once it has taken three seconds (default
+    /// 1,000; 0 = no minimum): slower, it is answered `408` and the connection closed.
+    pub min_body_rate: u64,
+    /// The largest request body (default 16 KiB; every route's bodies are small forms or JSON).
+    /// A larger one is refused with `413` as soon as its length is known or passes this.
+    pub max_body_bytes: usize,
     /// The server pings each WebSocket this often (default 20 s) ...
     pub ws_ping_every: Duration,
     /// ... and closes one from which nothing (not even a pong) has come for this long (60 s).
@@ -55,6 +64,9 @@ impl Default for NetLimits {
             max_connections_per_address: 256,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(20),
+            min_body_rate: 1000,
+            max_body_bytes: 16 * 1024,
             ws_ping_every: Duration::from_secs(20),
             ws_silence: Duration::from_secs(60),
         }
@@ -330,21 +342,74 @@ pub(crate) async fn serve(
     let _ = tokio::time::timeout(Duration::from_secs(5), close_tx.closed()).await;
 }
 
+/// Refused connections being closed gently at once, at most (each holds a descriptor for up
+/// to [`LINGER`]); past it a refusal is written and the socket dropped at once.
+const MAX_LINGERING: usize = 64;
+/// How long a refused connection is read from (and what it sent thrown away) before it closes.
+const LINGER: Duration = Duration::from_secs(2);
+static LINGERING: AtomicUsize = AtomicUsize::new(0);
+
 /// Over a cap: say so in one write that never waits (a client that does not read gets nothing),
-/// and close.
+/// and close. Closing a socket whose request was never read makes the kernel answer with a reset,
+/// which can destroy the `503` before the client reads it; so the write side is shut first and
+/// what the client sent is read and thrown away for a moment (bounded in time, bytes and count).
 fn refuse(stream: TcpStream, why: &str) {
-    use std::io::Write as _;
     let body = format!("{{\"type\":\"error\",\"code\":\"unavailable\",\"message\":\"{why}\"}}");
     let text = format!(
         "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nRetry-After: 10\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    // The socket is non-blocking: a plain write either goes into the kernel's buffer at once
-    // or fails (tokio's `try_write` would wait for a first readiness event).
-    if let Ok(mut s) = stream.into_std() {
-        let _ = s.write(text.as_bytes());
+    write_now(&stream, text.as_bytes());
+    if LINGERING.fetch_add(1, Ordering::AcqRel) >= MAX_LINGERING {
+        LINGERING.fetch_sub(1, Ordering::AcqRel);
+        return;
     }
+    tokio::spawn(async move {
+        linger(stream).await;
+        LINGERING.fetch_sub(1, Ordering::AcqRel);
+    });
+}
+
+/// One write straight to the socket, which never waits: a new socket's send buffer is empty, so
+/// it takes the whole answer at once. (tokio's `try_write` refuses until the runtime has seen the
+/// socket become writable.)
+fn write_now(stream: &TcpStream, bytes: &[u8]) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd as _;
+        // SAFETY: a plain non-blocking send from a live buffer on a socket we own.
+        unsafe {
+            libc::send(
+                stream.as_raw_fd(),
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                libc::MSG_NOSIGNAL,
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = stream.try_write(bytes);
+    }
+}
+
+/// Shut the write side (the client reads the answer, then the end), then read and discard for
+/// at most [`LINGER`] or 64 KiB, until the client closes.
+async fn linger(mut stream: TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let _ = stream.shutdown().await;
+    let mut sink = [0u8; 4096];
+    let mut left = 64 * 1024usize;
+    let _ = tokio::time::timeout(LINGER, async {
+        while left > 0 {
+            match stream.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    })
+    .await;
 }
 
 async fn connection(
@@ -364,18 +429,36 @@ async fn connection(
         _slot: slot,
     };
     let svc_act = act.clone();
-    let svc = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+    let svc = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
+        // The request began with its first byte (0: read while the last one was answered).
+        let head = svc_act.head_since.swap(0, Ordering::AcqRel);
         svc_act.busy.fetch_add(1, Ordering::AcqRel);
-        svc_act.head_since.store(0, Ordering::Release);
         let busy = Busy {
             act: svc_act.clone(),
             opened,
         };
-        req.extensions_mut().insert(ConnectInfo(peer));
+        let began = match head {
+            0 => Instant::now(),
+            h => opened + Duration::from_millis(h - 1),
+        };
+        let rules = request_body::BodyRules {
+            max_bytes: limits.max_body_bytes,
+            deadline: began + limits.request_timeout,
+            min_rate: limits.min_body_rate,
+        };
         let mut app = app.clone();
-        let fut = tower_service::Service::call(&mut app, req.map(Body::new));
         async move {
-            let r = fut.await;
+            let (mut parts, body) = req.into_parts();
+            let body = match request_body::read(body, &parts.headers, rules).await {
+                Ok(b) => b,
+                Err(refused) => {
+                    drop(busy);
+                    return Ok(axum::response::IntoResponse::into_response(refused));
+                }
+            };
+            parts.extensions.insert(ConnectInfo(peer));
+            let r = tower_service::Service::call(&mut app, hyper::Request::from_parts(parts, body))
+                .await;
             drop(busy);
             r
         }

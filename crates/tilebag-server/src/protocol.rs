@@ -103,6 +103,10 @@ pub enum ErrorCode {
     TooManyGames,
     /// The game could not be restored and is kept out of play (see the director's pages).
     Damaged,
+    /// The game has as many watchers as it takes.
+    TooManyWatchers,
+    /// The seat was opened on a newer connection, which replaced this one.
+    Replaced,
 }
 
 impl ErrorCode {
@@ -120,7 +124,8 @@ impl ErrorCode {
             RateLimited => 429,
             Internal => 500,
             Expired => 410,
-            Unavailable | TooManyGames | Damaged => 503,
+            Unavailable | TooManyGames | Damaged | TooManyWatchers => 503,
+            Replaced => 409,
         }
     }
 }

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The figures (`tilebag serve --help` lists them with these defaults).
@@ -16,14 +17,21 @@ pub struct Quotas {
     pub judge_per_minute: u32,
     /// `POST /api/gcg/verify` requests one address may make a minute (120); 0 = no limit.
     pub verify_per_minute: u32,
-    /// Games created with `POST /api/games` that have not started yet, at most (1,000); past
+    /// Games created with `POST /api/games` that have not started yet, at most (3,000); past
     /// it creating one answers `503 too-many-games`. 0 = no cap. The director's games are not
     /// counted.
     pub max_waiting_games: usize,
+    /// Of those, at most this many created from one address (3; an IPv6 address counts by its
+    /// /64); past it `429 too-many-games`. 0 = no cap. With the defaults, a thousand addresses
+    /// are needed to fill the server's cap.
+    pub max_waiting_per_address: usize,
     /// A game created with `POST /api/games` that has not started this long after its creation
     /// expires (1 hour): nobody can join it any more, its page says so. The director's games
     /// never expire.
     pub unjoined_expiry: Duration,
+    /// ... and one whose page nobody has even opened (no seat has connected) expires sooner
+    /// (10 minutes).
+    pub unopened_expiry: Duration,
 }
 
 impl Default for Quotas {
@@ -32,9 +40,27 @@ impl Default for Quotas {
             games_per_minute: 30,
             judge_per_minute: 60,
             verify_per_minute: 120,
-            max_waiting_games: 1000,
+            max_waiting_games: 3000,
+            max_waiting_per_address: 3,
             unjoined_expiry: Duration::from_secs(3600),
+            unopened_expiry: Duration::from_secs(600),
         }
+    }
+}
+
+/// What counts as one client's address: an IPv4 address (also when mapped into IPv6), or an IPv6
+/// address's /64, which one client usually holds whole.
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut o = v6.octets();
+                o[8..].fill(0);
+                IpAddr::from(o)
+            }
+        },
+        v4 => v4,
     }
 }
 
@@ -60,15 +86,7 @@ impl PerAddress {
         if self.per_minute == 0 {
             return Ok(());
         }
-        let key = match ip {
-            IpAddr::V6(v6) if v6.to_ipv4_mapped().is_none() => {
-                let mut o = v6.octets();
-                o[8..].fill(0);
-                IpAddr::from(o)
-            }
-            IpAddr::V6(v6) => IpAddr::V4(v6.to_ipv4_mapped().expect("mapped")),
-            v4 => v4,
-        };
+        let key = address_key(ip);
         let burst = f64::from(self.per_minute);
         let rate = burst / 60.0;
         let now = Instant::now();
@@ -91,6 +109,85 @@ impl PerAddress {
 
     pub(crate) fn per_minute(&self) -> u32 {
         self.per_minute
+    }
+}
+
+/// The public games waiting for their players, in all and by the address that created them.
+pub(crate) struct WaitingGames {
+    max_total: usize,
+    max_per_address: usize,
+    total: AtomicUsize,
+    by_address: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// Why a waiting game could not be created.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum WaitingRefusal {
+    /// The server's cap.
+    Full(usize),
+    /// The creator's address has this many waiting already.
+    ThisAddress(usize),
+}
+
+/// A waiting game's place under the caps; given back when dropped (the game started, expired
+/// or stopped).
+pub(crate) struct WaitingSlot {
+    games: Arc<WaitingGames>,
+    address: Option<IpAddr>,
+}
+
+impl Drop for WaitingSlot {
+    fn drop(&mut self) {
+        self.games.total.fetch_sub(1, Ordering::AcqRel);
+        if let Some(ip) = self.address {
+            let mut m = self.games.by_address.lock().expect("waiting lock");
+            if let Some(n) = m.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    m.remove(&ip);
+                }
+            }
+        }
+    }
+}
+
+impl WaitingGames {
+    pub(crate) fn new(max_total: usize, max_per_address: usize) -> Arc<WaitingGames> {
+        Arc::new(WaitingGames {
+            max_total,
+            max_per_address,
+            total: AtomicUsize::new(0),
+            by_address: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A place for a new game created from `ip`, or why not.
+    pub(crate) fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<WaitingSlot, WaitingRefusal> {
+        let ip = address_key(ip);
+        let mut m = self.by_address.lock().expect("waiting lock");
+        if self.max_total > 0 && self.total.load(Ordering::Acquire) >= self.max_total {
+            return Err(WaitingRefusal::Full(self.max_total));
+        }
+        let n = m.get(&ip).copied().unwrap_or(0);
+        if self.max_per_address > 0 && n >= self.max_per_address {
+            return Err(WaitingRefusal::ThisAddress(self.max_per_address));
+        }
+        m.insert(ip, n + 1);
+        self.total.fetch_add(1, Ordering::AcqRel);
+        Ok(WaitingSlot {
+            games: self.clone(),
+            address: Some(ip),
+        })
+    }
+
+    /// A place for a game restored from the store (its creator is not known; counted in all,
+    /// never refused: it exists already).
+    pub(crate) fn restored(self: &Arc<Self>) -> WaitingSlot {
+        self.total.fetch_add(1, Ordering::AcqRel);
+        WaitingSlot {
+            games: self.clone(),
+            address: None,
+        }
     }
 }
 
@@ -123,6 +220,28 @@ mod tests {
         }
         assert!(q.take(v6b).is_err());
         assert!(PerAddress::new(0).take(a).is_ok());
+    }
+
+    #[test]
+    fn waiting_games_are_capped_per_address_and_in_all_and_given_back() {
+        let w = WaitingGames::new(4, 2);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let a1 = w.admit(a).unwrap();
+        let _a2 = w.admit(a).unwrap();
+        assert_eq!(w.admit(a).err(), Some(WaitingRefusal::ThisAddress(2)));
+        let _b1 = w.admit(b).unwrap();
+        let _r = w.restored();
+        assert_eq!(w.admit(b).err(), Some(WaitingRefusal::Full(4)));
+        drop(a1);
+        assert!(
+            w.admit(a).is_ok(),
+            "a game that started gives its place back"
+        );
+        // One IPv6 client is its /64.
+        let w = WaitingGames::new(0, 1);
+        let _v = w.admit("2001:db8::1".parse().unwrap()).unwrap();
+        assert!(w.admit("2001:db8::2".parse().unwrap()).is_err());
     }
 
     #[test]

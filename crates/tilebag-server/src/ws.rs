@@ -126,6 +126,38 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
+/// How long a connection closed for breaking a limit is still read from, so that what it keeps
+/// sending is thrown away instead of making the kernel reset the connection (a reset can destroy
+/// the error and the close frame before the client reads them).
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Sends the error and the close frame, then reads and discards until the client's own close
+/// frame, the end of the connection, or [`DRAIN`] (at most 256 messages).
+async fn refuse_and_close(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    error: String,
+    close_frame: Message,
+) {
+    let sent = tokio::time::timeout(DRAIN, async {
+        sink.send(Message::Text(error.into())).await?;
+        sink.send(close_frame).await
+    })
+    .await;
+    if !matches!(sent, Ok(Ok(()))) {
+        return;
+    }
+    let _ = tokio::time::timeout(DRAIN, async {
+        for _ in 0..256 {
+            match stream.next().await {
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+}
+
 async fn serve(
     socket: WebSocket,
     handle: GameHandle,
@@ -135,10 +167,20 @@ async fn serve(
     mut stop: watch::Receiver<bool>,
 ) {
     let (mut sink, mut stream) = socket.split();
-    let (out_tx, mut out_rx) = mpsc::channel::<Utf8Bytes>(OUTBOX);
-    let conn = match handle.connect(audience, out_tx).await {
-        Ok(c) => c,
-        Err(_) => {
+    let (mut feed, conn) = match Feed::open(&handle, audience).await {
+        Ok(f) => f,
+        Err(Some(refused)) => {
+            let e = error_text(None, refused.code, &refused.message);
+            refuse_and_close(
+                &mut sink,
+                &mut stream,
+                e,
+                close(TRY_AGAIN_LATER, "too many watchers"),
+            )
+            .await;
+            return;
+        }
+        Err(None) => {
             let _ = sink
                 .send(close(INTERNAL, "the game is not available"))
                 .await;
@@ -176,7 +218,7 @@ async fn serve(
                 ).await;
                 break;
             }
-            out = out_rx.recv() => match out {
+            out = feed.next() => match out {
                 Some(text) => {
                     // A client that reads nothing fills the socket's buffers: it is let go
                     // after as long as a silent one.
@@ -187,12 +229,27 @@ async fn serve(
                 }
                 None => {
                     if handle.is_expired() {
-                        // The game's task has told us why (an `error` already sent).
+                        // The game's task has told the seats why; a watcher is told here.
+                        if let Feed::Watcher { .. } = feed {
+                            let msg = format!(
+                                "game {} expired: nobody started it in time",
+                                handle.meta.id
+                            );
+                            let e = error_text(None, ErrorCode::Expired, &msg);
+                            let _ = sink.send(Message::Text(e.into())).await;
+                        }
                         let _ = sink.send(close(NORMAL, "the game expired")).await;
                         break;
                     }
-                    // The game dropped us: we fell behind. A reconnect restores everything.
-                    let _ = sink.send(close(TRY_AGAIN_LATER, "too slow; reconnect")).await;
+                    if let Feed::Watcher { .. } = feed {
+                        // The game's task has stopped (the server is stopping, or the game left
+                        // memory): a reconnect brings it back.
+                        let _ = sink.send(close(GOING_AWAY, "the game stopped; reconnect")).await;
+                        break;
+                    }
+                    // The game dropped us: we fell behind, or the seat was opened on a newer
+                    // connection (said in an error just before). A reconnect restores everything.
+                    let _ = sink.send(close(TRY_AGAIN_LATER, "closed by the game; reconnect")).await;
                     break;
                 }
             },
@@ -217,8 +274,7 @@ async fn serve(
                         limits.messages_per_second, limits.burst
                     );
                     let e = error_text(None, ErrorCode::RateLimited, &msg);
-                    let _ = sink.send(Message::Text(e.into())).await;
-                    let _ = sink.send(close(POLICY_VIOLATION, "rate limit")).await;
+                    refuse_and_close(&mut sink, &mut stream, e, close(POLICY_VIOLATION, "rate limit")).await;
                     break;
                 }
                 let Some(text) = text else {
@@ -235,8 +291,7 @@ async fn serve(
                         text.len()
                     );
                     let e = error_text(None, ErrorCode::TooLarge, &msg);
-                    let _ = sink.send(Message::Text(e.into())).await;
-                    let _ = sink.send(close(TOO_BIG, "message too big")).await;
+                    refuse_and_close(&mut sink, &mut stream, e, close(TOO_BIG, "message too big")).await;
                     break;
                 }
                 let cmd = match parse_client(text.as_str()) {
@@ -247,7 +302,16 @@ async fn serve(
                         }
                         continue;
                     }
-                    Ok(m) if m.message == ClientMessage::State => Command::Refresh { conn, audience },
+                    Ok(m) if m.message == ClientMessage::State => match feed.latest() {
+                        // A watcher has the latest view at hand.
+                        Some(text) => {
+                            if sink.send(Message::Text(text)).await.is_err() {
+                                break;
+                            }
+                            continue;
+                        }
+                        None => Command::Refresh { conn, audience },
+                    },
                     Ok(m) if matches!(m.message, ClientMessage::Preview { .. }) && !previews.take() => {
                         let msg = format!(
                             "at most {PREVIEWS_PER_SECOND} previews a second (burst {PREVIEW_BURST}): this one was not scored"
@@ -291,5 +355,101 @@ async fn serve(
             }
         }
     }
-    let _ = handle.send(Command::Disconnect { conn }).await;
+    let _ = handle
+        .send(match feed {
+            Feed::Seat(_) => Command::Disconnect { conn },
+            Feed::Watcher { .. } => Command::Unwatch,
+        })
+        .await;
+}
+
+/// Where a connection's messages come from: a seat's own queue (every message, in order), or
+/// the watchers' shared latest view.
+enum Feed {
+    Seat(mpsc::Receiver<Utf8Bytes>),
+    Watcher {
+        rx: watch::Receiver<Utf8Bytes>,
+        /// The first view, not sent yet.
+        first: Option<Utf8Bytes>,
+        /// When to send the latest view after a change (kept if the wait is interrupted).
+        due: Option<tokio::time::Instant>,
+        jitter: u64,
+    },
+}
+
+/// The longest a watcher waits after a change before taking the latest view: the players'
+/// acknowledgements and views go first, and thousands of watchers are served spread over this
+/// time rather than all at once.
+const WATCHER_SPREAD_MS: u64 = 250;
+
+impl Feed {
+    /// Connects to the game; `Err(Some)`: refused (the game has as many watchers as it takes),
+    /// `Err(None)`: the game is not available.
+    async fn open(
+        handle: &GameHandle,
+        audience: Audience,
+    ) -> Result<(Feed, u64), Option<crate::live::Refused>> {
+        match audience {
+            Audience::Seat(_) => {
+                let (out_tx, out_rx) = mpsc::channel::<Utf8Bytes>(OUTBOX);
+                let conn = handle.connect(audience, out_tx).await.map_err(|_| None)?;
+                Ok((Feed::Seat(out_rx), conn))
+            }
+            Audience::Observer => {
+                let (first, rx) = handle.watch().await.map_err(|_| None)?.map_err(Some)?;
+                let mut seed = [0u8; 8];
+                let _ = getrandom::fill(&mut seed);
+                let feed = Feed::Watcher {
+                    rx,
+                    first: Some(first),
+                    due: None,
+                    jitter: u64::from_le_bytes(seed) | 1,
+                };
+                Ok((feed, 0))
+            }
+        }
+    }
+
+    /// The next message to send; `None` once the game has let go of this connection.
+    /// Cancel-safe: a wait interrupted by another branch of the caller's `select!` resumes.
+    async fn next(&mut self) -> Option<Utf8Bytes> {
+        match self {
+            Feed::Seat(rx) => rx.recv().await,
+            Feed::Watcher {
+                rx,
+                first,
+                due,
+                jitter,
+            } => {
+                if let Some(t) = first.take() {
+                    return Some(t);
+                }
+                if due.is_none() {
+                    rx.changed().await.ok()?;
+                    // xorshift: a different wait for each change and each watcher.
+                    *jitter ^= *jitter << 13;
+                    *jitter ^= *jitter >> 7;
+                    *jitter ^= *jitter << 17;
+                    let wait = 20 + *jitter % WATCHER_SPREAD_MS;
+                    *due =
+                        Some(tokio::time::Instant::now() + std::time::Duration::from_millis(wait));
+                }
+                if let Some(at) = *due {
+                    tokio::time::sleep_until(at).await;
+                }
+                *due = None;
+                Some(rx.borrow_and_update().clone())
+            }
+        }
+    }
+
+    /// A watcher's latest view (a seat asks its game instead).
+    fn latest(&mut self) -> Option<Utf8Bytes> {
+        match self {
+            Feed::Seat(_) => None,
+            Feed::Watcher { rx, first, .. } => {
+                Some(first.clone().unwrap_or_else(|| rx.borrow().clone()))
+            }
+        }
+    }
 }

@@ -7,51 +7,11 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use std::net::{IpAddr, SocketAddr};
+
 use std::time::{Duration, Instant};
 use tilebag_server::client::{http, WsClient};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpSocket, TcpStream};
-
-/// A TCP connection to `addr` from the loopback address `from` (all of 127/8 is this machine), so
-/// that one test can be several clients.
-async fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
-    let ip: IpAddr = from.parse().unwrap();
-    let sock = TcpSocket::new_v4().unwrap();
-    sock.bind(SocketAddr::new(ip, 0)).unwrap();
-    sock.connect(addr).await.unwrap()
-}
-
-/// Reads until the peer closes (or `wait` passes): the bytes read and whether it closed.
-async fn read_until_closed(s: &mut TcpStream, wait: Duration) -> (Vec<u8>, bool) {
-    let mut out = Vec::new();
-    let mut buf = [0u8; 1024];
-    let deadline = tokio::time::Instant::now() + wait;
-    loop {
-        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
-            Err(_) => return (out, false),
-            Ok(Ok(0)) => return (out, true),
-            Ok(Err(e)) => {
-                eprintln!("read error after {} bytes: {e}", out.len());
-                return (out, true);
-            }
-            Ok(Ok(n)) => out.extend_from_slice(&buf[..n]),
-        }
-    }
-}
-
-/// A GET of `/api/health` on a new connection: the time it took.
-async fn health(addr: SocketAddr) -> Duration {
-    let t = Instant::now();
-    let r = http(addr, "GET", "/api/health", None).await.unwrap();
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json().unwrap()["ok"], true);
-    t.elapsed()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
+use tokio::net::TcpStream;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_and_slowloris_connections_are_capped_and_closed_while_games_go_on() {
@@ -418,29 +378,6 @@ async fn a_client_chosen_seed_is_refused_unless_allowed_and_then_marked_everywhe
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// One request from the loopback address `from`: the status and the body.
-async fn request_from(
-    from: &str,
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: &str,
-) -> (u16, String, String) {
-    let mut s = connect_from(from, addr).await;
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: \
-         application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    (status, head.to_string(), body.to_string())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creating_judging_and_checking_beyond_the_quota_gets_429_and_waiting_games_are_capped() {
     let dir = temp_dir("quotas");
@@ -457,11 +394,13 @@ async fn creating_judging_and_checking_beyond_the_quota_gets_429_and_waiting_gam
     // One address: three games a minute, then 429 with the time to wait.
     let mut created = Vec::new();
     for _ in 0..3 {
-        let (status, _, body) = request_from("127.0.0.5", addr, "POST", "/api/games", game).await;
+        let (status, _, body) =
+            request_from("127.0.0.5", addr, "POST", "/api/games", &[], game).await;
         assert_eq!(status, 201, "{body}");
         created.push(serde_json::from_str::<serde_json::Value>(&body).unwrap());
     }
-    let (status, head, body) = request_from("127.0.0.5", addr, "POST", "/api/games", game).await;
+    let (status, head, body) =
+        request_from("127.0.0.5", addr, "POST", "/api/games", &[], game).await;
     assert_eq!(status, 429, "{body}");
     let e: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(e["code"], "rate-limited");
@@ -480,24 +419,26 @@ async fn creating_judging_and_checking_beyond_the_quota_gets_429_and_waiting_gam
 
     // Another address has its own quota, but the server holds at most 5 games nobody started.
     for _ in 0..2 {
-        let (status, _, body) = request_from("127.0.0.6", addr, "POST", "/api/games", game).await;
+        let (status, _, body) =
+            request_from("127.0.0.6", addr, "POST", "/api/games", &[], game).await;
         assert_eq!(status, 201, "{body}");
     }
-    let (status, _, body) = request_from("127.0.0.6", addr, "POST", "/api/games", game).await;
+    let (status, _, body) = request_from("127.0.0.6", addr, "POST", "/api/games", &[], game).await;
     assert_eq!(status, 503, "{body}");
     assert!(body.contains("too-many-games"), "{body}");
     // A game that starts no longer waits: there is room for one more.
     let _t = Table::open(addr, &created[0], false).await;
-    let (status, _, body) = request_from("127.0.0.7", addr, "POST", "/api/games", game).await;
+    let (status, _, body) = request_from("127.0.0.7", addr, "POST", "/api/games", &[], game).await;
     assert_eq!(status, 201, "{body}");
 
     // The judge (each request logged) and the score-sheet check have their own quotas.
     let words = r#"{"words": ["QI"]}"#;
     for _ in 0..2 {
-        let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/judge", words).await;
+        let (status, _, body) =
+            request_from("127.0.0.8", addr, "POST", "/api/judge", &[], words).await;
         assert_eq!(status, 200, "{body}");
     }
-    let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/judge", words).await;
+    let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/judge", &[], words).await;
     assert_eq!(status, 429, "{body}");
     assert!(body.contains("adjudications a minute"), "{body}");
     let log = std::fs::read_to_string(dir.join("tilebag-judge.log")).unwrap();
@@ -509,10 +450,11 @@ async fn creating_judging_and_checking_beyond_the_quota_gets_429_and_waiting_gam
     let sheet = r##"{"gcg": "#player1 a Ann\n#player2 b Bob\n>a: QI 8G QI +11 11\n"}"##;
     for _ in 0..2 {
         let (status, _, body) =
-            request_from("127.0.0.8", addr, "POST", "/api/gcg/verify", sheet).await;
+            request_from("127.0.0.8", addr, "POST", "/api/gcg/verify", &[], sheet).await;
         assert_eq!(status, 200, "{body}");
     }
-    let (status, _, body) = request_from("127.0.0.8", addr, "POST", "/api/gcg/verify", sheet).await;
+    let (status, _, body) =
+        request_from("127.0.0.8", addr, "POST", "/api/gcg/verify", &[], sheet).await;
     assert_eq!(status, 429, "{body}");
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);

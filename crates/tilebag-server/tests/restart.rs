@@ -111,16 +111,11 @@ async fn a_server_with_damaged_games_starts_serves_the_others_and_reports_them()
     let list = http(addr, "GET", "/api/games", None).await.unwrap();
     assert_eq!(list.status, 200, "{}", list.text());
     // The director's home page lists them with their reasons.
-    let page = request(
-        addr,
-        "GET",
-        "/td",
-        &[("Cookie", "tilebag_director=common-test-director-key")],
-        None,
-    )
-    .await
-    .unwrap()
-    .text();
+    let cookie = sign_in_as_director(addr).await;
+    let page = request(addr, "GET", "/td", &[("Cookie", &cookie)], None)
+        .await
+        .unwrap()
+        .text();
     assert!(page.contains("Games kept out of play"), "{page}");
     for i in [0, 1, 3] {
         assert!(page.contains(&id(i)), "{page}");

@@ -53,9 +53,10 @@ enum Command {
         #[arg(long = "events", env = "TILEBAG_EVENTS", value_name = "DIR")]
         events_dir: Option<std::path::PathBuf>,
         /// The key the director's pages ask for (at least 16 characters). Default: the one in
-        /// `tilebag-director.key` beside the database, made at random on first start. After 10
-        /// wrong keys in a minute from one address, or 100 from all, the pages refuse every key
-        /// (sign-in form or cookie) for the rest of the minute.
+        /// `tilebag-director.key` beside the database, made at random on first start (the log
+        /// names the file, never the key). Signing in issues a session; after 10 wrong keys in a
+        /// minute from one address, or 100 from all, sign-in is refused for the rest of the
+        /// minute (directors already signed in are not affected).
         #[arg(long, env = "TILEBAG_DIRECTOR_KEY", hide_env_values = true)]
         director_key: Option<String>,
         /// Let whoever creates a game choose the bag's seed (for tests, benchmarks and
@@ -78,6 +79,14 @@ enum Command {
         /// Seconds an HTTP connection may stay open with no request and no traffic.
         #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
         idle_timeout: f64,
+        /// Seconds a client may take to send a whole request, headers and body, from its first
+        /// byte; past it `408` and the connection is closed.
+        #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+        request_timeout: f64,
+        /// Bytes a second a request body must average once it has taken 3 seconds (0: no
+        /// minimum); slower, `408` and the connection is closed.
+        #[arg(long, value_name = "BYTES", default_value_t = 1000)]
+        min_body_rate: u64,
         /// Seconds after which a WebSocket that has sent nothing, not even the pong a browser
         /// returns to the server's ping (sent every third of this), is closed.
         #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -95,12 +104,20 @@ enum Command {
         verify_per_minute: u32,
         /// Games created from the lobby or the API that have not started yet, at most; past it
         /// creating one answers `503`. The director's games are not counted. 0: no cap.
-        #[arg(long, value_name = "N", default_value_t = 1000)]
+        #[arg(long, value_name = "N", default_value_t = 3000)]
         max_waiting_games: usize,
+        /// Of those, at most this many created from one address (an IPv6 address counts by its
+        /// /64); past it `429`. 0: no cap.
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        max_waiting_per_address: usize,
         /// Minutes after which a game from the lobby or the API that nobody started expires (it
         /// can no longer be joined; nothing is deleted). The director's games never expire.
         #[arg(long, value_name = "MINUTES", default_value_t = 60.0)]
         unjoined_expiry: f64,
+        /// Minutes after which such a game expires if nobody has even opened its page (no seat
+        /// has connected).
+        #[arg(long, value_name = "MINUTES", default_value_t = 10.0)]
+        unopened_expiry: f64,
     },
     /// Copy the server's SQLite database, safely while the server runs (SQLite's online
     /// backup: acknowledged moves still in the `-wal` file are included, which copying
@@ -280,24 +297,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
             max_connections_per_address,
             header_timeout,
             idle_timeout,
+            request_timeout,
+            min_body_rate,
             ws_silence,
             games_per_minute,
             judge_per_minute,
             verify_per_minute,
             max_waiting_games,
+            max_waiting_per_address,
             unjoined_expiry,
+            unopened_expiry,
         } => {
-            if !(unjoined_expiry.is_finite() && (0.1..=525_600.0).contains(&unjoined_expiry)) {
-                anyhow::bail!(
-                    "--unjoined-expiry must be between 0.1 and 525600 minutes, not {unjoined_expiry}"
-                );
+            for (name, v) in [
+                ("unjoined-expiry", unjoined_expiry),
+                ("unopened-expiry", unopened_expiry),
+            ] {
+                if !(v.is_finite() && (0.1..=525_600.0).contains(&v)) {
+                    anyhow::bail!("--{name} must be between 0.1 and 525600 minutes, not {v}");
+                }
             }
             let quotas = tilebag_server::Quotas {
                 games_per_minute,
                 judge_per_minute,
                 verify_per_minute,
                 max_waiting_games,
+                max_waiting_per_address,
                 unjoined_expiry: std::time::Duration::from_secs_f64(unjoined_expiry * 60.0),
+                unopened_expiry: std::time::Duration::from_secs_f64(unopened_expiry * 60.0),
             };
             let secs = |name: &str, v: f64| -> Result<std::time::Duration> {
                 if !(v.is_finite() && (0.1..=86_400.0).contains(&v)) {
@@ -314,8 +340,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 max_connections_per_address,
                 header_timeout: secs("header-timeout", header_timeout)?,
                 idle_timeout: secs("idle-timeout", idle_timeout)?,
+                request_timeout: secs("request-timeout", request_timeout)?,
+                min_body_rate,
                 ws_ping_every: ws_silence / 3,
                 ws_silence,
+                ..tilebag_server::NetLimits::default()
             };
             let mut config = tilebag_server::ServeConfig {
                 bind,

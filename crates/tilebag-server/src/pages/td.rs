@@ -101,6 +101,13 @@ pub(crate) fn home(
                 button #create-event { "Create event" }
             }
         }
+        section aria-labelledby="sessions-h" {
+            h2 #sessions-h { "Signed-in browsers" }
+            p { "Each browser signed in with the key stays signed in for 12 hours after its last use \
+                 (a week at most). If a signed-in device was lost or the key was shared, sign every \
+                 browser out, this one included; then change the key and restart the server." }
+            form method="post" action="/td/logout-everywhere" { button #sign-out-everywhere { "Sign out everywhere" } }
+        }
     };
     director_layout("Tournament direction", &[], body, None)
 }

@@ -78,6 +78,14 @@ impl StoreError {
     }
 }
 
+/// A live game's time to record, with the count of its events stored by then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub id: String,
+    pub game_ms: i64,
+    pub events: u64,
+}
+
 /// Whether a game is still being played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameStatus {
@@ -95,11 +103,18 @@ impl GameStatus {
             GameStatus::Expired => "expired",
         }
     }
-    fn parse(s: &str) -> GameStatus {
+    /// A stored status; one the server does not know is damage (it is never taken for live).
+    fn parse(game: &str, s: &str) -> Result<GameStatus, StoreError> {
         match s {
-            "ended" => GameStatus::Ended,
-            "expired" => GameStatus::Expired,
-            _ => GameStatus::Live,
+            "live" => Ok(GameStatus::Live),
+            "ended" => Ok(GameStatus::Ended),
+            "expired" => Ok(GameStatus::Expired),
+            other => Err(StoreError::Corrupt {
+                game: game.to_string(),
+                message: format!(
+                    "its status {other:?} is none the server knows (live, ended, expired)"
+                ),
+            }),
         }
     }
 }
@@ -123,6 +138,9 @@ pub struct GameRecord {
     /// The game time last checkpointed while the game was live; [`NOT_STARTED`] while the game
     /// waits for its players and has no event.
     pub checkpoint_ms: i64,
+    /// Events the game was known to have when its time was last checkpointed: a log holding
+    /// fewer has lost some (damage, reported, never replayed as a shorter game).
+    pub events_seen: u64,
     /// The seed was chosen by the client that created the game (`serve --allow-seeds`): whoever
     /// knows it knows every rack.
     pub seeded: bool,
@@ -194,7 +212,7 @@ pub trait Store: Send + Sync {
     ) -> StoreFuture<'a, ()>;
     /// Record the game time of live games (id, game ms); never moves a checkpoint backwards.
     /// The first checkpoint of a game (over [`NOT_STARTED`]) records that it has started.
-    fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()>;
+    fn checkpoint<'a>(&'a self, clocks: &'a [Checkpoint]) -> StoreFuture<'a, ()>;
     /// Event `seq` of a game, if it is stored (to settle a write that ended
     /// [`StoreError::Uncertain`]).
     fn stored_event<'a>(

@@ -20,8 +20,8 @@
 //! default `synchronous_commit = on` it is durable when it returns.
 
 use super::{
-    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, GameRecord,
-    GameStatus, StoreError, StoreFuture, StoredEvent, Unfinished,
+    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, Checkpoint,
+    GameRecord, GameStatus, StoreError, StoreFuture, StoredEvent, Unfinished,
 };
 use bb8::{ManageConnection, Pool, PooledConnection, RunError};
 use std::future::Future;
@@ -155,6 +155,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS seeded BOOLEAN NOT NULL DEFAULT FALSE;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS bot_json TEXT;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS events_seen BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
 CREATE TABLE IF NOT EXISTS events (
@@ -170,6 +171,10 @@ CREATE TABLE IF NOT EXISTS events (
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
      seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded,
      bot_json";
+/// What a game's row is read as: the columns it is written with, and the count of events seen.
+const SELECT_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, \
+     ruleset_json, seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded, \
+     bot_json, events_seen";
 
 /// A connection a statement runs on: one from the pool, or one opened for a retry.
 enum Conn {
@@ -370,9 +375,10 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
         seed: r.try_get::<_, i64>(7)? as u64,
         lexicon: r.try_get(8)?,
         created_at_ms: r.try_get(9)?,
-        status: GameStatus::parse(&status),
+        status: GameStatus::parse(&id, &status)?,
         result_json: r.try_get(11)?,
         checkpoint_ms: r.try_get(12)?,
+        events_seen: u64::try_from(r.try_get::<_, i64>(15)?).unwrap_or(0),
         seeded: r.try_get(13)?,
         bot: decode_bot(&id, r.try_get(14)?)?,
         id,
@@ -526,21 +532,23 @@ impl super::Store for PostgresStore {
         })
     }
 
-    fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()> {
+    fn checkpoint<'a>(&'a self, clocks: &'a [Checkpoint]) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             if clocks.is_empty() {
                 return Ok(());
             }
-            let ids: Vec<&str> = clocks.iter().map(|(id, _)| id.as_str()).collect();
-            let ms: Vec<i64> = clocks.iter().map(|(_, ms)| *ms).collect();
-            let (ids, ms) = (&ids, &ms);
+            let ids: Vec<&str> = clocks.iter().map(|cp| cp.id.as_str()).collect();
+            let ms: Vec<i64> = clocks.iter().map(|cp| cp.game_ms).collect();
+            let seen: Vec<i64> = clocks.iter().map(|cp| cp.events as i64).collect();
+            let (ids, ms, seen) = (&ids, &ms, &seen);
             // Checkpoints only move forwards: repeating one changes nothing.
             self.run(true, |c| async move {
                 c.execute(
-                    "UPDATE games AS g SET checkpoint_ms = v.ms \
-                     FROM UNNEST($1::text[], $2::bigint[]) AS v(id, ms) \
-                     WHERE g.id = v.id AND g.checkpoint_ms < v.ms",
-                    &[ids, ms],
+                    "UPDATE games AS g SET checkpoint_ms = GREATEST(g.checkpoint_ms, v.ms), \
+                     events_seen = GREATEST(g.events_seen, v.seen) \
+                     FROM UNNEST($1::text[], $2::bigint[], $3::bigint[]) AS v(id, ms, seen) \
+                     WHERE g.id = v.id AND (g.checkpoint_ms < v.ms OR g.events_seen < v.seen)",
+                    &[ids, ms, seen],
                 )
                 .await
             })
@@ -572,7 +580,7 @@ impl super::Store for PostgresStore {
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         Box::pin(async move {
             let sql = format!(
-                "SELECT {GAME_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT $1"
+                "SELECT {SELECT_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT $1"
             );
             let (sql, limit) = (sql.as_str(), limit as i64);
             let rows = self
@@ -588,7 +596,7 @@ impl super::Store for PostgresStore {
         id: &'a str,
     ) -> StoreFuture<'a, Option<(GameRecord, Vec<StoredEvent>)>> {
         Box::pin(async move {
-            let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+            let sql = format!("SELECT {SELECT_COLUMNS} FROM games WHERE id = $1");
             let sql = sql.as_str();
             let row = self
                 .run(false, |c| async move { c.query_opt(sql, &[&id]).await })
@@ -603,7 +611,8 @@ impl super::Store for PostgresStore {
     fn load_unfinished(&self) -> StoreFuture<'_, Vec<Unfinished>> {
         Box::pin(async move {
             let sql = format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE status = 'live' ORDER BY created_at_ms"
+                "SELECT {SELECT_COLUMNS} FROM games WHERE status NOT IN ('ended', 'expired') \
+                 ORDER BY created_at_ms"
             );
             let sql = sql.as_str();
             let rows = self

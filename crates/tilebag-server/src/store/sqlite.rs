@@ -9,8 +9,8 @@
 //! ([`super::Store::ping`] commits a one-row write to the `health` table) until it goes through.
 
 use super::{
-    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, GameRecord,
-    GameStatus, StoreError, StoreFuture, StoredEvent, Unfinished,
+    decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, Checkpoint,
+    GameRecord, GameStatus, StoreError, StoreFuture, StoredEvent, Unfinished,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at_ms   INTEGER,
     checkpoint_ms INTEGER NOT NULL DEFAULT 0,
     seeded        INTEGER NOT NULL DEFAULT 0,
-    bot_json      TEXT
+    bot_json      TEXT,
+    events_seen   INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_status ON games (status);
 CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
@@ -97,6 +98,10 @@ fn batch_error(e: &rusqlite::Error, when: &str) -> StoreError {
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
      seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded,
      bot_json";
+/// What a game's row is read as: the columns it is written with, and the count of events seen.
+const SELECT_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, \
+     ruleset_json, seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded, \
+     bot_json, events_seen";
 
 impl SqliteStore {
     /// Open (or create) the database file and start its worker thread.
@@ -169,6 +174,13 @@ fn init(path: &str) -> Result<Connection, StoreError> {
     )? > 0;
     if !has_bot {
         conn.execute_batch("ALTER TABLE games ADD COLUMN bot_json TEXT")?;
+    }
+    // Databases made before the count of events was checkpointed lack it (0: nothing known).
+    let has_seen: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'events_seen'")?
+        .exists([])?;
+    if !has_seen {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN events_seen INTEGER NOT NULL DEFAULT 0")?;
     }
     Ok(conn)
 }
@@ -255,6 +267,7 @@ fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
         checkpoint_ms: row.get(12)?,
         seeded: row.get(13)?,
         bot_json: row.get(14)?,
+        events_seen: row.get(15)?,
     })
 }
 
@@ -272,6 +285,7 @@ struct RawGame {
     checkpoint_ms: i64,
     seeded: bool,
     bot_json: Option<String>,
+    events_seen: i64,
 }
 
 impl RawGame {
@@ -279,6 +293,7 @@ impl RawGame {
         Ok(GameRecord {
             ruleset: decode_ruleset(&self.id, &self.ruleset_json)?,
             bot: decode_bot(&self.id, self.bot_json)?,
+            status: GameStatus::parse(&self.id, &self.status)?,
             id: self.id,
             tokens: self.tokens,
             names: self.names,
@@ -287,9 +302,9 @@ impl RawGame {
             seed: self.seed as u64,
             lexicon: self.lexicon,
             created_at_ms: self.created_at_ms,
-            status: GameStatus::parse(&self.status),
             result_json: self.result_json,
             checkpoint_ms: self.checkpoint_ms,
+            events_seen: u64::try_from(self.events_seen).unwrap_or(0),
             seeded: self.seeded,
         })
     }
@@ -412,14 +427,16 @@ impl super::Store for SqliteStore {
         }))
     }
 
-    fn checkpoint<'a>(&'a self, clocks: &'a [(String, i64)]) -> StoreFuture<'a, ()> {
+    fn checkpoint<'a>(&'a self, clocks: &'a [Checkpoint]) -> StoreFuture<'a, ()> {
         let clocks = clocks.to_vec();
         self.write(Box::new(move |c| {
             let mut st = c.prepare_cached(
-                "UPDATE games SET checkpoint_ms = ?2 WHERE id = ?1 AND checkpoint_ms < ?2",
+                "UPDATE games SET checkpoint_ms = MAX(checkpoint_ms, ?2), \
+                 events_seen = MAX(events_seen, ?3) \
+                 WHERE id = ?1 AND (checkpoint_ms < ?2 OR events_seen < ?3)",
             )?;
-            for (id, ms) in &clocks {
-                st.execute(params![id, ms])?;
+            for cp in &clocks {
+                st.execute(params![cp.id, cp.game_ms, cp.events as i64])?;
             }
             Ok(())
         }))
@@ -448,7 +465,7 @@ impl super::Store for SqliteStore {
     fn list_games(&self, limit: usize) -> StoreFuture<'_, Vec<GameRecord>> {
         self.read(move |c| {
             let mut st = c.prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT ?1"
+                "SELECT {SELECT_COLUMNS} FROM games ORDER BY created_at_ms DESC, id LIMIT ?1"
             ))?;
             let raw: Vec<RawGame> = st
                 .query_map([limit as i64], game_from_row)?
@@ -465,7 +482,7 @@ impl super::Store for SqliteStore {
         let id = id.to_string();
         self.read(move |c| {
             let raw = c
-                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                .prepare_cached(&format!("SELECT {SELECT_COLUMNS} FROM games WHERE id = ?1"))?
                 .query_row([&id], game_from_row)
                 .optional()?;
             let Some(raw) = raw else { return Ok(None) };
@@ -479,7 +496,9 @@ impl super::Store for SqliteStore {
         self.read(move |c| {
             let ids: Vec<String> = c
                 .prepare_cached(
-                    "SELECT id FROM games WHERE status = 'live' ORDER BY created_at_ms",
+                    // Every status but the finished ones: one the server does not know is reported.
+                    "SELECT id FROM games WHERE status NOT IN ('ended', 'expired') \
+                     ORDER BY created_at_ms",
                 )?
                 .query_map([], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
@@ -487,7 +506,9 @@ impl super::Store for SqliteStore {
             for id in ids {
                 let one = (|| {
                     let g = c
-                        .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                        .prepare_cached(&format!(
+                            "SELECT {SELECT_COLUMNS} FROM games WHERE id = ?1"
+                        ))?
                         .query_row([&id], game_from_row)?
                         .decode()?;
                     let events = load_events(c, &id)?;

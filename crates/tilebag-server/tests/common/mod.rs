@@ -56,6 +56,7 @@ pub fn config(database: &str, words: &[&str]) -> ServeConfig {
     c.quotas.games_per_minute = 0;
     c.quotas.judge_per_minute = 0;
     c.quotas.verify_per_minute = 0;
+    c.quotas.max_waiting_per_address = 0;
     c
 }
 
@@ -401,4 +402,100 @@ pub async fn restart_scenario(database: &str) {
     let end = t.view(0).clone();
     verify_gcg(&t.gcg().await, final_scores(&end));
     server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clients at the TCP level, as an attacker (or a test of the limits) would be.
+
+/// A TCP connection to `addr` from the loopback address `from` (all of 127/8 is this machine), so
+/// that one test can be several clients.
+pub async fn connect_from(from: &str, addr: SocketAddr) -> tokio::net::TcpStream {
+    let ip: std::net::IpAddr = from.parse().unwrap();
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.bind(SocketAddr::new(ip, 0)).unwrap();
+    sock.connect(addr).await.unwrap()
+}
+
+/// Reads until the peer closes (or `wait` passes): the bytes read and whether it closed.
+pub async fn read_until_closed(s: &mut tokio::net::TcpStream, wait: Duration) -> (Vec<u8>, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 1024];
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
+            Err(_) => return (out, false),
+            Ok(Ok(0)) => return (out, true),
+            Ok(Err(e)) => {
+                eprintln!("read error after {} bytes: {e}", out.len());
+                return (out, true);
+            }
+            Ok(Ok(n)) => out.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// A GET of `/api/health` on a new connection: the time it took.
+pub async fn health(addr: SocketAddr) -> Duration {
+    let t = std::time::Instant::now();
+    let r = http(addr, "GET", "/api/health", None).await.unwrap();
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json().unwrap()["ok"], true);
+    t.elapsed()
+}
+
+/// Milliseconds, for the figures the tests print.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// One request from the loopback address `from` with these extra headers (the body is JSON
+/// unless they name another type): the status, the head and the body.
+pub async fn request_from(
+    from: &str,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = connect_from(from, addr).await;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
+    if !headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+    {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    let req = format!("{head}Content-Length: {}\r\n\r\n{body}", body.len());
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+/// Signs in on the director's pages with the key of [`config`]: the cookie to send.
+pub async fn sign_in_as_director(addr: SocketAddr) -> String {
+    let r = tilebag_server::client::request(
+        addr,
+        "POST",
+        "/td/login",
+        &[],
+        Some((
+            "application/x-www-form-urlencoded",
+            b"key=common-test-director-key",
+        )),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 303, "{}", r.text());
+    let set = r.header("set-cookie").expect("a session cookie");
+    set.split(';').next().unwrap().to_string()
 }
