@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 use tilebag_core::ruleset::{FirstPlayerRule, Ruleset};
 
-use crate::ratings::RatingSystem;
 use crate::schedule::{Method, Schedule};
 
 /// A player's number in a division: 1-based, in the order players were added (tsh's line
@@ -97,6 +96,80 @@ pub enum FontesDraw {
     Snaked,
 }
 
+/// Which rating system estimates a division's ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "system", rename_all = "kebab-case")]
+pub enum RatingSystem {
+    None,
+    /// NASPA; `club` for local club tournaments rated at one third.
+    Naspa {
+        club: bool,
+    },
+    Wespa,
+}
+
+/// How class prizes are given.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum ClassPrizes {
+    #[default]
+    None,
+    /// By the tsh `class` field (`; class B`).
+    TshClass,
+    /// By pre-event rating: each threshold starts a class "under T" down to the next threshold.
+    RatingBands { thresholds: Vec<i32> },
+}
+
+impl ClassPrizes {
+    pub fn is_none(&self) -> bool {
+        *self == ClassPrizes::None
+    }
+
+    /// Reads `none`, `class` or `rating:T1,T2,…` (thresholds, any order).
+    pub fn parse(value: &str) -> Result<ClassPrizes, String> {
+        let v = value.trim().to_ascii_lowercase();
+        let bad = || {
+            format!(
+                "class-prizes takes none, class (the tsh class field) or rating:T1,T2,… \
+                 (rating thresholds, e.g. rating:1800,1600), not {value:?}"
+            )
+        };
+        Ok(match v.as_str() {
+            "none" | "off" => ClassPrizes::None,
+            "class" => ClassPrizes::TshClass,
+            _ => {
+                let list = v.strip_prefix("rating:").ok_or_else(bad)?;
+                let mut thresholds = list
+                    .split(',')
+                    .map(|t| t.trim().parse::<i32>().map_err(|_| bad()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if thresholds.is_empty() {
+                    return Err(bad());
+                }
+                thresholds.sort_unstable_by(|a, b| b.cmp(a));
+                thresholds.dedup();
+                ClassPrizes::RatingBands { thresholds }
+            }
+        })
+    }
+
+    /// As [`ClassPrizes::parse`] reads it.
+    pub fn text(&self) -> String {
+        match self {
+            ClassPrizes::None => "none".into(),
+            ClassPrizes::TshClass => "class".into(),
+            ClassPrizes::RatingBands { thresholds } => format!(
+                "rating:{}",
+                thresholds
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        }
+    }
+}
+
 /// Everything about a division that the director may set; defaults come from the preset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DivisionConfig {
@@ -132,9 +205,9 @@ pub struct DivisionConfig {
     /// contender-aware pairings (`CP`, `COP`) and how many places the prize table lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prize_bands: Option<u32>,
-    /// Class prizes for the prize table ([`crate::prizes`]).
-    #[serde(default, skip_serializing_if = "crate::prizes::ClassPrizes::is_none")]
-    pub class_prizes: crate::prizes::ClassPrizes,
+    /// Class prizes for the prize table (`prizes.rs`).
+    #[serde(default, skip_serializing_if = "ClassPrizes::is_none")]
+    pub class_prizes: ClassPrizes,
     /// How many contenders Chew pairings pair among themselves (tsh's flight cap variants).
     #[serde(default, skip_serializing_if = "FlightCap::is_tsh")]
     pub flight_cap: FlightCap,
@@ -240,7 +313,7 @@ impl DivisionConfig {
             max_repeats: None,
             prize_bands: None,
             flight_cap: FlightCap::Tsh,
-            class_prizes: crate::prizes::ClassPrizes::None,
+            class_prizes: ClassPrizes::None,
         }
     }
 }
@@ -427,6 +500,11 @@ pub struct Game {
 }
 
 impl Game {
+    /// Whether `p` plays in this game.
+    pub fn involves(&self, p: PlayerId) -> bool {
+        self.first == p || self.second == p
+    }
+
     pub fn opponent_of(&self, p: PlayerId) -> Option<PlayerId> {
         if self.first == p {
             Some(self.second)

@@ -12,73 +12,11 @@
 //! - **Biggest upset**: the played game whose winner was rated furthest below the loser (both
 //!   rated), by pre-event rating; ties listed.
 
-use serde::{Deserialize, Serialize};
-
+// `ClassPrizes` is a division setting, so it lives with the division's settings in `model`.
+pub use crate::model::ClassPrizes;
 use crate::model::{Division, GameResult, Pairing, PlayerId, Seat};
 use crate::standings::fmt_half;
 use crate::tables::{name_of, Table};
-
-/// How class prizes are given.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(tag = "by", rename_all = "kebab-case")]
-pub enum ClassPrizes {
-    #[default]
-    None,
-    /// By the tsh `class` field (`; class B`).
-    TshClass,
-    /// By pre-event rating: each threshold starts a class "under T" down to the next threshold.
-    RatingBands { thresholds: Vec<i32> },
-}
-
-impl ClassPrizes {
-    pub fn is_none(&self) -> bool {
-        *self == ClassPrizes::None
-    }
-
-    /// Reads `none`, `class` or `rating:T1,T2,…` (thresholds, any order).
-    pub fn parse(value: &str) -> Result<ClassPrizes, String> {
-        let v = value.trim().to_ascii_lowercase();
-        let bad = || {
-            format!(
-                "class-prizes takes none, class (the tsh class field) or rating:T1,T2,… \
-                 (rating thresholds, e.g. rating:1800,1600), not {value:?}"
-            )
-        };
-        Ok(match v.as_str() {
-            "none" | "off" => ClassPrizes::None,
-            "class" => ClassPrizes::TshClass,
-            _ => {
-                let list = v.strip_prefix("rating:").ok_or_else(bad)?;
-                let mut thresholds = list
-                    .split(',')
-                    .map(|t| t.trim().parse::<i32>().map_err(|_| bad()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if thresholds.is_empty() {
-                    return Err(bad());
-                }
-                thresholds.sort_unstable_by(|a, b| b.cmp(a));
-                thresholds.dedup();
-                ClassPrizes::RatingBands { thresholds }
-            }
-        })
-    }
-
-    /// As [`ClassPrizes::parse`] reads it.
-    pub fn text(&self) -> String {
-        match self {
-            ClassPrizes::None => "none".into(),
-            ClassPrizes::TshClass => "class".into(),
-            ClassPrizes::RatingBands { thresholds } => format!(
-                "rating:{}",
-                thresholds
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            ),
-        }
-    }
-}
 
 /// The tsh `class` field a player's imported line kept, if any.
 pub fn tsh_class(d: &Division, p: PlayerId) -> Option<String> {

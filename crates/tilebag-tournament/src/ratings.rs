@@ -27,19 +27,9 @@
 
 use serde::{Deserialize, Serialize};
 
+// `RatingSystem` is a division setting, so it lives with the division's settings in `model`.
+pub use crate::model::RatingSystem;
 use crate::model::{Division, GameResult, Pairing, PlayerId};
-
-/// Which rating system estimates a division's ratings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "system", rename_all = "kebab-case")]
-pub enum RatingSystem {
-    None,
-    /// NASPA; `club` for local club tournaments rated at one third.
-    Naspa {
-        club: bool,
-    },
-    Wespa,
-}
 
 /// A player going into the calculation.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::model::{Division, GameResult, Pairing, PlayerId, Seat, Tournament};
+use crate::model::{Division, FirstReason, GameResult, Pairing, PlayerId, Seat, Tournament};
 use crate::standings::fmt_half;
 
 /// Quotes a CSV field when needed (RFC 4180). A text that a spreadsheet would take for a
@@ -128,7 +128,7 @@ pub fn pairings_html(t: &Tournament, div: &Division, round: u32) -> String {
                             td.n { (g.board) }
                             td { (name(div, g.first)) " (#" (g.first) ")" }
                             td { (name(div, g.second)) " (#" (g.second) ")" }
-                            td { (crate::tables::why_first(&g.first_by)) }
+                            td { (why_first(&g.first_by)) }
                             td {
                                 @match &g.result {
                                     Some(GameResult::Played { first_score, second_score, .. }) => {
@@ -326,6 +326,26 @@ pub fn tally_slips_html(t: &Tournament, div: &Division, round: u32) -> String {
         }
     };
     page(t, div, &format!("Round {round} tally slips"), body)
+}
+
+/// Why a game's first player goes first, in a word or two (pairings tables and scorecards).
+pub fn why_first(r: &FirstReason) -> String {
+    match r {
+        FirstReason::FewerFirsts => "fewer firsts".into(),
+        FirstReason::MoreSeconds => "more seconds".into(),
+        FirstReason::Balance => "balance".into(),
+        FirstReason::Draw { draws } => format!(
+            "draw {}",
+            draws
+                .iter()
+                .map(|(a, b)| format!("{a}/{b}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        FirstReason::Director => "director".into(),
+        FirstReason::Imported => "imported".into(),
+        FirstReason::Unknown { .. } => "unknown (not in the file)".into(),
+    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,9 @@ use tilebag_core::ruleset::FirstPlayerRule;
 
 use crate::action::Setting;
 use crate::model::{
-    ByeFirsts, Division, FirstsPolicy, FlightCap, FontesDraw, Format, GibsonConfig, TieBreak,
-    WithdrawnResult,
+    ByeFirsts, ClassPrizes, Division, FirstsPolicy, FlightCap, FontesDraw, Format, GibsonConfig,
+    RatingSystem, TieBreak, WithdrawnResult,
 };
-use crate::ratings::RatingSystem;
 
 /// The keys [`Setting::parse`] knows, in the order a settings page lists them.
 pub const KEYS: [&str; 18] = [
@@ -150,7 +149,7 @@ impl Setting {
                     }
                 }
             }),
-            "class-prizes" => Setting::ClassPrizes(crate::prizes::ClassPrizes::parse(value)?),
+            "class-prizes" => Setting::ClassPrizes(ClassPrizes::parse(value)?),
             "flight-cap" => Setting::FlightCap(match v.as_str() {
                 "tsh" => FlightCap::Tsh,
                 "nsc" => FlightCap::Nsc,

@@ -4,6 +4,8 @@
 
 use crate::model::{Division, FirstReason, GameResult, Pairing, PlayerId, Seat, Tournament};
 use crate::report;
+// Shared with the printable pages, so it lives in `report`, which this file builds on.
+pub use crate::report::why_first;
 use crate::standings::fmt_half;
 
 /// A table: (text heading, CSV key, right-aligned) columns and rows of cells.
@@ -329,23 +331,4 @@ pub fn result_text(d: &Division, r: Option<&GameResult>, slip: bool) -> String {
 pub fn name_of(d: &Division, p: PlayerId) -> String {
     d.player(p)
         .map_or_else(|| format!("#{p}"), |x| x.name.clone())
-}
-
-pub fn why_first(r: &FirstReason) -> String {
-    match r {
-        FirstReason::FewerFirsts => "fewer firsts".into(),
-        FirstReason::MoreSeconds => "more seconds".into(),
-        FirstReason::Balance => "balance".into(),
-        FirstReason::Draw { draws } => format!(
-            "draw {}",
-            draws
-                .iter()
-                .map(|(a, b)| format!("{a}/{b}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        FirstReason::Director => "director".into(),
-        FirstReason::Imported => "imported".into(),
-        FirstReason::Unknown { .. } => "unknown (not in the file)".into(),
-    }
 }
