@@ -622,6 +622,8 @@ impl Game {
         Ok(effects)
     }
 
+    /// Apply one action to a game whose clocks are up to date: who may do what, then one
+    /// function per action.
     fn act(
         &mut self,
         ev: &Event,
@@ -640,55 +642,14 @@ impl Game {
         }
         match (&ev.action, ev.actor) {
             (Action::Tick, _) => Ok(()),
-            (Action::Pause, Actor::Director | Actor::Seat(_)) => {
-                if self.paused.is_some() {
-                    return Err(GameError::Paused);
-                }
-                let called_by = match ev.actor {
-                    Actor::Seat(s) => Some(s),
-                    _ => None,
-                };
-                self.paused = Some(Pause {
-                    since_ms: at,
-                    called_by,
-                });
-                fx.push(Effect::Paused { called_by });
-                Ok(())
-            }
-            (Action::Resume, Actor::Director) => {
-                let Some(p) = self.paused.take() else {
-                    return Err(GameError::NotAllowed(
-                        "resuming",
-                        "the game is not neutralised",
-                    ));
-                };
-                // The stopped time belongs to nobody: a turn's cap and the out-play window
-                // resume where they stopped.
-                let stopped = at - p.since_ms;
-                self.clocks.turn_started_ms += stopped;
-                if let Some(pending) = &mut self.pending {
-                    pending.since_ms += stopped;
-                    if let Some(h) = &mut pending.held_since_ms {
-                        *h += stopped;
-                    }
-                }
-                fx.push(Effect::Resumed);
-                Ok(())
-            }
+            (Action::Pause, Actor::Director | Actor::Seat(_)) => self.pause(ev.actor, at, fx),
+            (Action::Resume, Actor::Director) => self.resume(at, fx),
             (Action::Resume, Actor::Seat(_)) => Err(GameError::NotAllowed(
                 "restarting the clock",
                 "only the director may restart a neutralised game",
             )),
             (Action::DirectorEnd, Actor::Director) => {
-                self.paused = None;
-                self.accept_pending(fx);
-                let deduct = self.ruleset.director_shortened.deduct_own_rack;
-                if deduct {
-                    for s in 0..2 {
-                        self.own_rack_line(s, "director-shortened game (NASPA V.F)");
-                    }
-                }
-                self.finish(EndReason::DirectorEnded, true, fx);
+                self.end_by_director(fx);
                 Ok(())
             }
             (Action::DirectorEnd, Actor::Seat(_)) => Err(GameError::NotAllowed(
@@ -700,102 +661,21 @@ impl Game {
                 "only a seat may make it",
             )),
             (Action::Resign, Actor::Seat(s)) if self.ruleset.resignation.opponent_may_honour => {
-                // NASPA I.B, NSA I.B: a request, made on one's own time; the opponent decides.
-                if s != self.to_move {
-                    return Err(GameError::NotAllowed(
-                        "resigning",
-                        "a resignation is asked for on one's own turn (NASPA I.B)",
-                    ));
-                }
-                if self.resignation_offer.is_some() {
-                    return Err(GameError::NotAllowed(
-                        "resigning",
-                        "the resignation already awaits the opponent's answer",
-                    ));
-                }
-                self.resignation_offer = Some(s);
-                fx.push(Effect::ResignationOffered { seat: s });
+                self.offer_resignation(s, fx)
+            }
+            (Action::HonourResignation, Actor::Seat(o)) => self.answer_resignation(o, true, fx),
+            (Action::PlayOn, Actor::Seat(o)) => self.answer_resignation(o, false, fx),
+            (Action::Resign, Actor::Seat(s)) => {
+                self.resign_or_leave(s, true, fx);
                 Ok(())
             }
-            (Action::HonourResignation | Action::PlayOn, Actor::Seat(o)) => {
-                let Some(s) = self.resignation_offer.filter(|&s| s != o) else {
-                    return Err(GameError::NotAllowed(
-                        "answering a resignation",
-                        "the opponent has not asked to resign",
-                    ));
-                };
-                self.resignation_offer = None;
-                if ev.action == Action::PlayOn {
-                    fx.push(Effect::ResignationDeclined { seat: o });
-                    return Ok(());
-                }
-                // Honoured at the current score, less any time penalties (NASPA I.B); a
-                // pending play of either side stands as made. No rack adjustment.
-                self.accept_pending(fx);
-                if !self.is_over() {
-                    self.finish(EndReason::Resigned { seat: s }, true, fx);
-                }
+            (Action::Leave, Actor::Seat(s)) => {
+                self.resign_or_leave(s, false, fx);
                 Ok(())
             }
-            (Action::Resign | Action::Leave, Actor::Seat(s)) => {
-                // A pending play (of either side) stands as made.
-                self.accept_pending(fx);
-                if !self.is_over() {
-                    let resigned = ev.action == Action::Resign;
-                    self.leave(s, resigned, fx);
-                }
-                Ok(())
-            }
-            (Action::EndAfterSixZeros, Actor::Seat(_)) => {
-                let need = self.ruleset.six_zero.turns;
-                if self.ruleset.six_zero.ending != SixZeroEnding::EitherPlayerMayEnd {
-                    return Err(GameError::NotAllowed(
-                        "ending after six zeros",
-                        "this ruleset ends the game automatically",
-                    ));
-                }
-                if self.zero_run < need || self.pending.is_some() {
-                    return Err(GameError::SixZeroNotReached(need));
-                }
-                self.end_six_zero(fx);
-                Ok(())
-            }
-            (Action::Hold, Actor::Seat(s)) => {
-                let Phase::PlayPending { player, held, out } = self.phase.clone() else {
-                    return Err(GameError::NotAllowed("hold", "there is no play to hold"));
-                };
-                if s == player {
-                    return Err(GameError::OutOfTurn(s));
-                }
-                if held {
-                    return Err(GameError::NotAllowed("hold", "the play is already held"));
-                }
-                self.phase = Phase::PlayPending {
-                    player,
-                    held: true,
-                    out,
-                };
-                if let Some(p) = &mut self.pending {
-                    p.held_since_ms = Some(at);
-                }
-                // A hold runs the holder's clock (NASPA IV.I.2, V.E).
-                self.set_running(Some(s));
-                fx.push(Effect::Held { seat: s });
-                Ok(())
-            }
-            (Action::Accept, Actor::Seat(s)) => {
-                let Phase::PlayPending { player, .. } = self.phase else {
-                    return Err(GameError::NotAllowed(
-                        "accept",
-                        "there is no play to accept",
-                    ));
-                };
-                if s == player {
-                    return Err(GameError::OutOfTurn(s));
-                }
-                self.accept_pending(fx);
-                Ok(())
-            }
+            (Action::EndAfterSixZeros, Actor::Seat(_)) => self.end_after_six_zeros(fx),
+            (Action::Hold, Actor::Seat(s)) => self.hold(s, at, fx),
+            (Action::Accept, Actor::Seat(s)) => self.accept(s, fx),
             (Action::Challenge { words }, Actor::Seat(s)) => {
                 self.challenge(s, words, at, judge, fx)
             }
@@ -803,49 +683,229 @@ impl Game {
                 self.prepare_move(s, fx)?;
                 self.play(s, placement, at, judge, fx)
             }
-            (Action::Exchange { tiles }, Actor::Seat(s)) => {
-                if tiles.is_empty() {
-                    return Err(GameError::EmptyExchange);
-                }
-                self.prepare_move(s, fx)?;
-                let need = self.ruleset.exchange_min_bag;
-                if self.bag.len() < need {
-                    return Err(GameError::ExchangeBagTooSmall {
-                        need,
-                        have: self.bag.len(),
-                    });
-                }
-                let rack_before = self.racks[s].clone();
-                self.take_from_rack(s, tiles)?;
-                let drawn = self.bag.draw(tiles.len());
-                self.racks[s].extend(drawn);
-                self.bag.put_back(tiles);
-                self.push_turn(
-                    s,
-                    rack_before,
-                    TurnKind::Exchange {
-                        tiles: tiles.clone(),
-                    },
-                    0,
-                );
-                fx.push(Effect::Exchanged {
-                    seat: s,
-                    count: tiles.len(),
-                });
-                self.zero_turn(fx);
-                self.next_turn(at);
-                Ok(())
-            }
-            (Action::Pass, Actor::Seat(s)) => {
-                self.prepare_move(s, fx)?;
-                let rack = self.racks[s].clone();
-                self.push_turn(s, rack, TurnKind::Pass, 0);
-                fx.push(Effect::Passed { seat: s });
-                self.zero_turn(fx);
-                self.next_turn(at);
-                Ok(())
+            (Action::Exchange { tiles }, Actor::Seat(s)) => self.exchange(s, tiles, at, fx),
+            (Action::Pass, Actor::Seat(s)) => self.pass(s, at, fx),
+        }
+    }
+
+    /// The director, or a seat calling the director, neutralises the game: no time is charged
+    /// until the director resumes it (NASPA II.A, WESPA 4.1).
+    fn pause(&mut self, actor: Actor, at: i64, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        if self.paused.is_some() {
+            return Err(GameError::Paused);
+        }
+        let called_by = match actor {
+            Actor::Seat(s) => Some(s),
+            _ => None,
+        };
+        self.paused = Some(Pause {
+            since_ms: at,
+            called_by,
+        });
+        fx.push(Effect::Paused { called_by });
+        Ok(())
+    }
+
+    /// The director restarts a neutralised game.
+    fn resume(&mut self, at: i64, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        let Some(p) = self.paused.take() else {
+            return Err(GameError::NotAllowed(
+                "resuming",
+                "the game is not neutralised",
+            ));
+        };
+        // The stopped time belongs to nobody: a turn's cap and the out-play window
+        // resume where they stopped.
+        let stopped = at - p.since_ms;
+        self.clocks.turn_started_ms += stopped;
+        if let Some(pending) = &mut self.pending {
+            pending.since_ms += stopped;
+            if let Some(h) = &mut pending.held_since_ms {
+                *h += stopped;
             }
         }
+        fx.push(Effect::Resumed);
+        Ok(())
+    }
+
+    /// The director ends the game where it stands; a pending play stands, and under NASPA V.F
+    /// each player loses their own rack.
+    fn end_by_director(&mut self, fx: &mut Vec<Effect>) {
+        self.paused = None;
+        self.accept_pending(fx);
+        let deduct = self.ruleset.director_shortened.deduct_own_rack;
+        if deduct {
+            for s in 0..2 {
+                self.own_rack_line(s, "director-shortened game (NASPA V.F)");
+            }
+        }
+        self.finish(EndReason::DirectorEnded, true, fx);
+    }
+
+    /// Where the ruleset lets the opponent honour a resignation, resigning is a request.
+    fn offer_resignation(&mut self, s: usize, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        // NASPA I.B, NSA I.B: a request, made on one's own time; the opponent decides.
+        if s != self.to_move {
+            return Err(GameError::NotAllowed(
+                "resigning",
+                "a resignation is asked for on one's own turn (NASPA I.B)",
+            ));
+        }
+        if self.resignation_offer.is_some() {
+            return Err(GameError::NotAllowed(
+                "resigning",
+                "the resignation already awaits the opponent's answer",
+            ));
+        }
+        self.resignation_offer = Some(s);
+        fx.push(Effect::ResignationOffered { seat: s });
+        Ok(())
+    }
+
+    /// The opponent `o` honours the resignation asked for (the game ends) or plays on.
+    fn answer_resignation(
+        &mut self,
+        o: usize,
+        honour: bool,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), GameError> {
+        let Some(s) = self.resignation_offer.filter(|&s| s != o) else {
+            return Err(GameError::NotAllowed(
+                "answering a resignation",
+                "the opponent has not asked to resign",
+            ));
+        };
+        self.resignation_offer = None;
+        if !honour {
+            fx.push(Effect::ResignationDeclined { seat: o });
+            return Ok(());
+        }
+        // Honoured at the current score, less any time penalties (NASPA I.B); a
+        // pending play of either side stands as made. No rack adjustment.
+        self.accept_pending(fx);
+        if !self.is_over() {
+            self.finish(EndReason::Resigned { seat: s }, true, fx);
+        }
+        Ok(())
+    }
+
+    /// A resignation scored as leaving, or leaving the game.
+    fn resign_or_leave(&mut self, s: usize, resigned: bool, fx: &mut Vec<Effect>) {
+        // A pending play (of either side) stands as made.
+        self.accept_pending(fx);
+        if !self.is_over() {
+            self.leave(s, resigned, fx);
+        }
+    }
+
+    /// Where the ruleset lets a player end the game after the run of scoreless turns, a
+    /// player claims it.
+    fn end_after_six_zeros(&mut self, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        let need = self.ruleset.six_zero.turns;
+        if self.ruleset.six_zero.ending != SixZeroEnding::EitherPlayerMayEnd {
+            return Err(GameError::NotAllowed(
+                "ending after six zeros",
+                "this ruleset ends the game automatically",
+            ));
+        }
+        if self.zero_run < need || self.pending.is_some() {
+            return Err(GameError::SixZeroNotReached(need));
+        }
+        self.end_six_zero(fx);
+        Ok(())
+    }
+
+    /// The opponent of a pending play holds it while deciding whether to challenge.
+    fn hold(&mut self, s: usize, at: i64, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        let Phase::PlayPending { player, held, out } = self.phase.clone() else {
+            return Err(GameError::NotAllowed("hold", "there is no play to hold"));
+        };
+        if s == player {
+            return Err(GameError::OutOfTurn(s));
+        }
+        if held {
+            return Err(GameError::NotAllowed("hold", "the play is already held"));
+        }
+        self.phase = Phase::PlayPending {
+            player,
+            held: true,
+            out,
+        };
+        if let Some(p) = &mut self.pending {
+            p.held_since_ms = Some(at);
+        }
+        // A hold runs the holder's clock (NASPA IV.I.2, V.E).
+        self.set_running(Some(s));
+        fx.push(Effect::Held { seat: s });
+        Ok(())
+    }
+
+    /// The opponent of a pending play accepts it.
+    fn accept(&mut self, s: usize, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        let Phase::PlayPending { player, .. } = self.phase else {
+            return Err(GameError::NotAllowed(
+                "accept",
+                "there is no play to accept",
+            ));
+        };
+        if s == player {
+            return Err(GameError::OutOfTurn(s));
+        }
+        self.accept_pending(fx);
+        Ok(())
+    }
+
+    /// An exchange: only with enough tiles in the bag (NASPA IV.E.2.a, WESPA 3.2.1); the new
+    /// tiles are drawn before the old go back. A scoreless turn.
+    fn exchange(
+        &mut self,
+        s: usize,
+        tiles: &[Tile],
+        at: i64,
+        fx: &mut Vec<Effect>,
+    ) -> Result<(), GameError> {
+        if tiles.is_empty() {
+            return Err(GameError::EmptyExchange);
+        }
+        self.prepare_move(s, fx)?;
+        let need = self.ruleset.exchange_min_bag;
+        if self.bag.len() < need {
+            return Err(GameError::ExchangeBagTooSmall {
+                need,
+                have: self.bag.len(),
+            });
+        }
+        let rack_before = self.racks[s].clone();
+        self.take_from_rack(s, tiles)?;
+        let drawn = self.bag.draw(tiles.len());
+        self.racks[s].extend(drawn);
+        self.bag.put_back(tiles);
+        self.push_turn(
+            s,
+            rack_before,
+            TurnKind::Exchange {
+                tiles: tiles.to_vec(),
+            },
+            0,
+        );
+        fx.push(Effect::Exchanged {
+            seat: s,
+            count: tiles.len(),
+        });
+        self.zero_turn(fx);
+        self.next_turn(at);
+        Ok(())
+    }
+
+    /// A pass is always allowed on one's turn. A scoreless turn.
+    fn pass(&mut self, s: usize, at: i64, fx: &mut Vec<Effect>) -> Result<(), GameError> {
+        self.prepare_move(s, fx)?;
+        let rack = self.racks[s].clone();
+        self.push_turn(s, rack, TurnKind::Pass, 0);
+        fx.push(Effect::Passed { seat: s });
+        self.zero_turn(fx);
+        self.next_turn(at);
+        Ok(())
     }
 
     /// Before a seat moves: it must be its turn; a pending play of the opponent is accepted by

@@ -488,9 +488,131 @@ impl Ruleset {
         }
     }
 
-    /// Every field with its rule, for `tilebag rules show`.
+    /// Every field with its rule, for `tilebag rules show`: the field's name, its value here
+    /// and where this ruleset's book says so. One function per field below, in the order shown.
     pub fn describe(&self) -> Vec<(&'static str, String, &'static str)> {
-        let challenge = match self.challenge {
+        vec![
+            ("title", self.title.clone(), ""),
+            self.describe_organiser_choices(),
+            self.describe_tile_set(),
+            self.describe_word_source(),
+            self.describe_rack_size(),
+            self.describe_exchange_min_bag(),
+            self.describe_challenge(),
+            self.describe_out_play_challenge_penalised(),
+            self.describe_out_play_clock(),
+            self.describe_hold_limit(),
+            self.describe_six_zero(),
+            (
+                "all-pass-twice-ends",
+                self.all_pass_twice_ends.to_string(),
+                "WESPA 1.1(b)",
+            ),
+            self.describe_end_rack(),
+            self.describe_clock(),
+            self.describe_overtime(),
+            self.describe_resignation_margin(),
+            self.describe_resignation_option(),
+            self.describe_director_shortened(),
+            self.describe_first_player(),
+            self.describe_bye_spread(),
+            self.describe_forfeit_spread(),
+        ]
+    }
+
+    /// Of one citation per book, the one for the book this ruleset follows.
+    fn cite(
+        &self,
+        naspa: &'static str,
+        nsa: &'static str,
+        wespa: &'static str,
+        sanspa: &'static str,
+        literacy: &'static str,
+    ) -> &'static str {
+        match self.book() {
+            "NASPA" => naspa,
+            "NSA" => nsa,
+            "WESPA" => wespa,
+            "SANSPA" => sanspa,
+            _ => literacy,
+        }
+    }
+
+    /// The choices the organiser made over the preset, as given.
+    fn describe_organiser_choices(&self) -> RuleLine {
+        (
+            "organiser-choices",
+            if self.overrides.is_empty() {
+                "none (the preset as published)".to_string()
+            } else {
+                self.overrides.join(", ")
+            },
+            "",
+        )
+    }
+
+    fn describe_tile_set(&self) -> RuleLine {
+        (
+            "tile-set",
+            format!("{} (100 tiles, 187 points)", self.tile_set),
+            self.cite(
+                "NASPA III.A.2",
+                "NSA III.A.2",
+                "WESPA 1.3.1",
+                "SANSPA 4.6, 18.7",
+                "Literacy scoring 1",
+            ),
+        )
+    }
+
+    /// The lexicon; NASPA's international-lexicon preset cites its own section.
+    fn describe_word_source(&self) -> RuleLine {
+        let csw = self.name.ends_with("csw");
+        (
+            "word-source",
+            self.word_source.clone(),
+            self.cite(
+                if csw { "NASPA VI.A" } else { "NASPA III.A.1" },
+                "NSA III.A.1",
+                "WESPA 1.2",
+                "SANSPA 3",
+                "Literacy header",
+            ),
+        )
+    }
+
+    fn describe_rack_size(&self) -> RuleLine {
+        (
+            "rack-size",
+            self.rack_size.to_string(),
+            self.cite(
+                "NASPA IV.B.4.a",
+                "NSA IV.B.4.b",
+                "WESPA 3.9.5",
+                "SANSPA 6.5",
+                "Literacy play",
+            ),
+        )
+    }
+
+    /// How many tiles the bag must hold for an exchange.
+    fn describe_exchange_min_bag(&self) -> RuleLine {
+        (
+            "exchange-min-bag",
+            self.exchange_min_bag.to_string(),
+            self.cite(
+                "NASPA IV.E.2.a",
+                "NSA IV.E.2.a",
+                "WESPA 3.2.1",
+                "SANSPA 10.2",
+                "NSA IV.E.2.a (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// The challenge rule; the citation depends on the rule chosen as well as the book.
+    fn describe_challenge(&self) -> RuleLine {
+        let value = match self.challenge {
             ChallengeRule::Void => "void: invalid words are refused when played".to_string(),
             ChallengeRule::Single => "single: no penalty for an unsuccessful challenge".into(),
             ChallengeRule::Double => "double: the unsuccessful challenger loses a turn".into(),
@@ -501,7 +623,129 @@ impl Ruleset {
                 format!("{points} points to the challenged player per challenged turn")
             }
         };
-        let clock = match self.clock {
+        let csw = self.name.ends_with("csw");
+        let citation = match (self.book(), self.challenge) {
+            ("NASPA", _) if csw => "NASPA VI.B.3",
+            ("NASPA", _) => "NASPA IV.I.3",
+            ("NSA", ChallengeRule::PointsPerWord { .. }) => "NSA VI.B.2",
+            ("NSA", _) => "NSA IV.I.3",
+            ("WESPA", _) => "WESPA 3.10.15(b)",
+            ("SANSPA", ChallengeRule::Single) => "SANSPA 13.4",
+            ("SANSPA", _) => "SANSPA 13.3, 13.4",
+            _ => "Literacy play",
+        };
+        ("challenge", value, citation)
+    }
+
+    /// Whether an unsuccessful challenge of a play that goes out is penalised.
+    fn describe_out_play_challenge_penalised(&self) -> RuleLine {
+        (
+            "out-play-challenge-penalised",
+            self.out_play_challenge_penalised.to_string(),
+            self.cite(
+                "NASPA IV.I.3",
+                "NSA V.C note",
+                "WESPA 3.10.15(b)",
+                "SANSPA 18.2",
+                "NSA V.C note (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// What the clocks do once a player has played out.
+    fn describe_out_play_clock(&self) -> RuleLine {
+        let value = match self.out_play_clock {
+            OutPlayClock::StoppedThenEnds { window_ms } => format!(
+                "clock stopped; the game ends unless the opponent holds or challenges within {} s",
+                window_ms / 1000
+            ),
+            OutPlayClock::StoppedThenOpponentRuns { window_ms } => format!(
+                "clock stopped; the opponent's clock restarts after {} s",
+                window_ms / 1000
+            ),
+            OutPlayClock::OpponentRuns => {
+                "the opponent's clock runs until they accept or challenge".into()
+            }
+        };
+        (
+            "out-play-clock",
+            value,
+            self.cite(
+                "NASPA V.E",
+                "NSA V.D",
+                "WESPA 5.1.2, 5.1.3",
+                "SANSPA 18.2",
+                "Literacy play",
+            ),
+        )
+    }
+
+    /// How long a hold may last.
+    fn describe_hold_limit(&self) -> RuleLine {
+        (
+            "hold-limit",
+            match self.hold_limit_ms {
+                None => "none: a hold runs on the holder's clock until released".to_string(),
+                Some(ms) => format!("{} s, then the play is accepted", ms / 1000),
+            },
+            self.cite(
+                "NASPA IV.I.2",
+                "NSA IV.I.2",
+                "WESPA 3.10.5",
+                "SANSPA 13.1",
+                "NSA IV.I.2 (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// Successive scoreless turns: how many, and whether they end the game or let a player
+    /// end it.
+    fn describe_six_zero(&self) -> RuleLine {
+        let ending = match self.six_zero.ending {
+            SixZeroEnding::Automatic => "end the game",
+            SixZeroEnding::EitherPlayerMayEnd => "let either player end the game",
+        };
+        (
+            "six-zero",
+            format!(
+                "{} successive scoreless turns {}",
+                self.six_zero.turns, ending
+            ),
+            self.cite(
+                "NASPA V.B",
+                "NSA V.C",
+                "WESPA 5.2",
+                "SANSPA 18.1",
+                "NSA V.C (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// Who gains or loses the racks left when a player goes out; WESPA cites the convention
+    /// chosen.
+    fn describe_end_rack(&self) -> RuleLine {
+        let value = match self.end_rack {
+            EndRackRule::DoubleToPlayerOut => {
+                "the player out adds twice the opponent's rack".to_string()
+            }
+            EndRackRule::AddAndSubtract => {
+                "the player out adds the opponent's rack; the opponent subtracts it".to_string()
+            }
+        };
+        let citation = match (self.book(), self.end_rack) {
+            ("NASPA", _) => "NASPA V.G.1",
+            ("NSA", _) => "NSA V.F.1",
+            ("WESPA", EndRackRule::AddAndSubtract) => "WESPA 5.1.4(a)",
+            ("WESPA", EndRackRule::DoubleToPlayerOut) => "WESPA 5.1.4(b)",
+            ("SANSPA", _) => "SANSPA 18.4",
+            _ => "Literacy scoring 9",
+        };
+        ("end-rack", value, citation)
+    }
+
+    /// Each player's time, or Literacy's one game clock with its cap per turn.
+    fn describe_clock(&self) -> RuleLine {
+        let value = match self.clock {
             ClockRule::PerPlayer { initial_ms } => format!("{} each", fmt_ms(initial_ms)),
             ClockRule::SharedGame {
                 total_ms,
@@ -512,7 +756,22 @@ impl Ruleset {
                 fmt_ms(per_turn_max_ms)
             ),
         };
-        let overtime = match self.overtime.limit {
+        (
+            "clock",
+            value,
+            self.cite(
+                "NASPA III.A.3, V.G.2",
+                "NSA III.A.3",
+                "WESPA 5.3.5",
+                "SANSPA 4.4",
+                "Literacy play",
+            ),
+        )
+    }
+
+    /// The penalty per minute over, and what happens past the limit, if there is one.
+    fn describe_overtime(&self) -> RuleLine {
+        let value = match self.overtime.limit {
             None => format!(
                 "{} points per started minute; no limit",
                 self.overtime.penalty_per_minute
@@ -531,260 +790,117 @@ impl Ruleset {
                 }
             ),
         };
-        let book = self.book();
-        let csw = self.name.ends_with("csw");
-        let pick = |naspa: &'static str,
-                    nsa: &'static str,
-                    wespa: &'static str,
-                    sanspa: &'static str,
-                    lit: &'static str| match book {
-            "NASPA" => naspa,
-            "NSA" => nsa,
-            "WESPA" => wespa,
-            "SANSPA" => sanspa,
-            _ => lit,
+        (
+            "overtime",
+            value,
+            self.cite(
+                "NASPA V.G.2, V.G.3",
+                "NSA V.F.2",
+                "WESPA 5.3.2, 5.3.3",
+                "SANSPA 18.5",
+                "Literacy play",
+            ),
+        )
+    }
+
+    /// The least margin a player who resigns or leaves loses by.
+    fn describe_resignation_margin(&self) -> RuleLine {
+        (
+            "resignation-margin",
+            self.resignation.margin.to_string(),
+            self.cite(
+                "NASPA V.K.2",
+                "NSA V.J.2",
+                "WESPA 5.7(c)",
+                "SANSPA 19.3",
+                "NSA V.J.2 (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// Whether the opponent may honour a resignation instead of scoring it as leaving.
+    fn describe_resignation_option(&self) -> RuleLine {
+        (
+            "resignation-option",
+            if self.resignation.opponent_may_honour {
+                "the opponent may honour a resignation at the current score less time penalties, or play on".to_string()
+            } else {
+                "none: a resignation is scored as leaving the game".to_string()
+            },
+            self.cite(
+                "NASPA I.B",
+                "NSA I.B",
+                "WESPA 5.7(b)",
+                "SANSPA 19.3",
+                "NSA I.B (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// Whether a game the director ends early deducts each player's own rack.
+    fn describe_director_shortened(&self) -> RuleLine {
+        (
+            "director-shortened-deducts-racks",
+            self.director_shortened.deduct_own_rack.to_string(),
+            self.cite(
+                "NASPA V.F",
+                "NSA V.E",
+                "not in WESPA 2010 (the director's call; NASPA V.F's rack deduction used)",
+                "not in SANSPA 1999 (the director's call; NASPA V.F's rack deduction used)",
+                "NSA V.E (Literacy defers to NSA)",
+            ),
+        )
+    }
+
+    /// Who starts a game; SANSPA words its order of tie-breaks its own way.
+    fn describe_first_player(&self) -> RuleLine {
+        let value = match (self.first_player, self.book()) {
+            (FirstPlayerRule::FewerFirstsThenDraw, "SANSPA") => "fewer firsts, else a tile draw (blank beats A); after a bye or forfeit, fewer firsts, then more seconds",
+            (FirstPlayerRule::FewerFirstsThenDraw, _) => "fewer firsts, then more seconds, then a tile draw (blank beats A)",
+            (FirstPlayerRule::BalancedThenDraw, _) => "balance firsts and seconds, else a tile draw",
+            (FirstPlayerRule::TileDraw, _) => "a tile draw: nearest to A starts, blank beats A",
         };
-        vec![
-            ("title", self.title.clone(), ""),
-            (
-                "organiser-choices",
-                if self.overrides.is_empty() {
-                    "none (the preset as published)".to_string()
-                } else {
-                    self.overrides.join(", ")
-                },
-                "",
+        (
+            "first-player",
+            value.to_string(),
+            self.cite(
+                "NASPA III.D",
+                "NSA III.D",
+                "WESPA 2.1",
+                "SANSPA 6.4",
+                "Literacy play",
             ),
-            (
-                "tile-set",
-                format!("{} (100 tiles, 187 points)", self.tile_set),
-                pick(
-                    "NASPA III.A.2",
-                    "NSA III.A.2",
-                    "WESPA 1.3.1",
-                    "SANSPA 4.6, 18.7",
-                    "Literacy scoring 1",
-                ),
+        )
+    }
+
+    /// The spread a bye counts for.
+    fn describe_bye_spread(&self) -> RuleLine {
+        (
+            "bye-spread",
+            self.bye_spread.to_string(),
+            self.cite(
+                "NASPA V.K.4",
+                "NSA V.J.4",
+                "not in WESPA 2010 (the organiser's choice)",
+                "SANSPA 19.1",
+                "NSA V.J.4 (Literacy defers to NSA)",
             ),
-            (
-                "word-source",
-                self.word_source.clone(),
-                pick(
-                    if csw { "NASPA VI.A" } else { "NASPA III.A.1" },
-                    "NSA III.A.1",
-                    "WESPA 1.2",
-                    "SANSPA 3",
-                    "Literacy header",
-                ),
+        )
+    }
+
+    /// The spread a forfeit counts for.
+    fn describe_forfeit_spread(&self) -> RuleLine {
+        (
+            "forfeit-spread",
+            self.forfeit_spread.to_string(),
+            self.cite(
+                "NASPA V.K.1",
+                "NSA V.J.1",
+                "WESPA 2.3.6(a)",
+                "SANSPA 19.2",
+                "NSA V.J.1 (Literacy defers to NSA)",
             ),
-            (
-                "rack-size",
-                self.rack_size.to_string(),
-                pick(
-                    "NASPA IV.B.4.a",
-                    "NSA IV.B.4.b",
-                    "WESPA 3.9.5",
-                    "SANSPA 6.5",
-                    "Literacy play",
-                ),
-            ),
-            (
-                "exchange-min-bag",
-                self.exchange_min_bag.to_string(),
-                pick(
-                    "NASPA IV.E.2.a",
-                    "NSA IV.E.2.a",
-                    "WESPA 3.2.1",
-                    "SANSPA 10.2",
-                    "NSA IV.E.2.a (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "challenge",
-                challenge,
-                match (book, self.challenge) {
-                    ("NASPA", _) if csw => "NASPA VI.B.3",
-                    ("NASPA", _) => "NASPA IV.I.3",
-                    ("NSA", ChallengeRule::PointsPerWord { .. }) => "NSA VI.B.2",
-                    ("NSA", _) => "NSA IV.I.3",
-                    ("WESPA", _) => "WESPA 3.10.15(b)",
-                    ("SANSPA", ChallengeRule::Single) => "SANSPA 13.4",
-                    ("SANSPA", _) => "SANSPA 13.3, 13.4",
-                    _ => "Literacy play",
-                },
-            ),
-            (
-                "out-play-challenge-penalised",
-                self.out_play_challenge_penalised.to_string(),
-                pick(
-                    "NASPA IV.I.3",
-                    "NSA V.C note",
-                    "WESPA 3.10.15(b)",
-                    "SANSPA 18.2",
-                    "NSA V.C note (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "out-play-clock",
-                match self.out_play_clock {
-                    OutPlayClock::StoppedThenEnds { window_ms } => format!("clock stopped; the game ends unless the opponent holds or challenges within {} s", window_ms / 1000),
-                    OutPlayClock::StoppedThenOpponentRuns { window_ms } => format!("clock stopped; the opponent's clock restarts after {} s", window_ms / 1000),
-                    OutPlayClock::OpponentRuns => "the opponent's clock runs until they accept or challenge".into(),
-                },
-                pick(
-                    "NASPA V.E",
-                    "NSA V.D",
-                    "WESPA 5.1.2, 5.1.3",
-                    "SANSPA 18.2",
-                    "Literacy play",
-                ),
-            ),
-            (
-                "hold-limit",
-                match self.hold_limit_ms {
-                    None => "none: a hold runs on the holder's clock until released".to_string(),
-                    Some(ms) => format!("{} s, then the play is accepted", ms / 1000),
-                },
-                pick(
-                    "NASPA IV.I.2",
-                    "NSA IV.I.2",
-                    "WESPA 3.10.5",
-                    "SANSPA 13.1",
-                    "NSA IV.I.2 (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "six-zero",
-                format!("{} successive scoreless turns {}", self.six_zero.turns, match self.six_zero.ending {
-                    SixZeroEnding::Automatic => "end the game",
-                    SixZeroEnding::EitherPlayerMayEnd => "let either player end the game",
-                }),
-                pick(
-                    "NASPA V.B",
-                    "NSA V.C",
-                    "WESPA 5.2",
-                    "SANSPA 18.1",
-                    "NSA V.C (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "all-pass-twice-ends",
-                self.all_pass_twice_ends.to_string(),
-                "WESPA 1.1(b)",
-            ),
-            (
-                "end-rack",
-                match self.end_rack {
-                    EndRackRule::DoubleToPlayerOut => "the player out adds twice the opponent's rack".to_string(),
-                    EndRackRule::AddAndSubtract => "the player out adds the opponent's rack; the opponent subtracts it".to_string(),
-                },
-                match (book, self.end_rack) {
-                    ("NASPA", _) => "NASPA V.G.1",
-                    ("NSA", _) => "NSA V.F.1",
-                    ("WESPA", EndRackRule::AddAndSubtract) => "WESPA 5.1.4(a)",
-                    ("WESPA", EndRackRule::DoubleToPlayerOut) => "WESPA 5.1.4(b)",
-                    ("SANSPA", _) => "SANSPA 18.4",
-                    _ => "Literacy scoring 9",
-                },
-            ),
-            (
-                "clock",
-                clock,
-                pick(
-                    "NASPA III.A.3, V.G.2",
-                    "NSA III.A.3",
-                    "WESPA 5.3.5",
-                    "SANSPA 4.4",
-                    "Literacy play",
-                ),
-            ),
-            (
-                "overtime",
-                overtime,
-                pick(
-                    "NASPA V.G.2, V.G.3",
-                    "NSA V.F.2",
-                    "WESPA 5.3.2, 5.3.3",
-                    "SANSPA 18.5",
-                    "Literacy play",
-                ),
-            ),
-            (
-                "resignation-margin",
-                self.resignation.margin.to_string(),
-                pick(
-                    "NASPA V.K.2",
-                    "NSA V.J.2",
-                    "WESPA 5.7(c)",
-                    "SANSPA 19.3",
-                    "NSA V.J.2 (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "resignation-option",
-                if self.resignation.opponent_may_honour {
-                    "the opponent may honour a resignation at the current score less time penalties, or play on".to_string()
-                } else {
-                    "none: a resignation is scored as leaving the game".to_string()
-                },
-                pick(
-                    "NASPA I.B",
-                    "NSA I.B",
-                    "WESPA 5.7(b)",
-                    "SANSPA 19.3",
-                    "NSA I.B (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "director-shortened-deducts-racks",
-                self.director_shortened.deduct_own_rack.to_string(),
-                pick(
-                    "NASPA V.F",
-                    "NSA V.E",
-                    "not in WESPA 2010 (the director's call; NASPA V.F's rack deduction used)",
-                    "not in SANSPA 1999 (the director's call; NASPA V.F's rack deduction used)",
-                    "NSA V.E (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "first-player",
-                match (self.first_player, book) {
-                    (FirstPlayerRule::FewerFirstsThenDraw, "SANSPA") => "fewer firsts, else a tile draw (blank beats A); after a bye or forfeit, fewer firsts, then more seconds",
-                    (FirstPlayerRule::FewerFirstsThenDraw, _) => "fewer firsts, then more seconds, then a tile draw (blank beats A)",
-                    (FirstPlayerRule::BalancedThenDraw, _) => "balance firsts and seconds, else a tile draw",
-                    (FirstPlayerRule::TileDraw, _) => "a tile draw: nearest to A starts, blank beats A",
-                }.to_string(),
-                pick(
-                    "NASPA III.D",
-                    "NSA III.D",
-                    "WESPA 2.1",
-                    "SANSPA 6.4",
-                    "Literacy play",
-                ),
-            ),
-            (
-                "bye-spread",
-                self.bye_spread.to_string(),
-                pick(
-                    "NASPA V.K.4",
-                    "NSA V.J.4",
-                    "not in WESPA 2010 (the organiser's choice)",
-                    "SANSPA 19.1",
-                    "NSA V.J.4 (Literacy defers to NSA)",
-                ),
-            ),
-            (
-                "forfeit-spread",
-                self.forfeit_spread.to_string(),
-                pick(
-                    "NASPA V.K.1",
-                    "NSA V.J.1",
-                    "WESPA 2.3.6(a)",
-                    "SANSPA 19.2",
-                    "NSA V.J.1 (Literacy defers to NSA)",
-                ),
-            ),
-        ]
+        )
     }
 }
 
@@ -973,6 +1089,9 @@ impl Default for Ruleset {
         Ruleset::naspa_2013()
     }
 }
+
+/// One line of `tilebag rules show`: the field, its value, the rule that sets it.
+type RuleLine = (&'static str, String, &'static str);
 
 fn fmt_ms(ms: i64) -> String {
     let s = ms / 1000;

@@ -663,7 +663,7 @@ fn shared_corpus_every_changed_score_fails_at_its_line() {
 /// The score on a `--` line is `-SCORE` (the withdrawn play's score) or, in old records, `+0`.
 /// Anything else disagrees with the record's own play; it changes nothing in the result, so by the
 /// README's rule it deserves at least a warning. The engine checks only the cumulative score there
-/// (replay.rs, the `Withdrawal` arm) and accepts `-73` or `+5` for a withdrawn `+74` silently.
+/// (replay/withdrawal.rs) and accepts `-73` or `+5` for a withdrawn `+74` silently.
 #[test]
 fn shared_corpus_withdrawal_line_score_disagreement_is_reported() {
     let Some(dir) = shared_dir() else { return };

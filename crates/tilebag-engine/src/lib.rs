@@ -9,6 +9,7 @@
 //! Depends on `tilebag-core` (the rules: scoring is checked against its one scoring rule in the
 //! tests) and `tilebag-lexicon` (the GADDAG) only.
 
+mod candidate;
 pub mod cgp;
 pub mod grid;
 pub mod movegen;

@@ -53,6 +53,8 @@
 //! down plays there are distinct placements and both are listed unless the caller asks for across
 //! only (the convention some generators use, since the down plays mirror them).
 
+/// The placement the generator reports, public here as before.
+pub use crate::candidate::Candidate;
 use crate::grid::{Grid, Tables, BLANK, BLANK_BIT, CODE_MASK, N};
 use crate::moves::Move;
 use crate::rack::Rack;
@@ -81,23 +83,6 @@ impl<'a> Graphs<'a> {
 
 /// All 26 letters allowed (bits 1..=26).
 const ALL_LETTERS: u32 = ((1u32 << 27) - 1) & !1;
-
-/// A complete placement, as the generator has it at the moment it is found.
-#[derive(Debug)]
-pub struct Candidate<'a> {
-    pub direction: Direction,
-    /// Row of an across play, column of a down play.
-    pub line: u8,
-    /// First and last square of the main word along the line (inclusive).
-    pub start: u8,
-    pub end: u8,
-    /// Per square of the line: the new tile's byte, 0 where none was placed.
-    pub placed: &'a [u8; N],
-    pub score: i32,
-    pub tiles: u8,
-    /// Index of the rack's sub-multiset that was used (see [`LeaveIndex`]).
-    pub used: u16,
-}
 
 /// Maps each sub-multiset of a rack to a dense index (mixed radix over its distinct tiles), so a
 /// leave's value is one array read during generation.

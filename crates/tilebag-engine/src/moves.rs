@@ -1,7 +1,7 @@
 //! A move as the engine keeps it (24 bytes, `Copy`), and its forms for the core and for GCG.
 
+use crate::candidate::Candidate;
 use crate::grid::{decode, encode, letter_char, Grid, BLANK_BIT, CODE_MASK, N};
-use crate::movegen::Candidate;
 use crate::rack::Rack;
 use tilebag_core::{Direction, Placement, Square, Tile};
 

@@ -19,7 +19,7 @@
 //! switching arrays. Built from the edge arrays in one pass each (a few milliseconds for
 //! ENABLE); it costs `4 × (2 × nodes + edges)` bytes.
 
-use crate::gaddag::{accepts, arc, is_last, letter};
+use crate::edge::{accepts, arc, is_last, letter};
 
 /// See the module documentation.
 #[derive(Clone, PartialEq, Eq)]

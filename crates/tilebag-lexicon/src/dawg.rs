@@ -1,20 +1,11 @@
-//! The minimal DAWG (deterministic acyclic word graph) and its compact edge encoding.
+//! The minimal DAWG (deterministic acyclic word graph), and the incremental minimisation that
+//! builds it and the GADDAG.
 //!
 //! # Encoding
 //!
-//! The graph is one array of `u32` edges. A node is a run of contiguous sibling edges sorted by
-//! letter; the last edge of a run has the `LAST` bit. Each edge is:
-//!
-//! ```text
-//!  31      27 26    25      24                   0
-//! +----------+-----+--------+---------------------+
-//! |  letter  | LAST| ACCEPTS|   arc (25 bits)     |
-//! +----------+-----+--------+---------------------+
-//! ```
-//!
-//! - `letter`: 1..=26 for A..=Z (0 only in edge 0).
-//! - `ACCEPTS`: the path ending with this edge spells a word.
-//! - `arc`: index of the first edge of the child node, or 0 for no children.
+//! The graph is one array of `u32` edges in the encoding of `edge.rs` (letter, `LAST`, `ACCEPTS`,
+//! arc), which the GADDAG shares. A node is a run of contiguous sibling edges sorted by letter;
+//! the last edge of a run has the `LAST` bit. Letters are 1..=26 for A..=Z (0 only in edge 0).
 //!
 //! Edge 0 is a sentinel whose arc points at the root node (0 for the empty lexicon). Nodes are laid
 //! out parents first, so every arc points strictly forward (`arc > index`): a walk can never loop,
@@ -32,19 +23,14 @@
 //! equal node already registered (same edges: letters, accept bits and children) or registered
 //! itself. Each node is hashed once, so the build is linear in the size of the list.
 
+use crate::edge::{ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, SEPARATOR};
 use crate::error::LexiconError;
+
+/// The edge encoding's limit, public here as before.
+pub use crate::edge::MAX_EDGES;
 
 /// The longest playable word: a 15x15 board holds at most 15 letters in a line.
 pub const MAX_WORD_LEN: usize = 15;
-
-const ARC_BITS: u32 = 25;
-pub(crate) const ARC_MASK: u32 = (1 << ARC_BITS) - 1;
-pub(crate) const ACCEPTS: u32 = 1 << 25;
-pub(crate) const LAST: u32 = 1 << 26;
-pub(crate) const LETTER_SHIFT: u32 = 27;
-
-/// The most edges the encoding can address.
-pub const MAX_EDGES: usize = ARC_MASK as usize + 1;
 
 #[inline]
 fn letter(e: u32) -> u8 {
@@ -522,7 +508,7 @@ impl Register {
         if let [e] = *edges {
             let id = self.len() as u32;
             let child = (e & B_CHILD) as usize;
-            let slots = if e >> 27 == u32::from(crate::gaddag::SEPARATOR) {
+            let slots = if e >> 27 == u32::from(SEPARATOR) {
                 if child >= self.single_sep.len() {
                     self.single_sep.resize(child + 1, 0);
                 }

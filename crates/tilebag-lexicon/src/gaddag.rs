@@ -8,19 +8,19 @@
 //!
 //! # Encoding
 //!
-//! Exactly the edge layout of [`crate::dawg`] (one `u32` per edge: letter in bits 27..32, `LAST`
-//! bit 26, `ACCEPTS` bit 25, arc in bits 0..25; edge 0 is the root sentinel; siblings contiguous
-//! and sorted by letter; arcs point forward), with one more letter code: **0 is the separator**.
+//! Exactly the DAWG's edge layout, from `edge.rs` (one `u32` per edge: letter in bits 27..32,
+//! `LAST` bit 26, `ACCEPTS` bit 25, arc in bits 0..25; edge 0 is the root sentinel; siblings
+//! contiguous and sorted by letter; arcs point forward), with one more letter code: **0 is the separator**.
 //! Paths are at most 16 symbols (15 letters and the separator). The graph is the minimal
 //! automaton of those strings, built by the same incremental minimisation as the DAWG.
 //!
 //! It is stored as the `GDAG` section of a `.tblex` file (see [`crate::format`]), without the
 //! REQUIRED flag, so readers that do not know it still load the file as a judge.
 
-use crate::dawg::{
-    builder_edge, lay_out, Pending, Register, ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES,
-    MAX_WORD_LEN,
-};
+use crate::dawg::{builder_edge, lay_out, Pending, Register, MAX_WORD_LEN};
+/// The edge encoding's separator and accessors, public here as before.
+pub use crate::edge::{accepts, arc, is_last, letter, SEPARATOR};
+use crate::edge::{ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, MAX_EDGES};
 use crate::error::LexiconError;
 
 /// Packs GADDAG edges for the file: the edge count (u32, little-endian), then per edge one byte
@@ -189,31 +189,8 @@ pub fn unpack_edges(data: &[u8], base: usize) -> Result<Vec<u32>, LexiconError> 
     Ok(edges)
 }
 
-/// The separator's letter code: after it, a path runs rightwards from the anchor.
-pub const SEPARATOR: u8 = 0;
 /// The longest path: 15 letters and the separator.
 pub const MAX_PATH: usize = MAX_WORD_LEN + 1;
-
-/// The letter code of an edge (0 = separator, 1..=26 = A..=Z).
-#[inline(always)]
-pub fn letter(e: u32) -> u8 {
-    (e >> LETTER_SHIFT) as u8
-}
-/// Whether the path ending with this edge spells a complete entry.
-#[inline(always)]
-pub fn accepts(e: u32) -> bool {
-    e & ACCEPTS != 0
-}
-/// Whether this edge ends its sibling run.
-#[inline(always)]
-pub fn is_last(e: u32) -> bool {
-    e & LAST != 0
-}
-/// Index of the first edge of the child run (0: no children).
-#[inline(always)]
-pub fn arc(e: u32) -> u32 {
-    e & ARC_MASK
-}
 
 /// A validated minimal GADDAG.
 #[derive(Clone, PartialEq, Eq)]

@@ -30,8 +30,8 @@
 
 use crate::dawg::MAX_WORD_LEN;
 use crate::error::LexiconError;
+use crate::kind::{sniff, SourceKind};
 use crate::lexicon::{file_stem, Lexicon};
-use crate::source::{sniff, SourceKind};
 use std::path::{Path, PathBuf};
 
 /// A parsed layered-source configuration.

@@ -32,10 +32,12 @@
 pub mod anagram;
 pub mod automaton;
 pub mod dawg;
+mod edge;
 mod error;
 mod fingerprint;
 pub mod format;
 pub mod gaddag;
+mod kind;
 pub mod layered;
 mod lexicon;
 mod source;
@@ -48,9 +50,10 @@ pub use dawg::{Words, MAX_WORD_LEN};
 pub use error::LexiconError;
 pub use fingerprint::{Fingerprint, KnownList, KNOWN_LISTS};
 pub use gaddag::Gaddag;
+pub use kind::{sniff, SourceKind};
 pub use layered::{parse_config, Layer, LayeredConfig, LayeredLexicon, SourceSpec};
 pub use lexicon::{BuildStats, Lexicon, BUILTIN_NAME, ENABLE1_TEXT};
-pub use source::{open_lexicon, open_lexicon_or_builtin, sniff, SourceKind, WordSource};
+pub use source::{open_lexicon, open_lexicon_or_builtin, WordSource};
 pub use wordlist::parse_word_list;
 
 /// Peak resident memory of this process in kibibytes (`VmHWM` of `/proc/self/status`), where
