@@ -344,7 +344,7 @@ pub(crate) async fn serve(
 
 /// Refused connections being closed gently at once, at most (each holds a descriptor for up
 /// to [`LINGER`]); past it a refusal is written and the socket dropped at once.
-const MAX_LINGERING: usize = 64;
+const MAX_LINGERING: usize = 128;
 /// How long a refused connection is read from (and what it sent thrown away) before it closes.
 const LINGER: Duration = Duration::from_secs(2);
 static LINGERING: AtomicUsize = AtomicUsize::new(0);
@@ -361,6 +361,9 @@ fn refuse(stream: TcpStream, why: &str) {
         body.len()
     );
     write_now(&stream, text.as_bytes());
+    // What the client has sent already goes now: a socket closed with nothing unread ends with
+    // a FIN, which leaves the answer readable.
+    discard_unread(&stream);
     if LINGERING.fetch_add(1, Ordering::AcqRel) >= MAX_LINGERING {
         LINGERING.fetch_sub(1, Ordering::AcqRel);
         return;
@@ -391,6 +394,31 @@ fn write_now(stream: &TcpStream, bytes: &[u8]) {
     #[cfg(not(unix))]
     {
         let _ = stream.try_write(bytes);
+    }
+}
+
+/// Reads and throws away whatever the socket holds now, without waiting (at most 64 KiB).
+fn discard_unread(stream: &TcpStream) {
+    let mut sink = [0u8; 4096];
+    for _ in 0..16 {
+        #[cfg(unix)]
+        let n = {
+            use std::os::fd::AsRawFd as _;
+            // SAFETY: a non-blocking receive into a live buffer of the given length.
+            unsafe {
+                libc::recv(
+                    stream.as_raw_fd(),
+                    sink.as_mut_ptr().cast(),
+                    sink.len(),
+                    libc::MSG_DONTWAIT,
+                )
+            }
+        };
+        #[cfg(not(unix))]
+        let n = stream.try_read(&mut sink).map_or(-1, |n| n as isize);
+        if n <= 0 {
+            break;
+        }
     }
 }
 
