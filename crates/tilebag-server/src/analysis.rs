@@ -6,14 +6,14 @@
 //! is analysed by `tilebag_engine::analysis::analyze` on a blocking thread, with the lexicon the
 //! game was judged with; the answer is kept (an ended game never changes).
 
-use crate::http::{ApiError, AppState};
+use crate::api_error::ApiError;
+use crate::app_state::AppState;
 use crate::protocol::ErrorCode;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tilebag_core::gcg::parse_gcg;
 use tilebag_core::Ruleset;
 use tilebag_engine::analysis::{analyze, TurnAnalysis};
@@ -22,27 +22,6 @@ use tilebag_engine::{Engine, Leaves, Move, MoveKind};
 
 /// Alternatives listed per turn.
 const TOP: usize = 5;
-/// Analyses kept in memory.
-const KEEP: usize = 256;
-
-type Slot = Arc<tokio::sync::OnceCell<Result<Arc<String>, (ErrorCode, String)>>>;
-
-/// The analyses made so far, by game id.
-#[derive(Default)]
-pub(crate) struct Cache {
-    slots: Mutex<HashMap<String, Slot>>,
-}
-
-impl Cache {
-    fn slot(&self, id: &str) -> Slot {
-        let mut slots = self.slots.lock().expect("analysis cache lock");
-        if slots.len() >= KEEP && !slots.contains_key(id) {
-            // Forget the finished ones; a new request recomputes.
-            slots.retain(|_, s| s.get().is_none());
-        }
-        slots.entry(id.to_string()).or_default().clone()
-    }
-}
 
 #[derive(Serialize)]
 struct MoveDoc {

@@ -11,7 +11,8 @@
 //! claims the end after six scoreless turns (NASPA V.B), so every game ends.
 
 use crate::client::{post_json, ClientError, WsClient};
-use crate::{ServeConfig, ServerError};
+use crate::config::ServeConfig;
+use crate::server_error::ServerError;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -146,30 +147,30 @@ pub async fn bench_serve(
                 database: db.to_string_lossy().into_owned(),
                 default_lexicon: "accept-all".into(),
                 // Clients that think for 0 ms outrun any human; the limit is for people.
-                limits: crate::Limits {
+                limits: crate::config::Limits {
                     messages_per_second: 1000.0,
                     burst: 1000.0,
-                    ..crate::Limits::default()
+                    ..crate::config::Limits::default()
                 },
                 // Reproducible runs: the games' bags come from the bench's seed.
                 allow_seeds: true,
                 // Every client is on loopback: one address.
-                net: crate::NetLimits {
+                net: crate::net::NetLimits {
                     max_connections_per_address: 0,
-                    ..crate::NetLimits::default()
+                    ..crate::net::NetLimits::default()
                 },
-                quotas: crate::Quotas {
+                quotas: crate::quota::Quotas {
                     games_per_minute: 0,
                     max_waiting_games: 0,
                     max_waiting_per_address: 0,
-                    ..crate::Quotas::default()
+                    ..crate::quota::Quotas::default()
                 },
                 ..ServeConfig::default()
             };
             config
                 .lexicons
                 .insert("accept-all".into(), Arc::new(tilebag_core::game::AcceptAll));
-            let server = crate::start(config).await?;
+            let server = crate::server::start(config).await?;
             let a = server.addr();
             own = Some(server);
             temp_dir = Some(dir);

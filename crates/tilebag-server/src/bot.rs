@@ -22,7 +22,7 @@
 //! [`Engines`] holds each lexicon's generator form (`WordSource::generator_lexicon`), its GADDAG
 //! built once on a blocking thread and kept; the analysis of ended games uses it too.
 
-use crate::live::{Command, GameHandle};
+use crate::game_handle::{Command, GameHandle};
 use crate::protocol::ClientMessage;
 use crate::store::BotSeat;
 use crate::view::Audience;
@@ -438,7 +438,7 @@ impl BotActor {
             if !std::mem::take(&mut again) {
                 let first = tokio::select! {
                     m = rx.recv() => m,
-                    _ = crate::stopped(&mut self.shutdown) => return true,
+                    _ = crate::shutdown::stopped(&mut self.shutdown) => return true,
                 };
                 let Some(first) = first else { return false };
                 msgs.push(first);
@@ -576,7 +576,7 @@ impl BotActor {
             let refused = loop {
                 let text = tokio::select! {
                     m = rx.recv() => m,
-                    _ = crate::stopped(&mut self.shutdown) => return Submitted::Gone,
+                    _ = crate::shutdown::stopped(&mut self.shutdown) => return Submitted::Gone,
                 };
                 let Some(text) = text else {
                     return Submitted::Gone;
@@ -638,7 +638,7 @@ enum Submitted {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::GameMeta;
+    use crate::meta::GameMeta;
     use crate::view::{seat_view, Moment};
     use tilebag_core::{Action, Actor, Event, Game};
 

@@ -484,19 +484,48 @@ async fn newest(
 
 /// What an action did, in the director's words.
 pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
-    let who = |division: &str, p: PlayerId| match t.division(division) {
+    match a {
+        Action::CreateTournament { .. } | Action::AddDivision { .. } | Action::Configure { .. } => {
+            describe_setup(t, a)
+        }
+        Action::AddPlayer { .. }
+        | Action::EditPlayer { .. }
+        | Action::Withdraw { .. }
+        | Action::KeepTshFields { .. }
+        | Action::Reinstate { .. }
+        | Action::Eject { .. } => describe_roster_change(t, a),
+        Action::Pair { .. }
+        | Action::ManualPair { .. }
+        | Action::SwapSeats { .. }
+        | Action::Unpair { .. } => describe_pairing(t, a),
+        Action::StartOnline { .. } | Action::ReportOnline { .. } => describe_online_game(t, a),
+        Action::SubmitSlip { .. }
+        | Action::ConfirmSlip { .. }
+        | Action::SetResult { .. }
+        | Action::AdjustSpread { .. } => describe_result(t, a),
+    }
+}
+
+/// A player as the log names them: `#3 Jane Doe` (`#3` if the division is gone).
+fn named_player(t: &Tournament, division: &str, p: PlayerId) -> String {
+    match t.division(division) {
         Ok(d) => format!("#{p} {}", name_of(d, p)),
         Err(_) => format!("#{p}"),
-    };
-    let board = |division: &str, round: u32, p: PlayerId| {
-        t.division(division)
-            .ok()
-            .and_then(|d| d.player_round(round, p))
-            .and_then(|pr| pr.pairing.game().map(|g| g.board))
-            .map(|b| format!(", board {b}"))
-            .unwrap_or_default()
-    };
-    let score = crate::pages::score;
+    }
+}
+
+/// `, board 4` for a player's game of a round that has a board, else nothing.
+fn board_suffix(t: &Tournament, division: &str, round: u32, p: PlayerId) -> String {
+    t.division(division)
+        .ok()
+        .and_then(|d| d.player_round(round, p))
+        .and_then(|pr| pr.pairing.game().map(|g| g.board))
+        .map(|b| format!(", board {b}"))
+        .unwrap_or_default()
+}
+
+/// The event, its divisions and their settings.
+fn describe_setup(t: &Tournament, a: &Action) -> String {
     match a {
         Action::CreateTournament { name, .. } => format!("creating the event {name}"),
         Action::AddDivision {
@@ -526,6 +555,13 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
                 .unwrap_or_default();
             format!("setting {key} of division {division} to {value}")
         }
+        _ => unreachable!("describe_setup is called for the event and its divisions only"),
+    }
+}
+
+/// A player added, changed, withdrawn, reinstated or ejected.
+fn describe_roster_change(t: &Tournament, a: &Action) -> String {
+    match a {
         Action::AddPlayer {
             division,
             name,
@@ -539,7 +575,7 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
         } => {
             format!(
                 "changing the details of {} in division {division}",
-                who(division, *player)
+                named_player(t, division, *player)
             )
         }
         Action::Withdraw {
@@ -549,7 +585,7 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
         } => {
             format!(
                 "withdrawing {} from round {from_round} of division {division}",
-                who(division, *player)
+                named_player(t, division, *player)
             )
         }
         Action::KeepTshFields {
@@ -557,13 +593,13 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
         } => {
             format!(
                 "keeping the tsh fields tilebag does not read for {} in division {division}",
-                who(division, *player)
+                named_player(t, division, *player)
             )
         }
         Action::Reinstate { division, player } => {
             format!(
                 "reinstating {} in division {division}",
-                who(division, *player)
+                named_player(t, division, *player)
             )
         }
         Action::Eject {
@@ -573,9 +609,16 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
         } => {
             format!(
                 "ejecting {} from round {from_round} of division {division}",
-                who(division, *player)
+                named_player(t, division, *player)
             )
         }
+        _ => unreachable!("describe_roster_change is called for the players' entries only"),
+    }
+}
+
+/// Pairings posted, made by hand, swapped or taken back.
+fn describe_pairing(t: &Tournament, a: &Action) -> String {
+    match a {
         Action::Pair {
             division,
             round,
@@ -593,12 +636,12 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
         } => match second {
             Some(b) => format!(
                 "pairing {} with {} by hand in round {round} of division {division}",
-                who(division, *first),
-                who(division, *b)
+                named_player(t, division, *first),
+                named_player(t, division, *b)
             ),
             None => format!(
                 "giving {} a bye in round {round} of division {division}",
-                who(division, *first)
+                named_player(t, division, *first)
             ),
         },
         Action::SwapSeats {
@@ -607,11 +650,19 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             player,
         } => format!(
             "swapping who goes first in {}'s round {round} game (division {division})",
-            who(division, *player)
+            named_player(t, division, *player)
         ),
         Action::Unpair { division, round } => {
             format!("unpairing round {round} of division {division}")
         }
+        _ => unreachable!("describe_pairing is called for pairings only"),
+    }
+}
+
+/// An online game started, or its result reported.
+fn describe_online_game(t: &Tournament, a: &Action) -> String {
+    let score = crate::pages::score;
+    match a {
         Action::StartOnline {
             division,
             round,
@@ -619,8 +670,8 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             game_id,
         } => format!(
             "starting online game {game_id} for {}'s round {round} game{} (division {division})",
-            who(division, *player),
-            board(division, *round, *player)
+            named_player(t, division, *player),
+            board_suffix(t, division, *round, *player)
         ),
         Action::ReportOnline {
             division,
@@ -632,17 +683,26 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             ending,
         } => format!(
             "the online result of game {game_id}, {} {} in round {round}{}{} (division {division})",
-            who(division, *player),
+            named_player(t, division, *player),
             score(*a, *b),
-            board(division, *round, *player),
+            board_suffix(t, division, *round, *player),
             match ending {
                 Some(tilebag_tournament::OnlineEnding::Resigned { player }) =>
-                    format!(", {} resigned", who(division, *player)),
+                    format!(", {} resigned", named_player(t, division, *player)),
                 Some(tilebag_tournament::OnlineEnding::Left { player }) =>
-                    format!(", {} left the game", who(division, *player)),
+                    format!(", {} left the game", named_player(t, division, *player)),
                 None => String::new(),
             }
         ),
+        _ => unreachable!("describe_online_game is called for online games only"),
+    }
+}
+
+/// A result: a tally slip, its confirmation, a result set by the director, a spread
+/// adjustment.
+fn describe_result(t: &Tournament, a: &Action) -> String {
+    let score = crate::pages::score;
+    match a {
         Action::SubmitSlip {
             division,
             round,
@@ -651,9 +711,9 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             opponent_score: b,
         } => format!(
             "a tally slip from {}: {} in round {round}{} (division {division})",
-            who(division, *player),
+            named_player(t, division, *player),
             score(*a, *b),
-            board(division, *round, *player)
+            board_suffix(t, division, *round, *player)
         ),
         Action::ConfirmSlip {
             division,
@@ -661,8 +721,8 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             player,
         } => format!(
             "{} confirming the tally slip of round {round}{} (division {division})",
-            who(division, *player),
-            board(division, *round, *player)
+            named_player(t, division, *player),
+            board_suffix(t, division, *round, *player)
         ),
         Action::SetResult {
             division,
@@ -679,7 +739,7 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
                     format!(
                         "the result {} for {}",
                         score(*a, *b),
-                        who(division, *player)
+                        named_player(t, division, *player)
                     )
                 }
                 ResultEntry::LeftInProgress {
@@ -687,19 +747,24 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
                     opponent_score: b,
                 } => format!(
                     "{} leaving the game at {}",
-                    who(division, *player),
+                    named_player(t, division, *player),
                     score(*a, *b)
                 ),
-                ResultEntry::Forfeit { .. } => format!("a forfeit by {}", who(division, *player)),
+                ResultEntry::Forfeit { .. } => {
+                    format!("a forfeit by {}", named_player(t, division, *player))
+                }
                 ResultEntry::DoubleForfeit { .. } => "a double forfeit".into(),
                 ResultEntry::Bye { spread } => {
-                    format!("{}'s bye spread of {spread:+}", who(division, *player))
+                    format!(
+                        "{}'s bye spread of {spread:+}",
+                        named_player(t, division, *player)
+                    )
                 }
                 ResultEntry::Clear => "clearing the result".into(),
             };
             format!(
                 "{what} in round {round}{} (division {division})",
-                board(division, *round, *player)
+                board_suffix(t, division, *round, *player)
             )
         }
         Action::AdjustSpread {
@@ -709,8 +774,9 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
             ..
         } => format!(
             "a spread adjustment for {} in round {round} (division {division})",
-            who(division, *player)
+            named_player(t, division, *player)
         ),
+        _ => unreachable!("describe_result is called for results only"),
     }
 }
 

@@ -140,11 +140,11 @@ impl Monitored {
             loop {
                 tokio::select! {
                     r = rx.wait_for(DbState::is_down) => if r.is_err() { return },
-                    _ = crate::stopped(&mut stop) => return,
+                    _ = crate::shutdown::stopped(&mut stop) => return,
                 }
                 tokio::select! {
                     _ = tokio::time::sleep(PROBE_EVERY) => {}
-                    _ = crate::stopped(&mut stop) => return,
+                    _ = crate::shutdown::stopped(&mut stop) => return,
                 }
                 let _ = this.ping().await;
             }

@@ -1,11 +1,13 @@
 //! The HTTP JSON API (documented in `API.md`) and, optionally, static files for the web UI.
 
+use crate::api_error::ApiError;
+use crate::app_state::AppState;
+use crate::config::ServeConfig;
 use crate::live::Hub;
-use crate::live::{HubError, NewGame};
+use crate::live::NewGame;
 use crate::protocol::ErrorCode;
 use crate::quota::PerAddress;
 use crate::view::ObserverView;
-use crate::ServeConfig;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::ConnectInfo;
@@ -20,20 +22,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tilebag_core::Ruleset;
-
-#[derive(Clone)]
-pub(crate) struct AppState {
-    pub hub: Arc<Hub>,
-    static_dir: Option<Arc<PathBuf>>,
-    /// The lexicons by name, for the word judge kiosk (`POST /api/judge`).
-    lexicons: Arc<std::collections::HashMap<String, crate::Judge>>,
-    /// Where the kiosk's adjudications are logged (NASPA IV.J.1).
-    judge_log: Arc<crate::web::JudgeLogFile>,
-    /// Per-address quotas on what anybody may ask without a key.
-    quota_games: Arc<PerAddress>,
-    quota_judge: Arc<PerAddress>,
-    quota_verify: Arc<PerAddress>,
-}
 
 /// The largest request body (creating a game needs a few hundred bytes).
 const MAX_BODY: usize = 16 * 1024;
@@ -73,22 +61,6 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
         .with_state(state)
 }
 
-/// An error answer: `{"type":"error","code":"...","message":"..."}` with a fitting status.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    code: ErrorCode,
-    message: String,
-}
-
-impl ApiError {
-    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
 /// How long `/api/health` waits for the database.
 const HEALTH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -121,30 +93,6 @@ async fn health(State(app): State<AppState>) -> Response {
             })),
         )
             .into_response(),
-    }
-}
-
-impl From<HubError> for ApiError {
-    fn from(e: HubError) -> ApiError {
-        // An outage is logged once, when it starts (see `health.rs`), not with every refusal.
-        let outage = matches!(&e, HubError::Store(s) if s.is_unavailable());
-        if matches!(e, HubError::Store(_) | HubError::Restore(_)) && !outage {
-            eprintln!("tilebag-server: {e}");
-        }
-        ApiError::new(e.code(), e.to_string())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.code.http_status())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let body = serde_json::json!({
-            "type": "error",
-            "code": self.code,
-            "message": self.message,
-        });
-        (status, Json(body)).into_response()
     }
 }
 
@@ -585,12 +533,6 @@ async fn serve_static(dir: &std::path::Path, path: &str) -> Response {
         _ => "application/octet-stream",
     };
     ([(header::CONTENT_TYPE, ct)], bytes).into_response()
-}
-
-impl From<crate::web::WebError> for ApiError {
-    fn from(e: crate::web::WebError) -> ApiError {
-        ApiError::new(e.code, e.message)
-    }
 }
 
 fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {

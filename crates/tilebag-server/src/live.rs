@@ -23,17 +23,17 @@
 //! stored it is made (and broadcast) then, otherwise it is forgotten; no event is lost or doubled.
 
 use crate::clock::GameClock;
+use crate::config::{Judge, Limits, ServeConfig};
+use crate::game_handle::{Command, GameHandle, HubError, Refused, Shared, Snapshot, Summary};
 use crate::health::{DbState, Monitored};
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
 use crate::quota::{WaitingGames, WaitingRefusal, WaitingSlot};
+use crate::server_error::ServerError;
 use crate::store::{
     wall_ms, BotSeat, Checkpoint, DamagedGame, GameRecord, GameStatus, Store, StoreError,
     StoredEvent, NOT_STARTED,
 };
-use crate::view::{
-    observer_view, result_view, view_for, Audience, Moment, ObserverView, ResultView,
-};
-use crate::{Judge, Limits, ServeConfig, ServerError};
+use crate::view::{observer_view, result_view, view_for, Audience, Moment, ResultView};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::Value;
@@ -45,7 +45,7 @@ use tilebag_core::game::Effect;
 use tilebag_core::gcg::{write_gcg, ExchangedTiles, GcgEventKind, GcgPlayer};
 use tilebag_core::replay::game_to_gcg;
 use tilebag_core::{Action, Actor, Event, Game, GameError, Placement, Position, Ruleset};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 
 /// How long a finished game with no connection stays in memory.
 const IDLE_FINISHED: Duration = Duration::from_secs(600);
@@ -62,220 +62,6 @@ pub(crate) type Ended = (String, Final);
 pub(crate) struct Final {
     pub scores: [i32; 2],
     pub reason: Option<tilebag_core::game::EndReason>,
-}
-
-/// A game's public state as the list shows it, kept current by the game's task.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct Summary {
-    pub scores: [i32; 2],
-    pub to_move: usize,
-    pub seq: u64,
-    pub result: Option<ResultView>,
-    /// The game is neutralised: `Some(seat)` when a player called the director.
-    pub paused: Option<Option<usize>>,
-}
-
-pub(crate) struct Shared {
-    ended: AtomicBool,
-    /// Nobody started the game in time; its task has stopped.
-    expired: AtomicBool,
-    summary: Mutex<Summary>,
-    /// The game's clock as its task last set it (waiting until the game starts), for the
-    /// checkpoints.
-    clock: Mutex<GameClock>,
-    /// The latest game time known to be stored (an event's or a checkpoint's): where the clock
-    /// is held while the database is down.
-    durable_ms: AtomicI64,
-}
-
-/// A reply to an HTTP request about a game.
-pub(crate) struct Snapshot {
-    pub status: GameStatus,
-    pub view: ObserverView,
-}
-
-pub(crate) enum Command {
-    Connect {
-        audience: Audience,
-        out: mpsc::Sender<Utf8Bytes>,
-        reply: oneshot::Sender<u64>,
-    },
-    Disconnect {
-        conn: u64,
-    },
-    /// Watch the game: the current observers' view and a receiver of every later one (all
-    /// watchers share one latest view), or why not (the game has as many watchers as it takes).
-    Watch {
-        reply: oneshot::Sender<Result<(Utf8Bytes, watch::Receiver<Utf8Bytes>), Refused>>,
-    },
-    /// A watcher left (wakes the task, which may let a finished game go).
-    Unwatch,
-    Act {
-        conn: u64,
-        seat: usize,
-        id: Option<Value>,
-        message: ClientMessage,
-    },
-    /// Send this connection the current view again.
-    Refresh {
-        conn: u64,
-        audience: Audience,
-    },
-    Snapshot {
-        reply: oneshot::Sender<Snapshot>,
-    },
-    Gcg {
-        reply: oneshot::Sender<String>,
-    },
-    /// The director acts on the game (pause, resume, end).
-    Director {
-        action: Action,
-        reply: oneshot::Sender<Result<(), Refused>>,
-    },
-}
-
-/// A handle on a game's task.
-#[derive(Clone)]
-pub(crate) struct GameHandle {
-    pub meta: Arc<GameMeta>,
-    tx: mpsc::Sender<Command>,
-    shared: Arc<Shared>,
-}
-
-impl GameHandle {
-    pub(crate) async fn send(&self, cmd: Command) -> Result<(), HubError> {
-        self.tx.send(cmd).await.map_err(|_| HubError::Unavailable)
-    }
-
-    pub(crate) fn is_ended(&self) -> bool {
-        self.shared.ended.load(Ordering::Acquire)
-    }
-
-    pub(crate) fn is_expired(&self) -> bool {
-        self.shared.expired.load(Ordering::Acquire)
-    }
-
-    pub(crate) fn summary(&self) -> Summary {
-        self.shared.summary.lock().expect("summary lock").clone()
-    }
-
-    fn clock(&self) -> GameClock {
-        *self.shared.clock.lock().expect("clock lock")
-    }
-
-    /// Subscribe a connection: the game sends it a `state` at once, then every change.
-    pub(crate) async fn connect(
-        &self,
-        audience: Audience,
-        out: mpsc::Sender<Utf8Bytes>,
-    ) -> Result<u64, HubError> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Command::Connect {
-            audience,
-            out,
-            reply,
-        })
-        .await?;
-        rx.await.map_err(|_| HubError::Unavailable)
-    }
-
-    /// Watch the game as an observer: the view now, and a receiver of the latest view.
-    pub(crate) async fn watch(
-        &self,
-    ) -> Result<Result<(Utf8Bytes, watch::Receiver<Utf8Bytes>), Refused>, HubError> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Command::Watch { reply }).await?;
-        rx.await.map_err(|_| HubError::Unavailable)
-    }
-
-    pub(crate) async fn snapshot(&self) -> Result<Snapshot, HubError> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Command::Snapshot { reply }).await?;
-        rx.await.map_err(|_| HubError::Unavailable)
-    }
-
-    pub(crate) async fn gcg(&self) -> Result<String, HubError> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Command::Gcg { reply }).await?;
-        rx.await.map_err(|_| HubError::Unavailable)
-    }
-
-    /// The director acts on the game; `Err` says why it was refused (the rules, or the
-    /// database being down).
-    pub(crate) async fn director(&self, action: Action) -> Result<Result<(), Refused>, HubError> {
-        let (reply, rx) = oneshot::channel();
-        self.send(Command::Director { action, reply }).await?;
-        rx.await.map_err(|_| HubError::Unavailable)
-    }
-}
-
-/// Why a game refused an action: an error code and a message for people.
-#[derive(Debug, Clone)]
-pub(crate) struct Refused {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum HubError {
-    #[error("no game {0:?}")]
-    UnknownGame(String),
-    #[error("the game's task has stopped (is the server shutting down?)")]
-    Unavailable,
-    #[error("{0}")]
-    BadRequest(String),
-    /// An outage says so itself ("the database is down: ..."); other failures are prefixed.
-    #[error("{}", store_message(.0))]
-    Store(#[from] StoreError),
-    #[error("{0}")]
-    Restore(String),
-    #[error(
-        "this server does not let a client choose the seed: whoever knows it knows both racks \
-         (the operator can allow it for tests with `serve --allow-seeds`)"
-    )]
-    SeedNotAllowed,
-    #[error("game {0} expired: nobody started it within {1} minutes of its creation")]
-    Expired(String, u64),
-    #[error(
-        "your address has {0} games waiting for their players, as many as one address may: \
-         start, finish or let one of them expire first"
-    )]
-    TooManyWaitingHere(usize),
-    #[error(
-        "the server holds {0} games waiting for their players, as many as it takes: start or \
-         finish one, or try again later"
-    )]
-    TooManyWaiting(usize),
-    #[error(
-        "game {0} is kept out of play: it could not be restored; the server's operator has been \
-         told (the director's pages list it)"
-    )]
-    Damaged(String),
-}
-
-fn store_message(e: &StoreError) -> String {
-    if e.is_unavailable() {
-        e.to_string()
-    } else {
-        format!("database: {e}")
-    }
-}
-
-impl HubError {
-    pub(crate) fn code(&self) -> ErrorCode {
-        match self {
-            HubError::UnknownGame(_) => ErrorCode::UnknownGame,
-            HubError::Unavailable => ErrorCode::Unavailable,
-            HubError::BadRequest(_) => ErrorCode::BadRequest,
-            HubError::Store(e) if e.is_unavailable() => ErrorCode::Unavailable,
-            HubError::Store(_) | HubError::Restore(_) => ErrorCode::Internal,
-            HubError::SeedNotAllowed => ErrorCode::SeedNotAllowed,
-            HubError::Expired(..) => ErrorCode::Expired,
-            HubError::TooManyWaiting(_) => ErrorCode::TooManyGames,
-            HubError::TooManyWaitingHere(_) => ErrorCode::RateLimited,
-            HubError::Damaged(_) => ErrorCode::Damaged,
-        }
-    }
 }
 
 /// What creating a game needs (already validated by the HTTP layer, checked again here).
@@ -309,14 +95,14 @@ pub(crate) struct Hub {
     time_scale: f64,
     pub(crate) limits: Limits,
     pub(crate) allow_seeds: bool,
-    pub(crate) quotas: crate::Quotas,
+    pub(crate) quotas: crate::quota::Quotas,
     /// Public games that have not started (under `quotas.max_waiting_games` and
     /// `max_waiting_per_address`).
     waiting: Arc<WaitingGames>,
     keep_waiting: std::sync::OnceLock<Linked>,
     /// Unfinished games that could not be restored, by id.
     damaged: Mutex<std::collections::BTreeMap<String, DamagedGame>>,
-    pub(crate) net: crate::NetLimits,
+    pub(crate) net: crate::net::NetLimits,
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
     pub(crate) shutdown: watch::Receiver<bool>,
@@ -325,7 +111,7 @@ pub(crate) struct Hub {
     /// The lexicons the computer plays (and analyses) with.
     pub(crate) engines: Arc<crate::bot::Engines>,
     /// Analyses of ended games (`GET /api/games/{id}/analysis`).
-    pub(crate) analyses: crate::analysis::Cache,
+    pub(crate) analyses: crate::analysis_cache::Cache,
     /// Counts changes to any game (created, joined, a move, a call, an end, an expiry): the
     /// lobby's and the director's pages are told through it (`push.rs`).
     changes: Arc<watch::Sender<u64>>,
@@ -358,7 +144,7 @@ impl Hub {
             shutdown,
             on_end: std::sync::OnceLock::new(),
             engines: Arc::new(crate::bot::Engines::new(config.word_sources.clone())),
-            analyses: crate::analysis::Cache::default(),
+            analyses: crate::analysis_cache::Cache::default(),
             changes: Arc::new(watch::channel(0).0),
         })
     }
@@ -880,7 +666,7 @@ impl Hub {
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}
-                    _ = crate::stopped(&mut stop) => return,
+                    _ = crate::shutdown::stopped(&mut stop) => return,
                 }
                 // Forget the tasks of finished games that left memory.
                 self.games
@@ -1091,7 +877,7 @@ impl GameTask {
                     }
                     self.fire_due().await
                 }
-                _ = crate::stopped(&mut stop) => break,
+                _ = crate::shutdown::stopped(&mut stop) => break,
             }
         }
         self.no_longer_waiting();

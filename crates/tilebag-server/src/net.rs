@@ -316,7 +316,7 @@ pub(crate) async fn serve(
                     continue;
                 }
             },
-            _ = crate::stopped(&mut stop) => break,
+            _ = crate::shutdown::stopped(&mut stop) => break,
         };
         let slot = match gate.admit(peer.ip()) {
             Ok(s) => s,
@@ -507,7 +507,7 @@ async fn connection(
                     break;
                 }
             }
-            _ = crate::stopped(&mut stop), if !stopping => {
+            _ = crate::shutdown::stopped(&mut stop), if !stopping => {
                 stopping = true;
                 conn.as_mut().graceful_shutdown();
             }

@@ -3,11 +3,12 @@
 //! client's actions on. It limits message size and rate (a token bucket): past either it sends an
 //! `error` and closes (1009 message too big, 1008 policy violation).
 
-use crate::http::{ApiError, AppState};
-use crate::live::{Command, GameHandle};
+use crate::api_error::ApiError;
+use crate::app_state::AppState;
+use crate::config::Limits;
+use crate::game_handle::{Command, GameHandle};
 use crate::protocol::{error_text, parse_client, ClientMessage, ErrorCode};
 use crate::view::Audience;
-use crate::Limits;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{
     rejection::WebSocketUpgradeRejection, CloseFrame, Message, Utf8Bytes, WebSocket,
@@ -163,7 +164,7 @@ async fn serve(
     handle: GameHandle,
     audience: Audience,
     limits: Limits,
-    net: crate::NetLimits,
+    net: crate::net::NetLimits,
     mut stop: watch::Receiver<bool>,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -349,7 +350,7 @@ async fn serve(
                     break;
                 }
             }
-            _ = crate::stopped(&mut stop) => {
+            _ = crate::shutdown::stopped(&mut stop) => {
                 let _ = sink.send(close(GOING_AWAY, "server shutting down")).await;
                 break;
             }
@@ -388,7 +389,7 @@ impl Feed {
     async fn open(
         handle: &GameHandle,
         audience: Audience,
-    ) -> Result<(Feed, u64), Option<crate::live::Refused>> {
+    ) -> Result<(Feed, u64), Option<crate::game_handle::Refused>> {
         match audience {
             Audience::Seat(_) => {
                 let (out_tx, out_rx) = mpsc::channel::<Utf8Bytes>(OUTBOX);
