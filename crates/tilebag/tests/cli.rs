@@ -5,8 +5,11 @@
 //! Tests that read the shared corpus (`../shared/gcg`) have `shared` in their names and pass with a
 //! message when it is absent; the others use small fixtures written to a temporary directory.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use support::{said, stderr, stdout, tilebag};
 
 const PRESETS: [&str; 6] = [
     "naspa-2013",
@@ -16,32 +19,6 @@ const PRESETS: [&str; 6] = [
     "sanspa-1999",
     "literacy-2018",
 ];
-
-/// Runs the binary with `args`.
-fn tilebag<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilebag"))
-        .args(args)
-        .output()
-        .expect("run the tilebag binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
-}
-
-/// Everything the binary said, for assertion messages.
-fn said(o: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}--- stderr\n{}",
-        o.status.code(),
-        stdout(o),
-        stderr(o)
-    )
-}
 
 fn assert_no_panic(o: &Output) {
     let err = stderr(o);

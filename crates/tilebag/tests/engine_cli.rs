@@ -2,34 +2,18 @@
 //! `analyze`, `leaves train`, `bench movegen` and `bench endgame`. Fixtures are made here (a self-played game is
 //! our own record); nothing is read from `../shared`.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn tilebag<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilebag"))
-        .args(args)
-        .output()
-        .expect("run the tilebag binary")
-}
-
-fn said(o: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}--- stderr\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use std::process::Output;
+use support::{said, temp_dir, tilebag};
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilebag-engine-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    temp_dir("tilebag-engine-cli", name)
 }
 
 const EMPTY: &str = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15";

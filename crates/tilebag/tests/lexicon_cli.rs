@@ -1,20 +1,13 @@
 //! The lexicon and judge commands as a user runs them.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-
-fn tilebag(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilebag"))
-        .args(args)
-        .output()
-        .expect("run tilebag")
-}
+use support::tilebag;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilebag-lexcli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    support::temp_dir("tilebag-lexcli", name)
 }
 
 fn text(o: &Output) -> String {

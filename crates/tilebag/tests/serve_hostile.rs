@@ -108,11 +108,7 @@ async fn live_ms(addr: SocketAddr) -> f64 {
 }
 
 /// The tests here measure one server each: they run one at a time.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A live game with both seats connected; the first seat, to ask the game for its view.
 async fn live_game(addr: SocketAddr) -> (WsClient, WsClient) {
@@ -154,7 +150,7 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 /// within 100 ms throughout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dripped_bodies_cost_no_memory_are_closed_on_time_and_block_nobody() {
-    let _one = one_at_a_time();
+    let _one = ONE_AT_A_TIME.lock().await;
     if !on_linux() {
         return;
     }
@@ -250,7 +246,7 @@ async fn dripped_bodies_cost_no_memory_are_closed_on_time_and_block_nobody() {
 /// peak (glibc keeps freed memory until asked to give it back).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_is_given_back_after_thousands_of_connections_close() {
-    let _one = one_at_a_time();
+    let _one = ONE_AT_A_TIME.lock().await;
     if !on_linux() {
         return;
     }
@@ -297,7 +293,7 @@ async fn memory_is_given_back_after_thousands_of_connections_close() {
 /// the key), and names an event file that cannot be read.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_start_up_log_names_the_key_file_not_the_key_and_names_damaged_event_files() {
-    let _one = one_at_a_time();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = temp_dir("startlog");
     std::fs::create_dir_all(dir.join("tilebag-events")).unwrap();
     std::fs::write(dir.join("tilebag-events/broken.tbev"), b"not an event file").unwrap();

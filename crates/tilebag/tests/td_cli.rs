@@ -12,229 +12,25 @@
 //! - player 24 withdraws before round 9 (`td player withdraw --from 9`): rounds 9 and 10 are
 //!   automatic forfeit losses (−50), and the field of 23 gives a bye in each (NASPA V.K.4: a win,
 //!   +50) — the odd rounds.
+//!
+//! The harness (running `tilebag td`, the usual set-ups, the tables read back as CSV) is
+//! `support/td.rs`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
+
+use std::path::PathBuf;
 use std::sync::OnceLock;
-
-const SCHEDULE: &str = "IF:3 SW:6 KOTH:1";
-
-fn tilebag(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tilebag"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("run the tilebag binary")
-}
-
-fn said(o: &Output) -> String {
-    format!(
-        "status {:?}\n--- stdout\n{}--- stderr\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// Runs `tilebag td ARGS…`, which must succeed; returns its standard output.
-fn td(dir: &Path, args: &[&str]) -> String {
-    let mut all = vec!["td"];
-    all.extend_from_slice(args);
-    let o = tilebag(dir, &all);
-    assert!(o.status.success(), "td {args:?} failed:\n{}", said(&o));
-    String::from_utf8(o.stdout).expect("utf-8")
-}
-
-/// Runs `tilebag td ARGS…`, which must fail with status 2; returns its standard error.
-fn td_refused(dir: &Path, args: &[&str]) -> String {
-    let mut all = vec!["td"];
-    all.extend_from_slice(args);
-    let o = tilebag(dir, &all);
-    assert_eq!(o.status.code(), Some(2), "td {args:?}:\n{}", said(&o));
-    String::from_utf8(o.stderr).expect("utf-8")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tilebag-td-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Parses CSV (RFC 4180 quoting) into rows of fields, the header row first.
-fn csv(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    for line in text.lines() {
-        let mut fields = Vec::new();
-        let mut cur = String::new();
-        let mut quoted = false;
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
-            match (c, quoted) {
-                ('"', true) if chars.peek() == Some(&'"') => {
-                    cur.push('"');
-                    chars.next();
-                }
-                ('"', _) => quoted = !quoted,
-                (',', false) => fields.push(std::mem::take(&mut cur)),
-                _ => cur.push(c),
-            }
-        }
-        fields.push(cur);
-        rows.push(fields);
-    }
-    rows
-}
-
-/// CSV rows as maps from the header's keys.
-fn records(text: &str) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut rows = csv(text).into_iter();
-    let head = rows.next().expect("a header row");
-    rows.map(|r| head.iter().cloned().zip(r).collect())
-        .collect()
-}
-
-/// One entry of a round, from `td show … pairings --csv`.
-#[derive(Debug, Clone)]
-struct Entry {
-    first: u32,
-    /// `None` for a bye or a withdrawn player's automatic result.
-    second: Option<u32>,
-    second_name: String,
-    result: String,
-}
-
-fn pairings(dir: &Path, db: &str, round: u32) -> Vec<Entry> {
-    let r = round.to_string();
-    records(&td(
-        dir,
-        &["show", db, "A", "pairings", "--round", &r, "--csv"],
-    ))
-    .into_iter()
-    .map(|m| Entry {
-        first: m["first"].parse().unwrap(),
-        second: m["second"].parse().ok(),
-        second_name: m["second_name"].clone(),
-        result: m["result"].clone(),
-    })
-    .collect()
-}
-
-/// A round's games as (lower number, higher number), sorted.
-fn pairs(dir: &Path, db: &str, round: u32) -> Vec<(u32, u32)> {
-    let mut v: Vec<(u32, u32)> = pairings(dir, db, round)
-        .into_iter()
-        .filter_map(|e| e.second.map(|s| (e.first.min(s), e.first.max(s))))
-        .collect();
-    v.sort();
-    v
-}
-
-fn byes(dir: &Path, db: &str, round: u32) -> Vec<u32> {
-    pairings(dir, db, round)
-        .into_iter()
-        .filter(|e| e.second_name == "bye")
-        .map(|e| e.first)
-        .collect()
-}
-
-/// A line of `td show … standings --csv`.
-#[derive(Debug, Clone, PartialEq)]
-struct Standing {
-    player: u32,
-    wins2: u32,
-    losses2: u32,
-    spread: i32,
-    firsts: u32,
-    seconds: u32,
-    byes: u32,
-    withdrawn: bool,
-}
-
-fn half(s: &str) -> u32 {
-    (s.parse::<f64>().unwrap() * 2.0) as u32
-}
-
-fn standings(dir: &Path, db: &str, through: u32) -> Vec<Standing> {
-    let r = through.to_string();
-    records(&td(
-        dir,
-        &["show", db, "A", "standings", "--round", &r, "--csv"],
-    ))
-    .into_iter()
-    .map(|m| Standing {
-        player: m["player"].parse().unwrap(),
-        wins2: half(&m["wins"]),
-        losses2: half(&m["losses"]),
-        spread: m["spread"].parse().unwrap(),
-        firsts: m["firsts"].parse().unwrap(),
-        seconds: m["seconds"].parse().unwrap(),
-        byes: m["byes"].parse().unwrap(),
-        withdrawn: m["withdrawn"] == "yes",
-    })
-    .collect()
-}
-
-fn order(dir: &Path, db: &str, through: u32) -> Vec<u32> {
-    standings(dir, db, through)
-        .iter()
-        .map(|s| s.player)
-        .collect()
-}
-
-fn standing(dir: &Path, db: &str, through: u32, p: u32) -> Standing {
-    standings(dir, db, through)
-        .into_iter()
-        .find(|s| s.player == p)
-        .unwrap()
-}
-
-/// Creates the event with `n` seeded players.
-fn setup(dir: &Path, db: &str, n: u32) {
-    td(
-        dir,
-        &["new", db, "--name", "Test Open", "--date", "2024-05-04"],
-    );
-    td(
-        dir,
-        &[
-            "division",
-            "add",
-            db,
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            SCHEDULE,
-            "--seed",
-            "2024",
-        ],
-    );
-    td(dir, &["division", "set", db, "A", "fontes", "snaked"]);
-    for i in 1..=n {
-        let name = format!("Seed{i:02}, Player");
-        let rating = (2000 - 10 * i).to_string();
-        let out = td(dir, &["player", "add", db, "A", &name, &rating]);
-        assert!(out.contains(&format!("#{i} ({name})")), "{out}");
-    }
-}
-
-/// Enters every open game of a round: the better seed wins 400–300.
-fn better_seed_wins(dir: &Path, db: &str, round: u32) {
-    let r = round.to_string();
-    for e in pairings(dir, db, round) {
-        if let (Some(s), "") = (e.second, e.result.as_str()) {
-            let better = e.first.min(s).to_string();
-            td(dir, &["result", db, "A", &r, &better, "400", "300"]);
-        }
-    }
-}
+use support::td::{
+    add_division, add_players, add_seeded_players, better_seed_wins, byes, csv, event_dir,
+    import_args, new_event, order, pairings, pairs, records, seeded_event, setup, standing,
+    standings, td, td_refused, SCHEDULE,
+};
 
 /// The full event, run once; tests that change it work on a copy.
 fn event() -> &'static (PathBuf, String) {
     static EVENT: OnceLock<(PathBuf, String)> = OnceLock::new();
     EVENT.get_or_init(|| {
-        let dir = temp_dir("full-event");
+        let dir = event_dir("full-event");
         let db = "event.db";
         setup(&dir, db, 24);
         for round in 1..=10u32 {
@@ -271,7 +67,7 @@ fn event() -> &'static (PathBuf, String) {
 /// A copy of the finished event in a directory of its own.
 fn event_copy(name: &str) -> PathBuf {
     let (dir, db) = event();
-    let to = temp_dir(name);
+    let to = event_dir(name);
     std::fs::copy(dir.join(db), to.join(db)).unwrap();
     to
 }
@@ -575,9 +371,8 @@ fn log_replays_to_the_same_standings_byte_for_byte() {
 
 #[test]
 fn undo_drops_the_last_action_and_dry_run_writes_nothing() {
-    let dir = temp_dir("undo");
     let db = "u.db";
-    setup(&dir, db, 6);
+    let dir = seeded_event("undo", db, 6);
     let n = td(&dir, &["log", db]).lines().count();
     assert_eq!(n, 3 + 6);
     // A dry run prints the pairings but posts nothing.
@@ -621,9 +416,8 @@ fn undo_drops_the_last_action_and_dry_run_writes_nothing() {
 
 #[test]
 fn refused_result_for_an_unpaired_player_names_them_and_writes_nothing() {
-    let dir = temp_dir("refused");
     let db = "r.db";
-    setup(&dir, db, 4);
+    let dir = seeded_event("refused", db, 4);
     td(&dir, &["pair", db, "A", "1"]);
     // A fifth player arrives after round 1 was posted: unpaired in round 1.
     td(&dir, &["player", "add", db, "A", "Late, Arrival", "1500"]);
@@ -648,9 +442,8 @@ fn refused_result_for_an_unpaired_player_names_them_and_writes_nothing() {
 
 #[test]
 fn manual_pairing_slips_forfeits_and_adjustments() {
-    let dir = temp_dir("manual");
     let db = "m.db";
-    setup(&dir, db, 5);
+    let dir = seeded_event("manual", db, 5);
     // Round 1 by hand: 1 v 2, 3 v 4, 5 has a bye.
     td(&dir, &["pair-manual", db, "A", "1", "1", "2"]);
     td(&dir, &["pair-manual", db, "A", "1", "3", "4"]);
@@ -713,24 +506,9 @@ fn tsh_export_import_round_trip() {
     let t = std::fs::read_to_string(work.join("a.t")).unwrap();
     assert_eq!(t.lines().count(), 24);
     assert!(t.starts_with("Seed01, Player 1990 "), "{t}");
-    let out = td(
-        &work,
-        &[
-            "import",
-            "imported.db",
-            "a.t",
-            "--division",
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            SCHEDULE,
-            "--name",
-            "Test Open",
-            "--date",
-            "2024-05-04",
-        ],
-    );
+    let mut import = import_args("imported.db", "a.t", Some("A"), SCHEDULE);
+    import.extend(["--name", "Test Open", "--date", "2024-05-04"]);
+    let out = td(&work, &import);
     assert!(out.contains("24 players, 10 rounds"), "{out}");
     // The imported event writes the same .t file, and has the same firsts and seconds and the
     // same standings: order, wins, losses, spread and byes. 11's forfeit win and 23's forfeit
@@ -757,18 +535,7 @@ fn tsh_export_import_round_trip() {
     );
     // A whole-event archive round-trips too.
     td(&work, &["export", db, "--archive", "-o", "event.tsh"]);
-    td(
-        &work,
-        &[
-            "import",
-            "arch.db",
-            "event.tsh",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            SCHEDULE,
-        ],
-    );
+    td(&work, &import_args("arch.db", "event.tsh", None, SCHEDULE));
     td(&work, &["export", "arch.db", "A", "--tsh", "-o", "c.t"]);
     assert_eq!(std::fs::read_to_string(work.join("c.t")).unwrap(), t);
 }
@@ -814,9 +581,8 @@ fn tou_export_has_crlf_lines_and_one_block_per_round() {
 
 #[test]
 fn swap_double_forfeit_left_in_progress_and_unpair() {
-    let dir = temp_dir("corrections");
     let db = "c.db";
-    setup(&dir, db, 4);
+    let dir = seeded_event("corrections", db, 4);
     td(&dir, &["pair", db, "A", "1"]);
     let g = pairings(&dir, db, 1)[0].clone();
     let (first, second) = (g.first, g.second.unwrap());
@@ -850,9 +616,8 @@ fn swap_double_forfeit_left_in_progress_and_unpair() {
 
 #[test]
 fn wespa_6_2_4_eject_from_the_command_line() {
-    let dir = temp_dir("eject");
     let db = "e.db";
-    setup(&dir, db, 4);
+    let dir = seeded_event("eject", db, 4);
     // Round 1 by hand: #1 beats #2 by 50, #3 beats #4 by 200.
     td(&dir, &["pair-manual", db, "A", "1", "1", "2"]);
     td(&dir, &["pair-manual", db, "A", "1", "3", "4"]);
@@ -885,9 +650,8 @@ fn wespa_6_2_4_eject_from_the_command_line() {
 
 #[test]
 fn player_links_from_the_command_line_are_made_once_and_kept() {
-    let dir = temp_dir("links");
     let db = "spring.tbev";
-    setup(&dir, db, 3);
+    let dir = seeded_event("links", db, 3);
     let first = td(
         &dir,
         &["links", db, "A", "--url", "http://club.example:8080/"],
@@ -924,38 +688,11 @@ fn player_links_from_the_command_line_are_made_once_and_kept() {
 
 #[test]
 fn wespa_5_1_4_and_naspa_vi_b_3_a_divisions_rules_are_the_organisers_choices() {
-    let dir = temp_dir("rules");
+    let dir = event_dir("rules");
     let db = "rules.tdb";
-    td(
-        &dir,
-        &["new", db, "--name", "Rules Open", "--date", "2024-05-04"],
-    );
-    td(
-        &dir,
-        &[
-            "division",
-            "add",
-            db,
-            "W",
-            "--rules",
-            "wespa-2010",
-            "--schedule",
-            SCHEDULE,
-        ],
-    );
-    td(
-        &dir,
-        &[
-            "division",
-            "add",
-            db,
-            "N",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            SCHEDULE,
-        ],
-    );
+    new_event(&dir, db, "Rules Open", Some("2024-05-04"));
+    add_division(&dir, db, "W", "wespa-2010", SCHEDULE, None);
+    add_division(&dir, db, "N", "naspa-2013", SCHEDULE, None);
     // WESPA 5.1.4(b) and 3.10.15(b)(iv) may be chosen.
     let out = td(
         &dir,
@@ -996,18 +733,8 @@ fn wespa_5_1_4_and_naspa_vi_b_3_a_divisions_rules_are_the_organisers_choices() {
 /// the problem and the line, and leaves no event file behind; an existing event is left as it was.
 #[test]
 fn failed_imports_fail_cleanly_and_leave_nothing() {
-    let work = temp_dir("bad-import");
-    let args = |db: &'static str, file: &'static str| -> Vec<&'static str> {
-        vec![
-            "import",
-            db,
-            file,
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "MAN:2",
-        ]
-    };
+    let work = event_dir("bad-import");
+    let args = |db, file| import_args(db, file, None, "MAN:2");
     // An archive whose `division` lines are gone: it used to import nothing and exit 0.
     std::fs::write(
         work.join("damaged.tsh"),
@@ -1053,26 +780,13 @@ fn failed_imports_fail_cleanly_and_leave_nothing() {
 /// of the first name; unknown fields survive import and export.
 #[test]
 fn import_reads_latin1_and_bom_and_keeps_unknown_fields() {
-    let work = temp_dir("latin1");
+    let work = event_dir("latin1");
     let mut bytes = vec![0xEF, 0xBB, 0xBF];
     bytes.extend_from_slice(
         b"Ann 1800 2; 400; p12 1; class A; board 3\nBob 1700 1; 300; p12 2; class B; board 3\n",
     );
     std::fs::write(work.join("bom.t"), bytes).unwrap();
-    td(
-        &work,
-        &[
-            "import",
-            "bom.db",
-            "bom.t",
-            "--division",
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "MAN:1",
-        ],
-    );
+    td(&work, &import_args("bom.db", "bom.t", Some("A"), "MAN:1"));
     let players = td(&work, &["show", "bom.db", "A", "players", "--csv"]);
     let names: Vec<String> = records(&players)
         .into_iter()
@@ -1089,20 +803,7 @@ fn import_reads_latin1_and_bom_and_keeps_unknown_fields() {
         b"M\xFCller, J\xF6rg 1800 2; 400\nAndr\xE9, Zo\xE9 1700 1; 300\n",
     )
     .unwrap();
-    td(
-        &work,
-        &[
-            "import",
-            "old.db",
-            "old.t",
-            "--division",
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "MAN:1",
-        ],
-    );
+    td(&work, &import_args("old.db", "old.t", Some("A"), "MAN:1"));
     let players = td(&work, &["show", "old.db", "A", "players", "--csv"]);
     assert!(
         players.contains("Müller, Jörg") && players.contains("André, Zoé"),
@@ -1115,9 +816,8 @@ fn import_reads_latin1_and_bom_and_keeps_unknown_fields() {
 /// or a spread over 500, needs `--yes`; `td missing` lists the games still to come in.
 #[test]
 fn score_entry_guards_the_director() {
-    let dir = temp_dir("guard");
     let db = "guard.db";
-    setup(&dir, db, 4);
+    let dir = seeded_event("guard", db, 4);
     td(&dir, &["pair", db, "A", "1"]);
     let games = pairings(&dir, db, 1);
     let (a, b) = (games[0].first, games[0].second.unwrap());
@@ -1216,9 +916,8 @@ fn score_entry_guards_the_director() {
 /// Issue 13: the repeat limit from the command line (`division set … max-repeats N`).
 #[test]
 fn koth_repeat_limit_from_the_command_line() {
-    let dir = temp_dir("repeats");
     let db = "repeats.db";
-    setup(&dir, db, 4);
+    let dir = seeded_event("repeats", db, 4);
     td(&dir, &["pair", db, "A", "1", "--method", "KOTH"]);
     assert_eq!(pairs(&dir, db, 1), vec![(1, 2), (3, 4)]);
     better_seed_wins(&dir, db, 1);
@@ -1252,26 +951,13 @@ fn koth_repeat_limit_from_the_command_line() {
 /// with `td bye-score`; an opponent-0 row with a negative score is a forfeit loss.
 #[test]
 fn imported_unscored_bye_is_missing_until_entered() {
-    let work = temp_dir("pending-bye");
+    let work = event_dir("pending-bye");
     std::fs::write(
         work.join("a.t"),
         "Ann 1800 2 0; 400\nBob 1700 1 3; 300 350\nCy 1600 0 2; -50 330\n",
     )
     .unwrap();
-    td(
-        &work,
-        &[
-            "import",
-            "b.db",
-            "a.t",
-            "--division",
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "MAN:2",
-        ],
-    );
+    td(&work, &import_args("b.db", "a.t", Some("A"), "MAN:2"));
     let missing = td(&work, &["missing", "b.db", "A", "2"]);
     assert!(
         missing.contains("bye: #1 (Ann) (no score yet)"),
@@ -1293,27 +979,11 @@ fn imported_unscored_bye_is_missing_until_entered() {
 /// left is 4, so 1, 5, 2, 3 play among themselves: 1v5, 2v3, and the rest 6v7, 4v8.
 #[test]
 fn chew_pairings_and_prizes_from_the_command_line() {
-    let dir = temp_dir("chew");
+    let dir = event_dir("chew");
     let db = "chew.db";
-    td(&dir, &["new", db, "--name", "Chew Open"]);
-    td(
-        &dir,
-        &[
-            "division",
-            "add",
-            db,
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "KOTH:2 CP:2",
-        ],
-    );
-    for i in 1..=8u32 {
-        let name = format!("Seed{i:02}, Player");
-        let rating = (2000 - 10 * i).to_string();
-        td(&dir, &["player", "add", db, "A", &name, &rating]);
-    }
+    new_event(&dir, db, "Chew Open", None);
+    add_division(&dir, db, "A", "naspa-2013", "KOTH:2 CP:2", None);
+    add_seeded_players(&dir, db, 8);
     for r in 1..=2u32 {
         td(&dir, &["pair", db, "A", &r.to_string()]);
         better_seed_wins(&dir, db, r);
@@ -1370,33 +1040,20 @@ fn chew_pairings_and_prizes_from_the_command_line() {
 /// refuses while a game has no result, naming the round and `td missing`, and writes nothing.
 #[test]
 fn rating_submission_files_from_one_command() {
-    let dir = temp_dir("submit");
+    let dir = event_dir("submit");
     let db = "submit.db";
-    td(
+    new_event(&dir, db, "Submit Open", Some("2024-05-04"));
+    add_division(&dir, db, "A", "naspa-2013", "RR", None);
+    add_players(
         &dir,
-        &["new", db, "--name", "Submit Open", "--date", "2024-05-04"],
-    );
-    td(
-        &dir,
+        db,
         &[
-            "division",
-            "add",
-            db,
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "RR",
+            ("Able, Ann", "1800"),
+            ("Baker, Bob", "1700"),
+            ("Cole, Cat", "1600"),
+            ("Dunn, Dan", "1500"),
         ],
     );
-    for (name, rating) in [
-        ("Able, Ann", "1800"),
-        ("Baker, Bob", "1700"),
-        ("Cole, Cat", "1600"),
-        ("Dunn, Dan", "1500"),
-    ] {
-        td(&dir, &["player", "add", db, "A", name, rating]);
-    }
     for r in 1..=3u32 {
         td(&dir, &["pair", db, "A", &r.to_string()]);
     }
@@ -1444,30 +1101,17 @@ fn rating_submission_files_from_one_command() {
 /// Ann 400–350 Cat, Ann 500–300 Dan, Cat 480–470 Bob, Bob 420–380 Dan, Dan 390–360 Cat.
 #[test]
 fn common_reports_from_the_command_line() {
-    let dir = temp_dir("reports");
+    let dir = event_dir("reports");
     let db = "reports.db";
-    td(&dir, &["new", db, "--name", "Reports Open"]);
-    td(
-        &dir,
-        &[
-            "division",
-            "add",
-            db,
-            "A",
-            "--rules",
-            "naspa-2013",
-            "--schedule",
-            "RR",
-        ],
-    );
-    for (name, rating) in [
+    new_event(&dir, db, "Reports Open", None);
+    add_division(&dir, db, "A", "naspa-2013", "RR", None);
+    let players = [
         ("Ann", "1900"),
         ("Bob", "1750"),
         ("Cat", "1620"),
         ("Dan", "1500"),
-    ] {
-        td(&dir, &["player", "add", db, "A", name, rating]);
-    }
+    ];
+    add_players(&dir, db, &players);
     let result = |a: u32, b: u32| -> (u32, &'static str, &'static str) {
         match (a, b) {
             (1, 2) => (2, "450", "430"),
