@@ -9,8 +9,7 @@ use common::*;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use tilebag_core::Ruleset;
-use tilebag_engine::grid::BLANK_BIT;
-use tilebag_engine::{Engine, Grid, Leaves, Move, MoveKind, Rack, Situation};
+use tilebag_engine::{Engine, Leaves, Move, MoveKind};
 use tilebag_lexicon::{Lexicon, WordSource};
 use tilebag_server::client::{http, post_json};
 use tilebag_server::ServeConfig;
@@ -19,31 +18,6 @@ fn bot_config(db: &str) -> ServeConfig {
     let mut c = config(db, &["CAT", "DOG"]);
     c.add_word_source("enable1", WordSource::builtin());
     c
-}
-
-/// The human's situation, read from the human's own view (as a client would).
-fn situation(v: &Value) -> Situation {
-    let mut grid = Grid::default();
-    for (r, row) in v["board"].as_array().unwrap().iter().enumerate() {
-        for (c, ch) in row.as_str().unwrap().chars().enumerate() {
-            let cell = match ch {
-                'A'..='Z' => ch as u8 - b'A' + 1,
-                'a'..='z' => (ch as u8 - b'a' + 1) | BLANK_BIT,
-                _ => 0,
-            };
-            grid.set(r, c, cell);
-        }
-    }
-    let me = v["seat"].as_u64().unwrap() as usize;
-    let score = |s: usize| v["players"][s]["score"].as_i64().unwrap() as i32;
-    Situation {
-        grid,
-        rack: Rack::parse(v["rack"].as_str().unwrap()).unwrap(),
-        unseen: Rack::parse(v["unseen"].as_str().unwrap()).unwrap(),
-        bag_len: v["bag_count"].as_u64().unwrap() as usize,
-        scores: [score(me), score(1 - me)],
-        zeros: v["zero_run"].as_u64().unwrap() as u32,
-    }
 }
 
 fn action_for(m: &Move) -> Value {
@@ -136,7 +110,7 @@ async fn play_out(h: &mut Human) -> usize {
             json!({"type": "accept"})
         } else {
             moves += 1;
-            action_for(&engine.best(&situation(&v)))
+            action_for(&engine.best(&situation_of_view(&v)))
         };
         let r = h.act(action.clone()).await;
         assert_eq!(r["type"], "ack", "{action} refused: {r}");
@@ -155,12 +129,8 @@ async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
 /// over every turn's alternatives are real moves of that turn's board and rack.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_the_computer_to_the_end_and_analyses_the_game() {
-    let dir = temp_dir("bot-game");
-    let db = dir.join("t.db");
-    let server = tilebag_server::start(bot_config(db.to_str().unwrap()))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let served = Served::start("bot-game", bot_config).await;
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"players": ["Ann"], "lexicon": "enable1", "seed": 12345,
@@ -260,7 +230,7 @@ async fn a_person_plays_the_computer_to_the_end_and_analyses_the_game() {
             .iter()
             .map(|r| r.as_str().unwrap().to_string())
             .collect();
-        let s = situation(&json!({
+        let s = situation_of_view(&json!({
             "board": rows, "seat": 0, "players": [{"score": 0}, {"score": 0}],
             "rack": t["rack"], "unseen": "", "bag_count": 50, "zero_run": 0,
         }));
@@ -296,8 +266,7 @@ async fn a_person_plays_the_computer_to_the_end_and_analyses_the_game() {
         t1.elapsed()
     );
 
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// The states the human receives until `done` says the last one is the end of what the test
@@ -344,12 +313,8 @@ fn hold_index(states: &[(Value, Value)]) -> usize {
 /// lexicon), and plays on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_challenges_a_phony_off() {
-    let dir = temp_dir("bot-phony");
-    let db = dir.join("t.db");
-    let server = tilebag_server::start(bot_config(db.to_str().unwrap()))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let served = Served::start("bot-phony", bot_config).await;
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"players": ["Ann"], "lexicon": "enable1", "preset": "naspa-2013",
@@ -410,8 +375,7 @@ async fn the_computer_challenges_a_phony_off() {
     let v = &states.last().unwrap().1;
     assert_eq!(v["history"][1]["type"], "withdrawal", "{v}");
     assert_eq!(v["players"][0]["score"], 0);
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// The computer holds a good play too while it checks it (NASPA IV.I.2, as a tournament
@@ -419,12 +383,8 @@ async fn the_computer_challenges_a_phony_off() {
 /// score. Under WESPA rules (3.10.5(a)) and SANSPA's limited hold (13.1) alike.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_holds_a_good_play_then_accepts_it() {
-    let dir = temp_dir("bot-hold");
-    let db = dir.join("t.db");
-    let server = tilebag_server::start(bot_config(db.to_str().unwrap()))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let served = Served::start("bot-hold", bot_config).await;
+    let addr = served.addr;
     let (lex, tables) = engine_parts();
     let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
     for preset in ["naspa-2013", "wespa-2010", "sanspa-1999"] {
@@ -446,7 +406,7 @@ async fn the_computer_holds_a_good_play_then_accepts_it() {
             // The best-scoring placement (the rack may be one the engine would rather
             // exchange).
             let best = engine
-                .moves(&situation(h.conn.view()))
+                .moves(&situation_of_view(h.conn.view()))
                 .into_iter()
                 .filter(|m| m.kind == MoveKind::Place)
                 .max_by_key(|m| m.score);
@@ -484,19 +444,15 @@ async fn the_computer_holds_a_good_play_then_accepts_it() {
         assert!(v["history"][1]["seat"] == 1, "{preset}: {v}");
         assert_ne!(v["phase"]["held"], true, "{preset}: the hold is over");
     }
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// The computer's seat is part of the stored game: after a crash and a restart on the same
 /// database, it answers the human's next move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_plays_on_after_a_restart() {
-    let dir = temp_dir("bot-restart");
-    let db = dir.join("t.db");
-    let db = db.to_str().unwrap().to_string();
-    let server = tilebag_server::start(bot_config(&db)).await.unwrap();
-    let addr = server.addr();
+    let mut served = Served::start("bot-restart", bot_config).await;
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"players": ["Ann"], "lexicon": "enable1", "bot": {"level": "sim", "seat": 1}}),
@@ -506,15 +462,16 @@ async fn the_computer_plays_on_after_a_restart() {
     let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
     let mut h = Human::join(addr, &created).await;
     assert!(!h.wait_turn().await);
-    let m = engine.best(&situation(h.conn.view()));
+    let m = engine.best(&situation_of_view(h.conn.view()));
     assert_eq!(h.act(action_for(&m)).await["type"], "ack");
     assert!(!h.wait_turn().await);
     let before = h.conn.view()["history"].as_array().unwrap().len();
     assert!(before >= 2);
-    server.kill();
+    served.server.kill();
 
-    let server = tilebag_server::start(bot_config(&db)).await.unwrap();
-    let addr = server.addr();
+    served.server = tilebag_server::start(bot_config(&served.db)).await.unwrap();
+    served.addr = served.server.addr();
+    let addr = served.addr;
     let mut conn = Conn::open(addr, created["seats"][0]["ws"].as_str().unwrap()).await;
     conn.wait_started().await;
     let mut h = Human {
@@ -524,15 +481,14 @@ async fn the_computer_plays_on_after_a_restart() {
     };
     assert!(!h.wait_turn().await);
     assert_eq!(h.conn.view()["history"].as_array().unwrap().len(), before);
-    let m = engine.best(&situation(h.conn.view()));
+    let m = engine.best(&situation_of_view(h.conn.view()));
     assert_eq!(h.act(action_for(&m)).await["type"], "ack");
     // The computer answers after the restart.
     assert!(!h.wait_turn().await);
     let hist = h.conn.view()["history"].as_array().unwrap().clone();
     assert!(hist.len() >= before + 2, "{hist:?}");
     assert_eq!(hist.last().unwrap()["seat"], 1);
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// Bad requests get clear errors: an unknown level, a seat that does not exist, two names, an
@@ -540,12 +496,8 @@ async fn the_computer_plays_on_after_a_restart() {
 /// word list cannot be analysed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_computer_requests_are_refused_clearly() {
-    let dir = temp_dir("bot-bad");
-    let db = dir.join("t.db");
-    let server = tilebag_server::start(bot_config(db.to_str().unwrap()))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let served = Served::start("bot-bad", bot_config).await;
+    let addr = served.addr;
     let cases = [
         (
             json!({"players": ["A"], "lexicon": "enable1", "bot": {"level": "grandmaster"}}),
@@ -590,6 +542,5 @@ async fn bad_computer_requests_are_refused_clearly() {
     );
     let (status, _) = get_json(addr, "/api/games/zzzzzzzzzz/analysis").await;
     assert_eq!(status, 404);
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }

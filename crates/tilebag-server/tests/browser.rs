@@ -8,94 +8,13 @@
 //! "skipping: chromium/chromedriver not installed" and pass.
 
 mod browser_support;
+mod common;
 
 use browser_support::{keys, Browser, Session, TestServer};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tilebag_core::gcg::parse_gcg;
 use tilebag_core::replay::verify_record;
-
-/// The page's current view (the JSON the server sent), as the page holds it.
-fn view(s: &Session<'_>) -> Value {
-    s.js("return window.tilebag.state.view", json!([]))
-}
-
-fn history_len(s: &Session<'_>) -> usize {
-    view(s)["history"].as_array().map_or(0, |h| h.len())
-}
-
-fn wait_history(s: &Session<'_>, n: usize, what: &str) {
-    s.wait(what, || (history_len(s) == n).then_some(()));
-}
-
-/// The rack as the page shows it, in order: `(tile id, letter)`.
-fn rack(s: &Session<'_>) -> Vec<(u64, String)> {
-    let v = s.js(
-        "return [...document.querySelectorAll('#rack .rack-tile')]\
-         .map(b => [Number(b.dataset.tileId), b.dataset.letter])",
-        json!([]),
-    );
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_u64().unwrap(), p[1].as_str().unwrap().to_string()))
-        .collect()
-}
-
-/// `n` letters of the rack that are not blanks.
-fn letters(s: &Session<'_>, n: usize) -> Vec<(u64, String)> {
-    let r: Vec<_> = rack(s).into_iter().filter(|(_, l)| l != "?").collect();
-    assert!(r.len() >= n, "the rack {r:?} has fewer than {n} letters");
-    r.into_iter().take(n).collect()
-}
-
-fn wait_ready(s: &Session<'_>, seat: bool) {
-    s.wait_js(
-        "the game page to connect",
-        "return document.querySelector('#conn').dataset.state === 'connected' \
-         && window.tilebag.state.view !== null",
-    );
-    if seat {
-        s.wait_js(
-            "a full rack",
-            "return document.querySelectorAll('#rack .rack-tile').length === 7",
-        );
-    }
-}
-
-/// Drag a rack tile onto a square with real DOM drag events (WebDriver's own pointer drags do
-/// not start HTML5 drags in Chromium).
-fn drag_tile(s: &Session<'_>, tile_id: u64, r: usize, c: usize) {
-    s.js(
-        "const src = document.querySelector(`#rack .rack-tile[data-tile-id=\"${arguments[0]}\"]`);
-         const dst = document.querySelector(arguments[1]);
-         const dt = new DataTransfer();
-         src.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
-         dst.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: dt}));
-         dst.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));
-         src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));",
-        json!([tile_id, format!("#board-sq-{r}-{c}")]),
-    );
-}
-
-/// Nothing on the page is wider than the window (a phone-sized one in the tests).
-fn assert_no_overflow(s: &Session<'_>) {
-    let overflow = s.js(
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
-        json!([]),
-    );
-    assert!(
-        overflow.as_i64().unwrap() <= 0,
-        "the page is {overflow} px wider than the window"
-    );
-}
-
-fn dom_score(s: &Session<'_>, seat: usize) -> i64 {
-    s.text_of(&format!("[data-testid=score-{seat}]"))
-        .trim()
-        .parse()
-        .unwrap_or_else(|_| panic!("score-{seat} is not a number"))
-}
 
 /// Two players through a whole game, each in their own browser: created from the lobby, moves
 /// made with keyboard entry on the board, a drag and drop and the buttons; a hold, a lost
@@ -112,11 +31,7 @@ fn two_players_play_a_game_in_two_browsers() {
     let bob = browser.session();
 
     // The lobby: create the game with a fixed bag.
-    alice.goto(&server.url("/"));
-    alice.wait_js(
-        "the presets",
-        "return document.querySelectorAll('#preset option').length >= 6",
-    );
+    alice.open_lobby(&server);
     assert_eq!(
         alice.js("return document.querySelector('#preset').value", json!([])),
         "naspa-2013"
@@ -155,8 +70,8 @@ fn two_players_play_a_game_in_two_browsers() {
 
     alice.goto(&link0);
     bob.goto(link1.as_str().unwrap());
-    wait_ready(&alice, true);
-    wait_ready(&bob, true);
+    alice.wait_for_game_page(true);
+    bob.wait_for_game_page(true);
     assert_eq!(alice.text_of("#name-0"), "Alice");
     assert_eq!(bob.text_of("#tag-1"), "you");
     let clock = alice.text_of("[data-testid=clock-0]");
@@ -167,7 +82,7 @@ fn two_players_play_a_game_in_two_browsers() {
 
     // 1. Alice plays two tiles across from H8 with the keyboard alone: Tab to the skip link,
     // Enter, Tab to the board (the cursor starts on H8), type, Enter.
-    let w1 = letters(&alice, 2);
+    let w1 = alice.lettered_tiles(2);
     alice.type_keys(keys::TAB);
     assert_eq!(
         alice.js("return document.activeElement.className", json!([])),
@@ -189,8 +104,8 @@ fn two_players_play_a_game_in_two_browsers() {
         json!({"position": "8H", "word": format!("{}{}", w1[0].1, w1[1].1)})
     );
     alice.type_keys(keys::ENTER);
-    wait_history(&bob, 1, "Alice's first play");
-    let first_score = view(&bob)["history"][0]["score"].as_i64().unwrap();
+    bob.wait_history(1, "Alice's first play");
+    let first_score = bob.game_view()["history"][0]["score"].as_i64().unwrap();
     assert!(first_score > 0);
     alice.screenshot("game-first-play-pending");
 
@@ -205,11 +120,11 @@ fn two_players_play_a_game_in_two_browsers() {
     // 3. Bob challenges; the play is good, so under double challenge he loses his turn.
     assert!(!bob.find_all("[data-testid=challenge-word]").is_empty());
     bob.click_css("#btn-challenge");
-    wait_history(&alice, 2, "the lost challenge");
-    assert_eq!(view(&alice)["history"][1]["type"], "lost-challenge");
-    assert_eq!(view(&alice)["to_move"], 0);
+    alice.wait_history(2, "the lost challenge");
+    assert_eq!(alice.game_view()["history"][1]["type"], "lost-challenge");
+    assert_eq!(alice.game_view()["to_move"], 0);
     alice.wait("the score on the page", || {
-        (dom_score(&alice, 0) == first_score).then_some(())
+        (alice.score_shown(0) == first_score).then_some(())
     });
     alice.wait_js(
         "the verdict notice",
@@ -223,12 +138,12 @@ fn two_players_play_a_game_in_two_browsers() {
         "return window.tilebag.state.connects >= 2 \
          && document.querySelector('#conn').dataset.state === 'connected'",
     );
-    assert_eq!(dom_score(&alice, 0), first_score);
+    assert_eq!(alice.score_shown(0), first_score);
 
     // 4. Alice types down from H9 (an arrow turns the cursor); Backspace takes back the last
     // tile, Esc all of them. Then she plays with her blank (the prompt asks what it stands for),
     // and Bob challenges and wins.
-    let w2 = letters(&alice, 3);
+    let w2 = alice.lettered_tiles(3);
     alice.click_css("#board-sq-8-7");
     alice.type_keys(keys::DOWN);
     let typed: String = w2.iter().map(|(_, l)| l.to_lowercase()).collect();
@@ -252,7 +167,7 @@ fn two_players_play_a_game_in_two_browsers() {
         "return window.tilebag.state.placed.size === 0",
     );
     alice.click_css("#board-sq-8-7");
-    if rack(&alice).iter().any(|(_, l)| l == "?") {
+    if alice.rack_tiles().iter().any(|(_, l)| l == "?") {
         alice.type_keys("?");
         alice.wait_js(
             "the blank prompt",
@@ -282,7 +197,7 @@ fn two_players_play_a_game_in_two_browsers() {
         "return window.tilebag.state.placed.size === 2",
     );
     alice.type_keys(keys::ENTER);
-    wait_history(&bob, 3, "Alice's second play");
+    bob.wait_history(3, "Alice's second play");
     let words = bob.wait_js(
         "the words to challenge",
         "const w = [...document.querySelectorAll('[data-testid=challenge-word]')].map(x => x.value);\
@@ -293,10 +208,10 @@ fn two_players_play_a_game_in_two_browsers() {
     }
     bob.screenshot("game-challenge");
     bob.click_css("#btn-challenge");
-    wait_history(&alice, 4, "the withdrawal");
-    assert_eq!(view(&alice)["history"][3]["type"], "withdrawal");
+    alice.wait_history(4, "the withdrawal");
+    assert_eq!(alice.game_view()["history"][3]["type"], "withdrawal");
     alice.wait("the withdrawn score", || {
-        (dom_score(&alice, 0) == first_score).then_some(())
+        (alice.score_shown(0) == first_score).then_some(())
     });
     alice.wait_js(
         "the tiles back on the rack",
@@ -312,19 +227,19 @@ fn two_players_play_a_game_in_two_browsers() {
     bob.click(&tiles[1]);
     assert_eq!(bob.text_of("#btn-exchange-go"), "Exchange 2 tiles");
     bob.click_css("#btn-exchange-go");
-    wait_history(&alice, 5, "Bob's exchange");
-    assert_eq!(view(&alice)["history"][4]["type"], "exchange");
-    assert_eq!(view(&alice)["history"][4]["count"], 2);
+    alice.wait_history(5, "Bob's exchange");
+    assert_eq!(alice.game_view()["history"][4]["type"], "exchange");
+    assert_eq!(alice.game_view()["history"][4]["count"], 2);
 
     // Bob rearranges his rack while Alice thinks: Shift+Right moves a tile, a drag puts a tile
     // before another, Shuffle keeps the same tiles.
-    let before = rack(&bob);
+    let before = bob.rack_tiles();
     bob.js(
         "document.querySelector('#rack .rack-tile').focus()",
         json!([]),
     );
     bob.shifted(keys::RIGHT);
-    let after = rack(&bob);
+    let after = bob.rack_tiles();
     assert_eq!((after[0].0, after[1].0), (before[1].0, before[0].0));
     bob.js(
         "const src = document.querySelector(`#rack .rack-tile[data-tile-id=\"${arguments[0]}\"]`);
@@ -334,32 +249,32 @@ fn two_players_play_a_game_in_two_browsers() {
          dst.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));",
         json!([after[6].0, after[0].0]),
     );
-    let dragged = rack(&bob);
+    let dragged = bob.rack_tiles();
     assert_eq!(dragged[0].0, after[6].0, "{dragged:?}");
     assert_eq!(dragged[1].0, after[0].0, "{dragged:?}");
     bob.click_css("#btn-shuffle");
-    let mut shuffled: Vec<String> = rack(&bob).into_iter().map(|(_, l)| l).collect();
+    let mut shuffled: Vec<String> = bob.rack_tiles().into_iter().map(|(_, l)| l).collect();
     let mut sorted: Vec<String> = before.into_iter().map(|(_, l)| l).collect();
     shuffled.sort();
     sorted.sort();
     assert_eq!(shuffled, sorted);
 
     // 6. Alice drags two tiles to H9 and H10 and presses Play; Bob accepts.
-    let w3 = letters(&alice, 2);
-    drag_tile(&alice, w3[0].0, 8, 7);
-    drag_tile(&alice, w3[1].0, 9, 7);
+    let w3 = alice.lettered_tiles(2);
+    alice.drag_tile(w3[0].0, 8, 7);
+    alice.drag_tile(w3[1].0, 9, 7);
     alice.wait_js(
         "two tiles on the board",
         "return window.tilebag.state.placed.size === 2",
     );
     alice.click_css("#btn-play");
-    wait_history(&bob, 6, "Alice's third play");
+    bob.wait_history(6, "Alice's third play");
     bob.click_css("#btn-accept");
     bob.wait_js(
         "the accepted play",
         "return window.tilebag.state.view.phase.type === 'awaiting-move'",
     );
-    let third = view(&bob)["history"][5].clone();
+    let third = bob.game_view()["history"][5].clone();
     assert_eq!(third["type"], "play");
     assert_eq!(third["position"], "H8");
 
@@ -404,8 +319,8 @@ fn two_players_play_a_game_in_two_browsers() {
     let game = server.get_json(&format!("/api/games/{id}"));
     let scores = &game["result"]["scores"];
     for seat in 0..2 {
-        assert_eq!(json!(dom_score(&alice, seat)), scores[seat]);
-        assert_eq!(json!(dom_score(&bob, seat)), scores[seat]);
+        assert_eq!(json!(alice.score_shown(seat)), scores[seat]);
+        assert_eq!(json!(bob.score_shown(seat)), scores[seat]);
     }
     let result = alice.text_of("[data-testid=result]");
     assert!(
@@ -432,15 +347,14 @@ fn two_players_play_a_game_in_two_browsers() {
     assert_eq!(downloaded, gcg.body);
 
     // A phone-sized window: one column, nothing wider than the screen.
-    bob.set_window_size(390, 844);
-    std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&bob);
+    bob.resize_and_settle(390, 844);
+    bob.assert_no_overflow();
     bob.screenshot("game-over-bob-phone");
 
     // The observer link: the game without any rack.
     alice.goto(observer.as_str().unwrap());
-    wait_ready(&alice, false);
-    assert_eq!(view(&alice)["audience"], "observer");
+    alice.wait_for_game_page(false);
+    assert_eq!(alice.game_view()["audience"], "observer");
     assert_eq!(
         alice.js(
             "return document.querySelector('#rack-area').hidden",
@@ -448,7 +362,7 @@ fn two_players_play_a_game_in_two_browsers() {
         ),
         true
     );
-    assert_eq!(json!(dom_score(&alice, 0)), scores[0]);
+    assert_eq!(json!(alice.score_shown(0)), scores[0]);
     alice.screenshot("game-observer");
     alice.assert_no_console_errors();
     bob.assert_no_console_errors();
@@ -548,9 +462,8 @@ fn clock_neutralises_shows_overtime_and_survives_a_reload() {
     s.screenshot("clock-after-reload");
 
     // On a phone the two keys stack, the far player's upside down, and nothing overflows.
-    s.set_window_size(390, 844);
-    std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&s);
+    s.resize_and_settle(390, 844);
+    s.assert_no_overflow();
     s.screenshot("clock-phone");
     s.assert_no_console_errors();
 }
@@ -634,12 +547,7 @@ fn scoresheet_catches_a_wrong_score() {
     };
     let server = TestServer::start("sheet");
     let s = browser.session();
-    s.goto(&server.url("/scoresheet"));
-    s.find("#entry-move");
-    s.fill("#name-0", "Ann");
-    s.fill("#name-1", "Bob");
-    // `change` fires when the field loses focus.
-    s.click_css("#entry-move");
+    s.open_scoresheet(&server, "Ann", "Bob");
     let add = |mv: &str, score: &str| s.add_sheet_line(mv, score);
     add("8G CAT", "10"); // C3 A1 T1 on a double word: right
     add("H7 B.D", "7"); // B3 A1 D2, no premium: 6, not 7
@@ -726,9 +634,8 @@ fn scoresheet_catches_a_wrong_score() {
          && document.querySelector('#name-0').value === 'Cy' \
          && document.querySelector('#check').dataset.kind === 'ok'",
     );
-    s.set_window_size(390, 844);
-    std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&s);
+    s.resize_and_settle(390, 844);
+    s.assert_no_overflow();
     s.screenshot("scoresheet-phone");
     s.assert_no_console_errors();
 }
@@ -742,7 +649,6 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         return;
     };
     let server = TestServer::start("director");
-    let key = std::fs::read_to_string(server.dir.join("tilebag-director.key")).unwrap();
     let s = browser.session();
     s.goto(&server.url("/td"));
     s.fill("#key", "wrong key!");
@@ -751,12 +657,7 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         "the refusal",
         "return document.querySelector('#error')?.textContent.includes('not the director key')",
     );
-    s.fill("#key", key.trim());
-    s.click_css("#sign-in");
-    s.wait_js(
-        "the events page",
-        "return !!document.querySelector('#create-event')",
-    );
+    s.enter_director_key(&server);
 
     s.fill("#new-id", "club");
     s.fill("#new-name", "Club Night");
@@ -843,13 +744,7 @@ fn director_pages_pair_a_round_and_enter_a_result() {
     );
 
     // Board 1: the director enters the final scores.
-    s.fill("#score-1-first", "432");
-    s.fill("#score-1-second", "389");
-    s.js(
-        "document.querySelector('#entry-1').value = 'final'",
-        json!([]),
-    );
-    s.click_css("#enter-1");
+    s.enter_result(1, "432", "389");
     s.wait_js(
         "the result",
         "return document.querySelector('#message')?.textContent === 'Result entered.'",
@@ -879,26 +774,14 @@ fn director_pages_pair_a_round_and_enter_a_result() {
         "the online game",
         "return document.querySelector('#message')?.textContent === 'Started 1 online games.'",
     );
-    let seat = s
-        .js(
-            "return document.querySelector('#board-2 a.seat').getAttribute('href')",
-            json!([]),
-        )
-        .as_str()
-        .unwrap()
-        .to_string();
+    let seat = s.seat_link_on_board(2);
     let division_page = s
         .js("return location.pathname", json!([]))
         .as_str()
         .unwrap()
         .to_string();
     s.goto(&server.url(&seat));
-    s.click_css("#btn-director");
-    s.wait_js(
-        "the confirmation step",
-        "return document.querySelector('#btn-director').textContent.startsWith('Confirm')",
-    );
-    s.click_css("#btn-director");
+    s.confirm_click("#btn-director");
     s.wait_js(
         "the stopped game",
         "const p = document.querySelector('#paused'); \
@@ -973,32 +856,6 @@ fn click_in_turn(s: &Session<'_>, links: &[&str]) {
     s.page_load_timeout(Duration::from_secs(300));
 }
 
-/// The human's situation from the page's own view (what the seat's browser holds).
-fn situation_of(v: &Value) -> tilebag_engine::Situation {
-    use tilebag_engine::{grid::BLANK_BIT, Grid, Rack};
-    let mut grid = Grid::default();
-    for (r, row) in v["board"].as_array().unwrap().iter().enumerate() {
-        for (c, ch) in row.as_str().unwrap().chars().enumerate() {
-            let cell = match ch {
-                'A'..='Z' => ch as u8 - b'A' + 1,
-                'a'..='z' => (ch as u8 - b'a' + 1) | BLANK_BIT,
-                _ => 0,
-            };
-            grid.set(r, c, cell);
-        }
-    }
-    let me = v["seat"].as_u64().unwrap() as usize;
-    let score = |s: usize| v["players"][s]["score"].as_i64().unwrap() as i32;
-    tilebag_engine::Situation {
-        grid,
-        rack: Rack::parse(v["rack"].as_str().unwrap()).unwrap(),
-        unseen: Rack::parse(v["unseen"].as_str().unwrap()).unwrap(),
-        bag_len: v["bag_count"].as_u64().unwrap() as usize,
-        scores: [score(me), score(1 - me)],
-        zeros: v["zero_run"].as_u64().unwrap() as u32,
-    }
-}
-
 /// "Play the computer" from the lobby: the game opens in the human's seat, the human types a
 /// move on the board, the computer answers through the game, the human resigns; then "Analyse"
 /// lists the turns and an alternative shows on the board in the preview style. On a desktop
@@ -1024,9 +881,8 @@ fn play_the_computer_then_analyse() {
         "enable1"
     );
     s.assert_accessible("the lobby");
-    s.set_window_size(360, 800);
-    std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&s);
+    s.resize_and_settle(360, 800);
+    s.assert_no_overflow();
     s.screenshot("computer-lobby-phone");
     s.set_window_size(1280, 1000);
     s.fill("#bot-name", "Ann");
@@ -1042,8 +898,8 @@ fn play_the_computer_then_analyse() {
         "return location.pathname.startsWith('/game/') && window.tilebag \
          && window.tilebag.state.view !== null",
     );
-    wait_ready(&s, true);
-    let v = view(&s);
+    s.wait_for_game_page(true);
+    let v = s.game_view();
     assert_eq!(v["seat"], 0);
     assert_eq!(v["players"][1]["name"], "Computer (strong)");
     let id = v["game_id"].as_str().unwrap().to_string();
@@ -1058,7 +914,7 @@ fn play_the_computer_then_analyse() {
         7,
     );
     let m = engine
-        .moves(&situation_of(&v))
+        .moves(&common::situation_of_view(&v))
         .into_iter()
         .find(|m| {
             m.kind == tilebag_engine::MoveKind::Place
@@ -1079,11 +935,11 @@ fn play_the_computer_then_analyse() {
     s.type_keys(keys::ENTER);
     // The computer accepts by playing: its move comes back through the game.
     s.wait("the computer's reply", || {
-        let v = view(&s);
+        let v = s.game_view();
         let h = v["history"].as_array().unwrap();
         (h.len() >= 2 && v["to_move"] == 0).then_some(())
     });
-    let v = view(&s);
+    let v = s.game_view();
     assert_eq!(
         v["history"][0]["score"].as_i64().unwrap(),
         i64::from(m.score)
@@ -1157,9 +1013,8 @@ fn play_the_computer_then_analyse() {
     assert_eq!(others, json!(before));
     s.assert_accessible("the analysis");
     s.screenshot("computer-analysis");
-    s.set_window_size(360, 800);
-    std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&s);
+    s.resize_and_settle(360, 800);
+    s.assert_no_overflow();
     s.js(
         "document.querySelector('#analysis').scrollIntoView()",
         json!([]),

@@ -9,101 +9,10 @@
 
 mod browser_support;
 
-use browser_support::{http, keys, Browser, Session, TestServer};
+use browser_support::{keys, sit_both, Browser, TestServer};
 use serde_json::{json, Value};
 use std::time::Duration;
 use tilebag_server::client::WsClient;
-
-fn view(s: &Session<'_>) -> Value {
-    s.js("return window.tilebag.state.view", json!([]))
-}
-
-fn create(server: &TestServer, body: Value) -> Value {
-    let r = http(
-        server.addr,
-        "POST",
-        "/api/games",
-        Some(body.to_string().as_bytes()),
-    )
-    .unwrap();
-    assert_eq!(r.status, 201, "{}", r.text());
-    serde_json::from_slice(&r.body).unwrap()
-}
-
-fn seat_url(server: &TestServer, g: &Value, seat: usize) -> String {
-    server.url(
-        &g["seats"][seat]["link"]
-            .as_str()
-            .unwrap()
-            .replace("/games/", "/game/"),
-    )
-}
-
-fn wait_ready(s: &Session<'_>) {
-    s.wait_js(
-        "the game page to connect with a full rack",
-        "return document.querySelector('#conn').dataset.state === 'connected' \
-         && window.tilebag.state.view !== null && window.tilebag.state.view.started \
-         && document.querySelectorAll('#rack .rack-tile').length === 7",
-    );
-}
-
-/// Both seats of game `g` opened in two browser windows, each connected with a full rack.
-fn open_both_seats<'b>(
-    browser: &'b Browser,
-    server: &TestServer,
-    g: &Value,
-) -> (Session<'b>, Session<'b>) {
-    let alice = browser.session();
-    let bob = browser.session();
-    alice.goto(&seat_url(server, g, 0));
-    bob.goto(&seat_url(server, g, 1));
-    wait_ready(&alice);
-    wait_ready(&bob);
-    (alice, bob)
-}
-
-fn assert_no_overflow(s: &Session<'_>) {
-    let overflow = s.js(
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
-        json!([]),
-    );
-    assert!(
-        overflow.as_i64().unwrap() <= 0,
-        "the page is {overflow} px wider than the window"
-    );
-}
-
-fn visible(s: &Session<'_>, css: &str) -> bool {
-    s.js(
-        "const e = document.querySelector(arguments[0]); \
-         return !!e && e.offsetParent !== null && e.getClientRects().length > 0",
-        json!([css]),
-    )
-    .as_bool()
-    .unwrap()
-}
-
-/// Press a two-step button (the first press asks, the second does it).
-fn confirm(s: &Session<'_>, css: &str) {
-    s.click_css(css);
-    s.wait_js(
-        "the button to ask for confirmation",
-        &format!("return document.querySelector('{css}').textContent.startsWith('Confirm')"),
-    );
-    s.click_css(css);
-}
-
-/// Type a word with the keyboard from the board's cursor.
-fn type_on_board(s: &Session<'_>, r: usize, c: usize, down: bool, letters: &str) {
-    s.click_css(&format!("#board-sq-{r}-{c}"));
-    if down {
-        s.click_css(&format!("#board-sq-{r}-{c}"));
-    }
-    let dir = s.js("return window.tilebag.state.cursor.dir", json!([]));
-    assert_eq!(dir, if down { "down" } else { "across" });
-    s.type_keys(&letters.to_lowercase());
-}
 
 /// Both seats of a game driven over the API (by the test, not the page), and the game's id.
 struct Driver {
@@ -204,13 +113,13 @@ fn out_play_offers_only_accept_challenge_and_hold() {
         return;
     };
     let server = TestServer::start("g14-out");
-    let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 99}));
+    let g = server.create_game(json!({"players": ["Alice", "Bob"], "seed": 99}));
     let mut d = Driver::open(&server, &g);
     // The plays alternate from seat 0 and the 14th goes out: seat 1 goes out, seat 0 answers.
     // Alice's page is open before, so the out-play window is not spent loading it.
     let answerer = 0;
     let s = browser.session();
-    s.goto(&seat_url(&server, &g, answerer));
+    s.open_game_as(&server, &g, answerer);
     s.wait_js(
         "Alice's page",
         "return document.querySelector('#conn').dataset.state === 'connected'",
@@ -226,11 +135,11 @@ fn out_play_offers_only_accept_challenge_and_hold() {
         "return !!document.querySelector('#btn-accept')",
     );
     for id in ["#btn-accept", "#btn-challenge", "#btn-hold"] {
-        assert!(visible(&s, id), "{id} is offered");
+        assert!(s.is_visible(id), "{id} is offered");
     }
     for id in ["#btn-pass", "#btn-exchange", "#btn-play", "#btn-leave"] {
         assert!(
-            !visible(&s, id),
+            !s.is_visible(id),
             "{id} must not be offered against an out play"
         );
     }
@@ -251,7 +160,7 @@ fn out_play_offers_only_accept_challenge_and_hold() {
         "the result",
         "return !document.querySelector('#result').hidden",
     );
-    assert!(!visible(&s, "#rack-area"), "no rack bar after the game");
+    assert!(!s.is_visible("#rack-area"), "no rack bar after the game");
     let links = s.js(
         "return [...document.querySelectorAll('a')].filter(a => a.textContent.includes('GCG') && a.offsetParent !== null).length",
         json!([]),
@@ -269,8 +178,8 @@ fn a_wrong_seat_link_says_so_and_stops_retrying() {
         return;
     };
     let server = TestServer::start("g14-badlink");
-    let g = create(&server, json!({"players": ["Alice", "Bob"]}));
-    let good = seat_url(&server, &g, 0);
+    let g = server.create_game(json!({"players": ["Alice", "Bob"]}));
+    let good = server.seat_url(&g, 0);
     let s = browser.session();
     // Cut short, as a mail program might.
     let bad = &good[..good.len() - 5];
@@ -293,10 +202,10 @@ fn a_wrong_seat_link_says_so_and_stops_retrying() {
     );
     assert_eq!(s.text_of("#conn"), "Link not valid");
     assert!(
-        !visible(&s, "#board-area"),
+        !s.is_visible("#board-area"),
         "no empty board under the message"
     );
-    assert!(visible(&s, "h1"), "the page keeps its heading");
+    assert!(s.is_visible("h1"), "the page keeps its heading");
     s.screenshot("g14-bad-link");
     s.assert_accessible("a bad seat link");
     // The right link still plays.
@@ -306,7 +215,7 @@ fn a_wrong_seat_link_says_so_and_stops_retrying() {
         "return document.querySelector('#conn').dataset.state === 'connected'",
     );
     assert_eq!(s.text_of("#error"), "");
-    assert!(!visible(&s, "[data-testid=link-error]"));
+    assert!(!s.is_visible("[data-testid=link-error]"));
 }
 
 /// Issue 12 (6): where the rules carry the resignation option (NASPA I.B), a resignation is a
@@ -317,11 +226,9 @@ fn resignation_is_honoured_or_played_on_and_a_player_may_leave() {
         return;
     };
     let server = TestServer::start("g14-resign");
-    let g = create(
-        &server,
-        json!({"players": ["Alice", "Bob"], "rules": {"resignation-option": "on"}}),
-    );
-    let (alice, bob) = open_both_seats(&browser, &server, &g);
+    let g = server
+        .create_game(json!({"players": ["Alice", "Bob"], "rules": {"resignation-option": "on"}}));
+    let (alice, bob) = browser.open_both_seats(&server, &g);
     alice.wait_js(
         "the ruleset",
         "return document.querySelector('#btn-resign').textContent === 'Ask to resign'",
@@ -331,7 +238,7 @@ fn resignation_is_honoured_or_played_on_and_a_player_may_leave() {
         "Bob's button",
         "return document.querySelector('#btn-resign').disabled",
     );
-    confirm(&alice, "#btn-resign");
+    alice.confirm_click("#btn-resign");
     bob.wait_js(
         "Bob to be asked",
         "return !!document.querySelector('#btn-honour') && !document.querySelector('#resign-box').hidden",
@@ -349,9 +256,9 @@ fn resignation_is_honoured_or_played_on_and_a_player_may_leave() {
     assert!(alice
         .text_of("#notice")
         .contains("Bob insists on playing on"));
-    assert_eq!(view(&alice)["phase"]["type"], "awaiting-move");
+    assert_eq!(alice.game_view()["phase"]["type"], "awaiting-move");
     // Asked again, and honoured: the game ends at the current score (0-0), Alice resigned.
-    confirm(&alice, "#btn-resign");
+    alice.confirm_click("#btn-resign");
     bob.wait_js(
         "Bob to be asked again",
         "return !!document.querySelector('#btn-honour')",
@@ -367,20 +274,17 @@ fn resignation_is_honoured_or_played_on_and_a_player_may_leave() {
     bob.assert_no_console_errors();
 
     // Leaving a game (any rules): the leaver loses by 50 at 0-0 (NASPA V.K.2).
-    let g = create(&server, json!({"players": ["Carol", "Dan"]}));
-    alice.goto(&seat_url(&server, &g, 0));
-    bob.goto(&seat_url(&server, &g, 1));
-    wait_ready(&alice);
-    wait_ready(&bob);
+    let g = server.create_game(json!({"players": ["Carol", "Dan"]}));
+    sit_both(&alice, &bob, &server, &g);
     assert_eq!(bob.text_of("#btn-resign"), "Resign");
-    confirm(&bob, "#btn-leave");
+    bob.confirm_click("#btn-leave");
     alice.wait_js(
         "the result",
         "return !document.querySelector('#result').hidden",
     );
     let result = alice.text_of("#result");
     assert!(result.contains("Dan left the game"), "{result}");
-    let v = view(&alice);
+    let v = alice.game_view();
     assert_eq!(v["result"]["spread"], 50, "{}", v["result"]);
     alice.screenshot("g14-left");
 }
@@ -396,11 +300,7 @@ fn lobby_lists_rules_and_waiting_games_and_refreshes_itself() {
     };
     let server = TestServer::start("g14-lobby");
     let s = browser.session();
-    s.goto(&server.url("/"));
-    s.wait_js(
-        "the presets",
-        "return document.querySelectorAll('#preset option').length >= 6",
-    );
+    s.open_lobby(&server);
     // The chosen lexicon is named beside the rulebook's own title.
     let desc = s.text_of("#preset-desc");
     assert!(desc.contains("words judged by the lexicon test"), "{desc}");
@@ -429,7 +329,7 @@ fn lobby_lists_rules_and_waiting_games_and_refreshes_itself() {
         "Waiting for players"
     );
     // Another game, made elsewhere: the list shows it without a click.
-    create(&server, json!({"players": ["Carol", "Dan"]}));
+    server.create_game(json!({"players": ["Carol", "Dan"]}));
     s.wait_js(
         "the list to refresh by itself",
         "return document.querySelectorAll('[data-testid=game-row]').length === 2",
@@ -446,32 +346,27 @@ fn lobby_lists_rules_and_waiting_games_and_refreshes_itself() {
         json!("push")
     );
     // A game made elsewhere starts: its row changes from waiting to live by itself.
-    let g = create(&server, json!({"players": ["Eve", "Fay"]}));
+    let g = server.create_game(json!({"players": ["Eve", "Fay"]}));
     s.wait_js(
         "the third game",
         "return document.querySelectorAll('[data-testid=game-row]').length === 3",
     );
     let eve = browser.session();
-    eve.goto(&seat_url(&server, &g, 0));
+    eve.open_game_as(&server, &g, 0);
     let fay = browser.session();
-    fay.goto(&seat_url(&server, &g, 1));
+    fay.open_game_as(&server, &g, 1);
     s.wait_js(
         "Eve's game to show as live",
         "return [...document.querySelectorAll('[data-testid=game-row]')].some(r => r.textContent.includes('Eve vs Fay') && r.textContent.includes('Live'))",
     );
     drop((eve, fay));
     // No tournament game: no tournament table.
-    assert!(!visible(&s, "[data-testid=event-games]"));
+    assert!(!s.is_visible("[data-testid=event-games]"));
     s.screenshot("g14-lobby");
     s.assert_accessible("the lobby");
-    s.set_window_size(360, 740);
-    std::thread::sleep(Duration::from_millis(300));
-    let wide = s.js(
-        "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && ![...e.children].some(c => c.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))]",
-        json!([]),
-    );
-    eprintln!("wider than the window: {wide}");
-    assert_no_overflow(&s);
+    s.resize_and_settle(360, 740);
+    s.log_wide_elements();
+    s.assert_no_overflow();
     s.screenshot("g14-lobby-360");
     s.assert_no_console_errors();
 }
@@ -486,11 +381,11 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
         return;
     };
     let server = TestServer::start("g14-game");
-    let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 4242}));
-    let (alice, bob) = open_both_seats(&browser, &server, &g);
+    let g = server.create_game(json!({"players": ["Alice", "Bob"], "seed": 4242}));
+    let (alice, bob) = browser.open_both_seats(&server, &g);
 
     // A casual game: no "Call director" (the clocks could never be restarted).
-    assert!(!visible(&alice, "#btn-director"));
+    assert!(!alice.is_visible("#btn-director"));
     assert_eq!(alice.text_of("h1"), "Alice vs Bob");
     let rules = alice.text_of("[data-testid=rules-line]");
     assert!(
@@ -518,7 +413,7 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
     );
     bob.click_css("#alerts");
     bob.refresh();
-    wait_ready(&bob);
+    bob.wait_for_seat();
     assert_eq!(
         bob.js(
             "return document.querySelector('#alerts').checked",
@@ -529,18 +424,9 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
 
     // Alice places three tiles from H8 across: the page shows the words and the score the
     // server computes, before she plays.
-    let rack: Vec<String> = alice
-        .js(
-            "return [...document.querySelectorAll('#rack .rack-tile')].map(b => b.dataset.letter).filter(l => l !== '?')",
-            json!([]),
-        )
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect();
+    let rack: Vec<String> = alice.rack_letters();
     let w1: String = rack[..3].concat();
-    type_on_board(&alice, 7, 7, false, &w1);
+    alice.type_on_board(7, 7, false, &w1);
     let preview = alice.wait_js(
         "the live score",
         "const p = document.querySelector('#play-preview'); return p.dataset.score !== undefined && p.textContent",
@@ -562,7 +448,7 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
         "Alice's play",
         "return window.tilebag.state.view.history.length === 1",
     );
-    let played = view(&bob)["history"][0]["score"].as_i64().unwrap();
+    let played = bob.game_view()["history"][0]["score"].as_i64().unwrap();
     assert_eq!(
         preview_score, played,
         "the preview's score is the play's score"
@@ -602,18 +488,9 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
 
     // Bob plays down through the middle letter of Alice's word (I7, I8 played through, I9):
     // the score sheet shows the whole word, the letter played through set apart.
-    let brack: Vec<String> = bob
-        .js(
-            "return [...document.querySelectorAll('#rack .rack-tile')].map(b => b.dataset.letter).filter(l => l !== '?')",
-            json!([]),
-        )
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect();
+    let brack: Vec<String> = bob.rack_letters();
     let w2 = format!("{}{}", brack[0], brack[1]);
-    type_on_board(&bob, 6, 8, true, &w2);
+    bob.type_on_board(6, 8, true, &w2);
     bob.wait_js(
         "Bob's live score",
         "return document.querySelector('#play-preview').dataset.score !== undefined",
@@ -623,7 +500,7 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
         "Bob's play",
         "return window.tilebag.state.view.history.length === 2",
     );
-    let line = view(&alice)["history"][1].clone();
+    let line = alice.game_view()["history"][1].clone();
     assert_eq!(line["position"], "I7");
     assert!(
         line["word"].as_str().unwrap().contains('.'),
@@ -663,7 +540,7 @@ fn game_page_previews_scores_shows_words_and_marks_new_tiles() {
         3
     );
     // Alice passes (which accepts Bob's play): she drew nothing, so nothing is new any more.
-    confirm(&alice, "#btn-pass");
+    alice.confirm_click("#btn-pass");
     alice.wait_js(
         "Alice's pass",
         "return window.tilebag.state.view.history.length === 3",
@@ -684,23 +561,16 @@ fn game_page_fits_a_phone_screen() {
         return;
     };
     let server = TestServer::start("g14-phone");
-    let g = create(&server, json!({"players": ["Alice", "Bob"]}));
+    let g = server.create_game(json!({"players": ["Alice", "Bob"]}));
     let alice = browser.session();
     let bob = browser.session();
-    alice.goto(&seat_url(&server, &g, 0));
+    alice.open_game_as(&server, &g, 0);
     // A 360 x 740 viewport (the window's own bars come on top).
-    let bars = alice.js(
-        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
-        json!([]),
-    );
-    alice.set_window_size(
-        360 + bars[0].as_u64().unwrap() as u32,
-        740 + bars[1].as_u64().unwrap() as u32,
-    );
-    bob.goto(&seat_url(&server, &g, 1));
-    wait_ready(&alice);
+    alice.set_viewport(360, 740);
+    bob.open_game_as(&server, &g, 1);
+    alice.wait_for_seat();
     std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&alice);
+    alice.assert_no_overflow();
     let m = alice.js(
         "window.scrollTo(0, 0); \
          const b = (s) => document.querySelector(s).getBoundingClientRect().bottom; \
@@ -843,10 +713,9 @@ fn clock_alarms_marks_the_overtime_limit_and_has_delay_and_increment() {
         .contains("5 s added a turn"));
 
     // A phone: no key hints.
-    s.set_window_size(360, 740);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!visible(&s, ".side-key"));
-    assert_no_overflow(&s);
+    s.resize_and_settle(360, 740);
+    assert!(!s.is_visible(".side-key"));
+    s.assert_no_overflow();
     s.screenshot("g14-clock-phone");
     s.assert_no_console_errors();
 }
@@ -886,16 +755,9 @@ fn judge_kiosk_has_no_way_off_and_counts_the_words_judged() {
     s.screenshot("g14-judge");
     s.assert_accessible("the judge kiosk");
     // On a phone (360 px): nothing scrolls sideways, the verdict is on the screen.
-    let bars = s.js(
-        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
-        json!([]),
-    );
-    s.set_window_size(
-        360 + bars[0].as_u64().unwrap() as u32,
-        740 + bars[1].as_u64().unwrap() as u32,
-    );
+    s.set_viewport(360, 740);
     std::thread::sleep(Duration::from_millis(300));
-    assert_no_overflow(&s);
+    s.assert_no_overflow();
     let bottom = s.js(
         "window.scrollTo(0, 0); return document.querySelector('#verdict').getBoundingClientRect().bottom <= window.innerHeight",
         json!([]),
@@ -921,11 +783,7 @@ fn scoresheet_scores_before_add_edits_any_line_and_shows_both_totals() {
     };
     let server = TestServer::start("g14-sheet");
     let s = browser.session();
-    s.goto(&server.url("/scoresheet"));
-    s.find("#entry-move");
-    s.fill("#name-0", "Ann");
-    s.fill("#name-1", "Bob");
-    s.click_css("#entry-move");
+    s.open_scoresheet(&server, "Ann", "Bob");
     let add = |mv: &str, score: &str| s.add_sheet_line(mv, score);
     // Before Add: 8G CAT is C3 A1 T1 = 5, doubled on the centre = 10.
     s.fill("#entry-move", "8G CAT");
@@ -984,15 +842,10 @@ fn scoresheet_scores_before_add_edits_any_line_and_shows_both_totals() {
     assert_eq!(s.text_of("#entry-add"), "Add");
     s.screenshot("g14-scoresheet");
     s.assert_accessible("the score sheet");
-    s.set_window_size(360, 740);
-    std::thread::sleep(Duration::from_millis(300));
-    let wide = s.js(
-        "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && ![...e.children].some(c => c.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))]",
-        json!([]),
-    );
-    eprintln!("wider than the window: {wide}");
+    s.resize_and_settle(360, 740);
+    s.log_wide_elements();
     s.screenshot("g14-scoresheet-phone");
-    assert_no_overflow(&s);
+    s.assert_no_overflow();
     s.assert_no_console_errors();
 }
 
@@ -1005,17 +858,14 @@ fn alert_when_the_clock_enters_its_last_minute() {
     };
     let server = TestServer::start("g14-minute");
     // 63 seconds each: Alice's clock enters its last minute 3 seconds after the start.
-    let g = create(
-        &server,
-        json!({"players": ["Alice", "Bob"], "initial_minutes": 1.05}),
-    );
+    let g = server.create_game(json!({"players": ["Alice", "Bob"], "initial_minutes": 1.05}));
     let s = browser.session();
     s.goto(&server.url("/"));
     s.js(
         "localStorage.setItem('tilebag.alerts', 'on'); return true",
         json!([]),
     );
-    s.goto(&seat_url(&server, &g, 0));
+    s.open_game_as(&server, &g, 0);
     // The page reads the kept choice when its script starts: wait for it rather than race it.
     s.wait_js(
         "the alert switch on, as this browser kept it",
@@ -1024,7 +874,7 @@ fn alert_when_the_clock_enters_its_last_minute() {
     );
     // Bob arrives (over the API): the game starts and Alice's clock runs.
     let _d = Driver::open(&server, &g);
-    wait_ready(&s);
+    s.wait_for_seat();
     assert!(
         !s.js("return window.tilebag.alerts", json!([]))
             .as_array()
@@ -1057,8 +907,8 @@ fn the_first_click_on_a_premium_square_places_the_cursor_there() {
         return;
     };
     let server = TestServer::start("g14-first-click");
-    let g = create(&server, json!({"players": ["Alice", "Bob"], "seed": 77}));
-    let (alice, _bob) = open_both_seats(&browser, &server, &g);
+    let g = server.create_game(json!({"players": ["Alice", "Bob"], "seed": 77}));
+    let (alice, _bob) = browser.open_both_seats(&server, &g);
     let letters: String = alice
         .js(
             "return [...document.querySelectorAll('#rack .rack-tile')].map(b => b.dataset.letter).filter(l => l !== '?').slice(0, 3).join('')",
@@ -1068,25 +918,7 @@ fn the_first_click_on_a_premium_square_places_the_cursor_there() {
         .unwrap()
         .to_lowercase();
     assert_eq!(letters.len(), 3, "three lettered tiles on the rack");
-    let placed = |s: &Session<'_>| -> Vec<String> {
-        s.js(
-            "return [...window.tilebag.state.placed.values()].map(t => t.r + ',' + t.c + ',' + t.letter)",
-            json!([]),
-        )
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect()
-    };
-    let bars = alice.js(
-        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
-        json!([]),
-    );
-    let (bw, bh) = (
-        bars[0].as_u64().unwrap() as u32,
-        bars[1].as_u64().unwrap() as u32,
-    );
+    let (bw, bh) = alice.window_bars();
     // (row, column) zero-based, the square's premium class, and the columns the three letters
     // take going across (the word is cut by the board's edge at O8, so there it goes down).
     let squares: [(usize, usize, &str, bool); 5] = [
@@ -1105,7 +937,10 @@ fn the_first_click_on_a_premium_square_places_the_cursor_there() {
                 "const b = document.querySelector('#btn-recall'); if (!b.disabled) b.click();",
                 json!([]),
             );
-            assert!(placed(&alice).is_empty(), "{size}: the tiles are recalled");
+            assert!(
+                alice.placed_tiles().is_empty(),
+                "{size}: the tiles are recalled"
+            );
             alice.click_css("#btn-shuffle");
             let focused_board = alice.js(
                 "return document.activeElement === document.querySelector('#board') \
@@ -1136,7 +971,7 @@ fn the_first_click_on_a_premium_square_places_the_cursor_there() {
             let dir = alice.js("return window.tilebag.state.cursor.dir", json!([]));
             assert_eq!(dir, want_dir);
             alice.type_keys(&letters);
-            let mut got = placed(&alice);
+            let mut got = alice.placed_tiles();
             got.sort();
             let mut want: Vec<String> = letters
                 .to_uppercase()
@@ -1151,7 +986,7 @@ fn the_first_click_on_a_premium_square_places_the_cursor_there() {
             assert_eq!(got, want, "{size}: the letters typed start on {r},{c}");
         }
         if size == "phone" {
-            assert_no_overflow(&alice);
+            alice.assert_no_overflow();
         }
         alice.screenshot(&format!("g14-first-click-{size}"));
     }

@@ -13,133 +13,29 @@
 mod browser_support;
 mod common;
 
-use browser_support::{Browser, Session, TestServer};
+use browser_support::{game_on_board, link_of, Browser, Session, TestServer};
 use serde_json::json;
-use std::time::Duration;
-use tilebag_events::{EventFile, EventsDir};
 use tilebag_tournament::{Action, Pairing};
-
-/// Creates event `club` (division A, `preset`, `schedule`) with the players, through the event
-/// file the pages read.
-fn setup(server: &TestServer, preset: &str, schedule: &str, players: &[(&str, i32)]) {
-    let dir = EventsDir::new(server.dir.join("tilebag-events"));
-    let mut f = dir.create("club", "Club Night", None).unwrap();
-    let (preset, schedule) = (preset.to_string(), schedule.to_string());
-    f.append(move |_| {
-        Ok(vec![Action::AddDivision {
-            division: "A".into(),
-            preset,
-            schedule,
-            seed: 7,
-        }])
-    })
-    .unwrap();
-    for (name, rating) in players {
-        let (name, rating) = (name.to_string(), *rating);
-        f.append(move |_| {
-            Ok(vec![Action::AddPlayer {
-                division: "A".into(),
-                name,
-                rating,
-                member_id: None,
-                career_games: None,
-                members: vec![],
-            }])
-        })
-        .unwrap();
-    }
-}
-
-fn event_file(server: &TestServer) -> EventFile {
-    EventFile::open(&server.dir.join("tilebag-events/club.tbev")).unwrap()
-}
-
-/// Pairs round `round` of division A as the schedule says, through the event file.
-fn pair(server: &TestServer, round: u32) {
-    event_file(server)
-        .append(move |t| Ok(vec![t.pair("A", round, None, None)?.0]))
-        .unwrap();
-}
-
-fn sign_in(s: &Session<'_>, server: &TestServer) {
-    let key = std::fs::read_to_string(server.dir.join("tilebag-director.key")).unwrap();
-    s.goto(&server.url("/td"));
-    s.fill("#key", key.trim());
-    s.click_css("#sign-in");
-    s.wait_js(
-        "the events page",
-        "return !!document.querySelector('#create-event')",
-    );
-}
 
 /// Ann and Bob paired in a round robin of one round, the director signed in on `s`, and their
 /// game started online from the division page.
 fn start_one_online_game(server: &TestServer, s: &Session<'_>) {
-    setup(
-        server,
-        "naspa-2013",
-        "RR:1",
-        &[("Ann", 1800), ("Bob", 1700)],
-    );
-    pair(server, 1);
-    sign_in(s, server);
-    s.goto(&server.url("/td/club/d/A?round=1"));
-    s.click_css("#start-online");
-    message(s, "Started 1 online games.");
+    server.create_event("naspa-2013", "RR:1", &[("Ann", 1800), ("Bob", 1700)]);
+    server.pair_round(1);
+    s.sign_in_on_the_page(server);
+    s.start_online_games(server, 1, 1);
 }
 
 /// The director ends online game `id` from the division page's round tab (open on `s`); returns
 /// what the division page then says about its refused result, once it says something.
 fn end_online_game(s: &Session<'_>, server: &TestServer, id: &str) -> String {
     s.click_css(&format!("#end-{id}"));
-    message(s, "Game ended by the director.");
+    s.wait_for_banner("Game ended by the director.");
     s.wait("the refused online result on the page", || {
         s.goto(&server.url("/td/club/d/A"));
         let text = s.text_of("#online-conflicts");
         (!text.is_empty()).then_some(text)
     })
-}
-
-/// Waits for the page's banner (`#message` or `#error`) to say `text` exactly; returns it.
-fn message(s: &Session<'_>, text: &str) -> String {
-    s.wait(&format!("the banner {text:?}"), || {
-        let now = s.js(
-            "return document.querySelector('#message, #error')?.textContent ?? ''",
-            json!([]),
-        );
-        (now.as_str() == Some(text)).then(|| text.to_string())
-    })
-}
-
-/// Nothing on the page is wider than the window.
-fn assert_fits(s: &Session<'_>, what: &str) {
-    let overflow = s.js(
-        "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
-        json!([]),
-    );
-    assert!(
-        overflow.as_i64().unwrap() <= 0,
-        "{what}: the page is {overflow} px wider than the window"
-    );
-}
-
-/// The player pages' links, from the director's links page: (name, path).
-fn player_links(s: &Session<'_>, server: &TestServer) -> Vec<(String, String)> {
-    s.goto(&server.url("/td/club/d/A/links"));
-    let v = s.js(
-        "return [...document.querySelectorAll('#links tbody tr')].map(r => [r.cells[1].textContent, r.querySelector('a').getAttribute('href')])",
-        json!([]),
-    );
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            (
-                x[0].as_str().unwrap().to_string(),
-                x[1].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
 }
 
 /// Issue 14, director items 4, 5 and 7, and item 7's widths: the division page is in tabs;
@@ -153,14 +49,12 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
         return;
     };
     let server = TestServer::start("td-tabs");
-    setup(
-        &server,
+    server.create_event(
         "naspa-2013",
         "RR:3",
         &[("Ann Able", 1800), ("Bob Baker", 1700), ("Cat Cole", 1600)],
     );
-    let s = browser.session();
-    sign_in(&s, &server);
+    let s = browser.director_session(&server);
     // Item 7: the director's pages wear the site navigation, with Director as the current page.
     assert_eq!(
         s.js(
@@ -194,7 +88,7 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     s.fill("#player-name", "Dan Dunn");
     s.fill("#player-rating", "1500");
     s.click_css("#add-player");
-    message(&s, "Added #4 Dan Dunn.");
+    s.wait_for_banner("Added #4 Dan Dunn.");
     // The focus is back in the name field: the next name can be typed at once.
     assert_eq!(
         s.js("return document.activeElement.id", json!([])),
@@ -216,15 +110,9 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     // Pair round 1 from the Players tab and enter one of its two results.
     s.click_css("#propose");
     s.click_css("#post-pairings");
-    message(&s, "Round 1 pairings posted.");
-    s.fill("#score-1-first", "412");
-    s.fill("#score-1-second", "389");
-    s.js(
-        "document.querySelector('#entry-1').value = 'final'",
-        json!([]),
-    );
-    s.click_css("#enter-1");
-    message(&s, "Result entered.");
+    s.wait_for_banner("Round 1 pairings posted.");
+    s.enter_result(1, "412", "389");
+    s.wait_for_banner("Result entered.");
     // Item 5: the score with an en dash.
     assert_eq!(s.text_of("#board-1 .outcome"), "412\u{2013}389");
     // Item 5: the standings are not "after round 1" while a game of it is still being played.
@@ -247,14 +135,8 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     );
     // Once the round's last result is in, the heading is "after round 1".
     s.goto(&server.url("/td/club/d/A?tab=round"));
-    s.fill("#score-2-first", "350");
-    s.fill("#score-2-second", "371");
-    s.js(
-        "document.querySelector('#entry-2').value = 'final'",
-        json!([]),
-    );
-    s.click_css("#enter-2");
-    message(&s, "Result entered.");
+    s.enter_result(2, "350", "371");
+    s.wait_for_banner("Result entered.");
     s.click_css("#tab-standings");
     assert_eq!(s.text_of("#standings-h"), "Standings after round 1");
     s.goto(&server.url("/events/club/A"));
@@ -269,37 +151,22 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     s.find("header.site nav a[href=\"/td\"]");
 
     // Widths (item 7 of the game page list) and axe-core, at 360 px and at desktop size.
-    let links = player_links(&s, &server);
+    let links = s.player_links(&server);
     let pages = [
-        ("division-round", "/td/club/d/A?tab=round".to_string()),
-        ("division-players", "/td/club/d/A?tab=players".to_string()),
-        (
-            "division-standings",
-            "/td/club/d/A?tab=standings".to_string(),
-        ),
-        ("division-settings", "/td/club/d/A?tab=settings".to_string()),
-        ("division-print", "/td/club/d/A?tab=print".to_string()),
-        ("events", "/td".to_string()),
-        ("event", "/td/club".to_string()),
-        ("undo", "/td/club/undo".to_string()),
-        ("links", "/td/club/d/A/links".to_string()),
-        ("public-event", "/events/club".to_string()),
-        ("public-division", "/events/club/A".to_string()),
-        ("player", links[0].1.clone()),
+        ("division-round", "/td/club/d/A?tab=round"),
+        ("division-players", "/td/club/d/A?tab=players"),
+        ("division-standings", "/td/club/d/A?tab=standings"),
+        ("division-settings", "/td/club/d/A?tab=settings"),
+        ("division-print", "/td/club/d/A?tab=print"),
+        ("events", "/td"),
+        ("event", "/td/club"),
+        ("undo", "/td/club/undo"),
+        ("links", "/td/club/d/A/links"),
+        ("public-event", "/events/club"),
+        ("public-division", "/events/club/A"),
+        ("player", &links[0].1),
     ];
-    for (width, height, size) in [(360, 780, "phone"), (1280, 900, "desktop")] {
-        s.set_window_size(width, height);
-        for (name, path) in &pages {
-            s.goto(&server.url(path));
-            s.find("main h1");
-            std::thread::sleep(Duration::from_millis(100));
-            if size == "phone" {
-                assert_fits(&s, name);
-            }
-            s.screenshot(&format!("td-{name}-{size}"));
-            s.assert_accessible(&format!("{name} ({size})"));
-        }
-    }
+    s.check_pages_fit_and_pass_axe(&server, "td-", &pages);
     s.assert_no_console_errors();
 }
 
@@ -311,14 +178,12 @@ fn undo_asks_first_and_says_in_words_what_it_undoes() {
         return;
     };
     let server = TestServer::start("td-undo");
-    setup(
-        &server,
+    server.create_event(
         "naspa-2013",
         "SW:3",
         &[("Ann", 1800), ("Bob", 1700), ("Cat", 1600)],
     );
-    let s = browser.session();
-    sign_in(&s, &server);
+    let s = browser.director_session(&server);
     s.goto(&server.url("/td/club"));
     s.click_css("#undo");
     let what = s.text_of("#undo-what");
@@ -327,19 +192,17 @@ fn undo_asks_first_and_says_in_words_what_it_undoes() {
         "The newest change (action #5) was: adding Cat (rating 1600) to division A."
     );
     // Nothing is undone by looking.
-    assert_eq!(event_file(&server).rows().unwrap().len(), 5);
+    assert_eq!(server.event_file().rows().unwrap().len(), 5);
     s.screenshot("td-undo-confirm");
     s.click_css("#confirm-undo");
-    message(
-        &s,
-        "Undid action #5: adding Cat (rating 1600) to division A.",
-    );
-    let t = event_file(&server).load().unwrap();
+    s.wait_for_banner("Undid action #5: adding Cat (rating 1600) to division A.");
+    let t = server.event_file().load().unwrap();
     assert_eq!(t.division("A").unwrap().players.len(), 2);
     // A confirmation shown before another change undoes nothing.
     s.goto(&server.url("/td/club/undo"));
     s.find("#confirm-undo");
-    event_file(&server)
+    server
+        .event_file()
         .append(|_| {
             Ok(vec![Action::AddPlayer {
                 division: "A".into(),
@@ -357,7 +220,8 @@ fn undo_asks_first_and_says_in_words_what_it_undoes() {
         "return document.querySelector('#error')?.textContent.includes('the event changed since the confirmation was shown')",
     );
     assert_eq!(
-        event_file(&server)
+        server
+            .event_file()
             .load()
             .unwrap()
             .division("A")
@@ -378,25 +242,22 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
         return;
     };
     let server = TestServer::start("td-online");
-    setup(
-        &server,
+    server.create_event(
         "naspa-2013",
         "RR:3",
         &[("Ann", 1800), ("Bob", 1700), ("Cat", 1600), ("Dan", 1500)],
     );
-    pair(&server, 1);
-    let t = event_file(&server).load().unwrap();
-    let games: Vec<_> = t.division("A").unwrap().rounds[0]
-        .pairings
-        .iter()
-        .filter_map(Pairing::game)
-        .cloned()
-        .collect();
-    let on = |b: u32| games.iter().find(|g| g.board == b).unwrap().clone();
-    let (g1, g2) = (on(1), on(2));
+    server.pair_round(1);
+    let t = server.event_file().load().unwrap();
+    let d = t.division("A").unwrap();
+    let (g1, g2) = (
+        game_on_board(d, 1, 1).clone(),
+        game_on_board(d, 1, 2).clone(),
+    );
     // Board 1: a tally slip is waiting for confirmation.
     let by = g1.first;
-    event_file(&server)
+    server
+        .event_file()
         .append(move |_| {
             Ok(vec![Action::SubmitSlip {
                 division: "A".into(),
@@ -407,12 +268,9 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
             }])
         })
         .unwrap();
-    let s = browser.session();
-    sign_in(&s, &server);
-    s.goto(&server.url("/td/club/d/A?round=1"));
-    s.click_css("#start-online");
-    message(&s, "Started 1 online games.");
-    let t = event_file(&server).load().unwrap();
+    let s = browser.director_session(&server);
+    s.start_online_games(&server, 1, 1);
+    let t = server.event_file().load().unwrap();
     let online = &t.division("A").unwrap().online;
     assert_eq!(online.len(), 1);
     assert!(
@@ -424,14 +282,8 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
 
     // Board 2 gets a result from the director while its online game is still on; the online
     // game then ends (the director ends it): its result cannot go in, and the page says so.
-    s.fill("#score-2-first", "420");
-    s.fill("#score-2-second", "300");
-    s.js(
-        "document.querySelector('#entry-2').value = 'final'",
-        json!([]),
-    );
-    s.click_css("#enter-2");
-    message(&s, "Result entered.");
+    s.enter_result(2, "420", "300");
+    s.wait_for_banner("Result entered.");
     let conflict = end_online_game(&s, &server, &id);
     assert!(
         conflict.contains(&format!("online game {id} ended "))
@@ -442,19 +294,13 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
     assert_eq!(s.text_of("#board-2 .outcome"), "420\u{2013}300");
     s.screenshot("td-online-conflict");
     // The player whose game has a result is not offered the online game any more.
-    let links = player_links(&s, &server);
+    let links = s.player_links(&server);
     let name = |p: u32| {
         t.division("A").unwrap().players[p as usize - 1]
             .name
             .clone()
     };
-    let path = links
-        .iter()
-        .find(|(n, _)| *n == name(g2.first))
-        .unwrap()
-        .1
-        .clone();
-    s.goto(&server.url(&path));
+    s.goto(&server.url(link_of(&links, &name(g2.first))));
     s.find("#slip");
     assert!(s.try_find("#play-online").is_none());
     s.assert_no_console_errors();
@@ -470,14 +316,7 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
     let server = TestServer::start("td-calls");
     let s = browser.session();
     start_one_online_game(&server, &s);
-    let seat = s
-        .js(
-            "return document.querySelector('#board-1 a.seat').getAttribute('href')",
-            json!([]),
-        )
-        .as_str()
-        .unwrap()
-        .to_string();
+    let seat = s.seat_link_on_board(1);
     // The page stays open (a mark on the window shows it is not reloaded).
     s.js("window.stillHere = true; window.tdChimes = 0;", json!([]));
     assert_eq!(s.text_of("#calls"), "");
@@ -510,12 +349,7 @@ fn a_call_for_the_director_arrives_on_the_open_division_page() {
     // A player calls the director from their seat, in another window.
     let p = browser.session();
     p.goto(&server.url(&seat));
-    p.click_css("#btn-director");
-    p.wait_js(
-        "the confirmation step",
-        "return document.querySelector('#btn-director').textContent.startsWith('Confirm')",
-    );
-    p.click_css("#btn-director");
+    p.confirm_click("#btn-director");
     let text = s.wait_js(
         "the call on the open page",
         "return document.querySelector('#calls .call-item')?.textContent",
@@ -573,19 +407,15 @@ fn a_resignation_reads_as_one_and_the_printouts_help_the_wall() {
         return;
     };
     let server = TestServer::start("td-print");
-    setup(
-        &server,
+    server.create_event(
         "naspa-2013",
         "RR:3",
         &[("Zoe", 1800), ("Al", 1700), ("Mia", 1600), ("Bea", 1500)],
     );
-    pair(&server, 1);
-    let s = browser.session();
-    sign_in(&s, &server);
-    s.goto(&server.url("/td/club/d/A?round=1"));
-    s.click_css("#start-online");
-    message(&s, "Started 2 online games.");
-    let t = event_file(&server).load().unwrap();
+    server.pair_round(1);
+    let s = browser.director_session(&server);
+    s.start_online_games(&server, 1, 2);
+    let t = server.event_file().load().unwrap();
     let d = t.division("A").unwrap();
     let link = d.online[0].clone();
     let board = d.rounds[0]
@@ -630,14 +460,9 @@ fn a_resignation_reads_as_one_and_the_printouts_help_the_wall() {
     assert!(s.text_of("#pairings").contains(&said));
     // The event itself records a resignation (not a 0–0 game with a spread): the CLI's
     // tables and printouts say so too.
-    let t = event_file(&server).load().unwrap();
+    let t = server.event_file().load().unwrap();
     let d = t.division("A").unwrap();
-    let g = d.rounds[0]
-        .pairings
-        .iter()
-        .filter_map(Pairing::game)
-        .find(|g| g.board == board)
-        .unwrap();
+    let g = game_on_board(d, 1, board);
     assert!(
         matches!(g.result, Some(tilebag_tournament::GameResult::Played { resigned_by: Some(p), .. }) if p == link.first),
         "{:?}",
@@ -706,28 +531,20 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
         return;
     };
     let server = TestServer::start("td-reports");
-    setup(
-        &server,
+    server.create_event(
         "naspa-2013",
         "RR:3",
         &[("Ann", 1900), ("Bob", 1750), ("Cat", 1620), ("Dan", 1500)],
     );
-    pair(&server, 1);
-    let t = event_file(&server).load().unwrap();
+    server.pair_round(1);
+    let t = server.event_file().load().unwrap();
     let d = t.division("A").unwrap();
-    let game = |b: u32| {
-        d.rounds[0]
-            .pairings
-            .iter()
-            .filter_map(Pairing::game)
-            .find(|g| g.board == b)
-            .unwrap()
-            .clone()
-    };
-    let (g1, g2) = (game(1), game(2));
+    let (g1, g2) = (
+        game_on_board(d, 1, 1).clone(),
+        game_on_board(d, 1, 2).clone(),
+    );
     let name = |p: u32| d.players[p as usize - 1].name.clone();
-    let s = browser.session();
-    sign_in(&s, &server);
+    let s = browser.director_session(&server);
 
     // Both games are missing; submission is refused, naming the round.
     s.goto(&server.url("/td/club/d/A?round=1"));
@@ -766,7 +583,8 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
     // pointing to Correct, and nothing changes.
     s.goto(&server.url("/td/club/d/A?round=1"));
     let (first1, second1) = (g1.first, g1.second);
-    event_file(&server)
+    server
+        .event_file()
         .append(move |_| {
             Ok(vec![Action::SetResult {
                 division: "A".into(),
@@ -780,17 +598,8 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
             }])
         })
         .unwrap();
-    s.fill("#score-1-first", "412");
-    s.fill("#score-1-second", "389");
-    s.js(
-        "document.querySelector('#entry-1').value = 'final'",
-        json!([]),
-    );
-    s.click_css("#enter-1");
-    let err = s.wait("the refusal", || {
-        let e = s.text_of("#error");
-        (!e.is_empty()).then_some(e)
-    });
+    s.enter_result(1, "412", "389");
+    let err = s.wait_for_error("the refusal");
     assert_eq!(
         err,
         format!(
@@ -803,15 +612,10 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
     s.screenshot("td-result-refused");
     // Correct (under the board's row) changes it.
     s.click_css("#correct-1 summary");
-    s.fill("#score-1-first", "412");
-    s.fill("#score-1-second", "389");
-    s.js(
-        "document.querySelector('#entry-1').value = 'final'",
-        json!([]),
-    );
+    s.fill_result(1, "412", "389");
     s.fill("#result-1 input[name=note]", "slip misread");
     s.click_css("#enter-1");
-    message(&s, "Result corrected.");
+    s.wait_for_banner("Result corrected.");
     assert_eq!(s.text_of("#board-1 .outcome"), "412\u{2013}389");
     let missing = s.text_of("#missing");
     assert_eq!(
@@ -826,31 +630,17 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
     );
 
     // Board 2: 850–320 is unusual (850 > 800; 850 − 320 = 530 > 500): asked to confirm.
-    s.fill("#score-2-first", "850");
-    s.fill("#score-2-second", "320");
-    s.js(
-        "document.querySelector('#entry-2').value = 'final'",
-        json!([]),
-    );
-    s.click_css("#enter-2");
-    let err = s.wait("the question", || {
-        let e = s.text_of("#error");
-        (!e.is_empty()).then_some(e)
-    });
+    s.enter_result(2, "850", "320");
+    let err = s.wait_for_error("the question");
     assert!(
         err.ends_with("a score of 850 is over 800, a spread of 530 is over 500; check the scores, tick \"unusual scores are right\" and enter them again"),
         "{err}"
     );
     assert!(s.text_of("#board-2 .outcome").is_empty());
-    s.fill("#score-2-first", "850");
-    s.fill("#score-2-second", "320");
-    s.js(
-        "document.querySelector('#entry-2').value = 'final'",
-        json!([]),
-    );
+    s.fill_result(2, "850", "320");
     s.click_css("#yes-2");
     s.click_css("#enter-2");
-    message(&s, "Result entered.");
+    s.wait_for_banner("Result entered.");
     assert_eq!(s.text_of("#missing"), "Every result of round 1 is in.");
     s.screenshot("td-round-complete");
 
@@ -969,19 +759,7 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
         ("print-high-wins", "/td/club/d/A/export/high-wins.html"),
         ("print-performance", "/td/club/d/A/export/performance.html"),
     ];
-    for (width, height, size) in [(360, 780, "phone"), (1280, 900, "desktop")] {
-        s.set_window_size(width, height);
-        for (name, path) in pages {
-            s.goto(&server.url(path));
-            s.find("main h1");
-            std::thread::sleep(Duration::from_millis(100));
-            if size == "phone" {
-                assert_fits(&s, name);
-            }
-            s.screenshot(&format!("td-{name}-{size}"));
-            s.assert_accessible(&format!("{name} ({size})"));
-        }
-    }
+    s.check_pages_fit_and_pass_axe(&server, "td-", &pages);
     // The only errors logged are the two refusals fetched on purpose above.
     let errors: Vec<String> = s
         .console_errors()
@@ -999,12 +777,7 @@ fn public_error_pages_name_no_path_and_wear_no_director_navigation() {
         return;
     };
     let server = TestServer::start("td-public-errors");
-    setup(
-        &server,
-        "naspa-2013",
-        "SW:3",
-        &[("Ann", 1800), ("Bob", 1700)],
-    );
+    server.create_event("naspa-2013", "SW:3", &[("Ann", 1800), ("Bob", 1700)]);
     let s = browser.session();
     let root = server.dir.to_string_lossy().to_string();
     for path in [
@@ -1047,18 +820,10 @@ fn a_confirmed_slip_takes_the_online_game_off_the_player_pages_and_its_end_is_sh
     let server = TestServer::start("td-online-slip");
     let s = browser.session();
     start_one_online_game(&server, &s);
-    let t = event_file(&server).load().unwrap();
+    let t = server.event_file().load().unwrap();
     let id = t.division("A").unwrap().online[0].game_id.clone();
-    let links = player_links(&s, &server);
-    let page = |name: &str| {
-        server.url(
-            &links
-                .iter()
-                .find(|(n, _)| n == name)
-                .unwrap_or_else(|| panic!("{name}'s link in {links:?}"))
-                .1,
-        )
-    };
+    let links = s.player_links(&server);
+    let page = |name: &str| server.url(link_of(&links, name));
     let (ann, bob) = (page("Ann"), page("Bob"));
     let p = browser.session();
     p.goto(&ann);
@@ -1093,7 +858,7 @@ fn a_confirmed_slip_takes_the_online_game_off_the_player_pages_and_its_end_is_sh
         );
         assert!(p.text_of("#slip").contains("402"), "{}", p.text_of("#slip"));
     }
-    let t = event_file(&server).load().unwrap();
+    let t = server.event_file().load().unwrap();
     let g = t.division("A").unwrap().rounds[0]
         .pairings
         .iter()

@@ -34,13 +34,9 @@ fn opening_pairs(preset: &str) -> (u64, String, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn naspa_game_with_a_withdrawn_phony_and_a_lost_double_challenge() {
     let (seed, phony, word) = opening_pairs("naspa-2013");
-    let dir = temp_dir("naspa");
-    let db = dir.join("t.db");
     // The lexicon knows seat 1's opening word only: seat 0's opening is a phony.
-    let server = tilebag_server::start(config(db.to_str().unwrap(), &[&word]))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let served = Served::start("naspa", |db| config(db, &[&word])).await;
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"preset": "naspa-2013", "players": ["Ann Able", "Bob Baker"], "seed": seed}),
@@ -127,19 +123,14 @@ async fn naspa_game_with_a_withdrawn_phony_and_a_lost_double_challenge() {
     let doc = t.get().await;
     assert_eq!(doc["status"], "ended");
     assert_eq!(doc["result"]["scores"], json!(scores));
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wespa_game_with_five_points_per_challenged_word() {
     let (seed, word, _) = opening_pairs("wespa-2010");
-    let dir = temp_dir("wespa");
-    let db = dir.join("t.db");
-    let server = tilebag_server::start(config(db.to_str().unwrap(), &[&word]))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let served = Served::start("wespa", |db| config(db, &[&word])).await;
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"preset": "wespa-2010", "players": ["Cat", "Dan"], "seed": seed}),
@@ -173,20 +164,20 @@ async fn wespa_game_with_five_points_per_challenged_word() {
     let record = verify_gcg(&t.gcg().await, scores);
     assert_eq!(record.events[1].kind, GcgEventKind::ChallengeBonus);
     assert_eq!(record.events[1].score, 5);
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn literacy_game_ends_when_the_shared_game_clock_runs_out() {
-    let dir = temp_dir("literacy");
-    let db = dir.join("t.db");
-    let mut cfg = config(db.to_str().unwrap(), &[]);
-    // 200 game ms per real ms: the 20-minute game clock runs out in 6 s, a 2-minute turn
-    // lasts 0.6 s.
-    cfg.time_scale = 200.0;
-    let server = tilebag_server::start(cfg).await.unwrap();
-    let addr = server.addr();
+    let served = Served::start("literacy", |db| {
+        let mut cfg = config(db, &[]);
+        // 200 game ms per real ms: the 20-minute game clock runs out in 6 s, a 2-minute turn
+        // lasts 0.6 s.
+        cfg.time_scale = 200.0;
+        cfg
+    })
+    .await;
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"preset": "literacy-2018", "players": ["Eve", "Fay"], "seed": 18}),
@@ -212,8 +203,7 @@ async fn literacy_game_ends_when_the_shared_game_clock_runs_out() {
         record.events.last().unwrap().kind,
         GcgEventKind::EndRack { .. }
     ));
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// WESPA 5.1.4(b) and 3.10.15(b)(iv) are the organiser's to choose: a game created through the
@@ -223,12 +213,8 @@ async fn literacy_game_ends_when_the_shared_game_clock_runs_out() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wespa_5_1_4_b_and_3_10_15_b_iv_organisers_choices_through_the_api() {
     let (seed, word, _) = opening_pairs("wespa-2010");
-    let dir = temp_dir("choices");
-    let db = dir.join("t.db");
-    let server = tilebag_server::start(config(db.to_str().unwrap(), &[&word]))
-        .await
-        .unwrap();
-    let addr = server.addr();
+    let mut served = Served::start("choices", |db| config(db, &[&word])).await;
+    let addr = served.addr;
     // Refused, with the rule that forbids it.
     let r = post_json(
         addr,
@@ -293,13 +279,15 @@ async fn wespa_5_1_4_b_and_3_10_15_b_iv_organisers_choices_through_the_api() {
         doc["rules"],
         json!(["challenge=per-turn:10", "end-rack=double"])
     );
-    server.shutdown().await;
+    served.server.shutdown().await;
 
     // NASPA I.B: with the director's resignation option, a resignation is a request.
-    let server = tilebag_server::start(config(dir.join("t2.db").to_str().unwrap(), &[&word]))
+    let t2 = served.dir.join("t2.db");
+    served.server = tilebag_server::start(config(t2.to_str().unwrap(), &[&word]))
         .await
         .unwrap();
-    let addr = server.addr();
+    served.addr = served.server.addr();
+    let addr = served.addr;
     let created = create(
         addr,
         json!({"preset": "naspa-2013", "players": ["Eve", "Fay"], "rules": {"resignation-option": "on"}}),
@@ -320,6 +308,5 @@ async fn wespa_5_1_4_b_and_3_10_15_b_iv_organisers_choices_through_the_api() {
     let v = t.view(1).clone();
     assert_eq!(v["players"][0]["score"], 0, "honoured at the score: {v}");
     assert_eq!(v["players"][1]["score"], 0, "no 50-point margin: {v}");
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }

@@ -121,7 +121,10 @@ async fn two_thousand_watchers_do_not_slow_the_players_acknowledgements() {
     );
     assert!(acks.len() >= 20, "only {} moves were played", acks.len());
     assert!(p(0.99) < 50.0, "p99 {:.1} ms", p(0.99));
-    assert_eq!(up_to_date, WATCHERS, "every watcher ends with the latest view");
+    assert_eq!(
+        up_to_date, WATCHERS,
+        "every watcher ends with the latest view"
+    );
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }

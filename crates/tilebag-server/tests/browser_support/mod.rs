@@ -743,3 +743,489 @@ impl Drop for TestServer {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Games and events on the server under test
+
+impl TestServer {
+    /// Creates a game through the API (`POST /api/games`): the server's answer (id, seat links).
+    pub fn create_game(&self, body: Value) -> Value {
+        let r = http(
+            self.addr,
+            "POST",
+            "/api/games",
+            Some(body.to_string().as_bytes()),
+        )
+        .unwrap();
+        assert_eq!(r.status, 201, "{}", r.text());
+        serde_json::from_slice(&r.body).unwrap()
+    }
+
+    /// The game page of seat `seat` of game `g` (as [`TestServer::create_game`] returned it).
+    pub fn seat_url(&self, g: &Value, seat: usize) -> String {
+        self.url(
+            &g["seats"][seat]["link"]
+                .as_str()
+                .unwrap()
+                .replace("/games/", "/game/"),
+        )
+    }
+
+    /// The director's key the server wrote beside its database.
+    pub fn director_key(&self) -> String {
+        let key = std::fs::read_to_string(self.dir.join("tilebag-director.key")).unwrap();
+        key.trim().to_string()
+    }
+
+    /// Creates event `club` ("Club Night": division A, `preset`, `schedule`) with the players,
+    /// through the event file the pages read.
+    pub fn create_event(&self, preset: &str, schedule: &str, players: &[(&str, i32)]) {
+        let dir = tilebag_events::EventsDir::new(self.dir.join("tilebag-events"));
+        let mut f = dir.create("club", "Club Night", None).unwrap();
+        let (preset, schedule) = (preset.to_string(), schedule.to_string());
+        f.append(move |_| {
+            Ok(vec![tilebag_tournament::Action::AddDivision {
+                division: "A".into(),
+                preset,
+                schedule,
+                seed: 7,
+            }])
+        })
+        .unwrap();
+        for (name, rating) in players {
+            let (name, rating) = (name.to_string(), *rating);
+            f.append(move |_| {
+                Ok(vec![tilebag_tournament::Action::AddPlayer {
+                    division: "A".into(),
+                    name,
+                    rating,
+                    member_id: None,
+                    career_games: None,
+                    members: vec![],
+                }])
+            })
+            .unwrap();
+        }
+    }
+
+    /// The event file of event `club` (see [`TestServer::create_event`]).
+    pub fn event_file(&self) -> tilebag_events::EventFile {
+        tilebag_events::EventFile::open(&self.dir.join("tilebag-events/club.tbev")).unwrap()
+    }
+
+    /// Pairs round `round` of division A as the schedule says, through the event file.
+    pub fn pair_round(&self, round: u32) {
+        self.event_file()
+            .append(move |t| Ok(vec![t.pair("A", round, None, None)?.0]))
+            .unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a person does and sees on the pages
+
+impl Browser {
+    /// Both seats of game `g` opened in two new browser windows, each connected with a full
+    /// rack.
+    pub fn open_both_seats(&self, server: &TestServer, g: &Value) -> (Session<'_>, Session<'_>) {
+        let alice = self.session();
+        let bob = self.session();
+        sit_both(&alice, &bob, server, g);
+        (alice, bob)
+    }
+
+    /// A new browser window signed in on the director's pages.
+    pub fn director_session(&self, server: &TestServer) -> Session<'_> {
+        let s = self.session();
+        s.sign_in_on_the_page(server);
+        s
+    }
+}
+
+/// Seat 0 of game `g` in window `first`, seat 1 in `second`; waits until both are connected
+/// with a full rack.
+pub fn sit_both(first: &Session<'_>, second: &Session<'_>, server: &TestServer, g: &Value) {
+    first.open_game_as(server, g, 0);
+    second.open_game_as(server, g, 1);
+    first.wait_for_seat();
+    second.wait_for_seat();
+}
+
+/// The game of round `round` of division `d` on board `board`.
+pub fn game_on_board(
+    d: &tilebag_tournament::model::Division,
+    round: u32,
+    board: u32,
+) -> &tilebag_tournament::model::Game {
+    d.rounds[round as usize - 1]
+        .pairings
+        .iter()
+        .filter_map(tilebag_tournament::model::Pairing::game)
+        .find(|g| g.board == board)
+        .unwrap()
+}
+
+/// The path of `name`'s page among the links of [`Session::player_links`].
+pub fn link_of<'l>(links: &'l [(String, String)], name: &str) -> &'l str {
+    &links
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{name}'s link in {links:?}"))
+        .1
+}
+
+impl Session<'_> {
+    // --- the game page
+
+    /// The page's current view (the JSON the server sent), as the page holds it.
+    pub fn game_view(&self) -> Value {
+        self.js("return window.tilebag.state.view", json!([]))
+    }
+
+    /// How many lines the game's history has, as the page holds it.
+    pub fn history_len(&self) -> usize {
+        self.game_view()["history"]
+            .as_array()
+            .map_or(0, |h| h.len())
+    }
+
+    /// Waits until the page's history has `n` lines.
+    pub fn wait_history(&self, n: usize, what: &str) {
+        self.wait(what, || (self.history_len() == n).then_some(()));
+    }
+
+    /// Opens the game page of seat `seat` of game `g`.
+    pub fn open_game_as(&self, server: &TestServer, g: &Value, seat: usize) {
+        self.goto(&server.seat_url(g, seat));
+    }
+
+    /// Waits until the game page is connected, the game started, with a full rack.
+    pub fn wait_for_seat(&self) {
+        self.wait_js(
+            "the game page to connect with a full rack",
+            "return document.querySelector('#conn').dataset.state === 'connected' \
+             && window.tilebag.state.view !== null && window.tilebag.state.view.started \
+             && document.querySelectorAll('#rack .rack-tile').length === 7",
+        );
+    }
+
+    /// Waits until the game page is connected with a view; and, for a seat (not an observer),
+    /// until its rack is full.
+    pub fn wait_for_game_page(&self, seat: bool) {
+        self.wait_js(
+            "the game page to connect",
+            "return document.querySelector('#conn').dataset.state === 'connected' \
+             && window.tilebag.state.view !== null",
+        );
+        if seat {
+            self.wait_js(
+                "a full rack",
+                "return document.querySelectorAll('#rack .rack-tile').length === 7",
+            );
+        }
+    }
+
+    /// The rack as the page shows it, in order: `(tile id, letter)`.
+    pub fn rack_tiles(&self) -> Vec<(u64, String)> {
+        let v = self.js(
+            "return [...document.querySelectorAll('#rack .rack-tile')]\
+             .map(b => [Number(b.dataset.tileId), b.dataset.letter])",
+            json!([]),
+        );
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_u64().unwrap(), p[1].as_str().unwrap().to_string()))
+            .collect()
+    }
+
+    /// `n` tiles of the rack that are not blanks: `(tile id, letter)`.
+    pub fn lettered_tiles(&self, n: usize) -> Vec<(u64, String)> {
+        let r: Vec<_> = self
+            .rack_tiles()
+            .into_iter()
+            .filter(|(_, l)| l != "?")
+            .collect();
+        assert!(r.len() >= n, "the rack {r:?} has fewer than {n} letters");
+        r.into_iter().take(n).collect()
+    }
+
+    /// The letters of the rack that are not blanks, in order.
+    pub fn rack_letters(&self) -> Vec<String> {
+        self.js_strings(
+            "return [...document.querySelectorAll('#rack .rack-tile')].map(b => b.dataset.letter).filter(l => l !== '?')",
+        )
+    }
+
+    /// Runs `script` (no arguments), which returns an array of strings, and returns them.
+    pub fn js_strings(&self, script: &str) -> Vec<String> {
+        self.js(script, json!([]))
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Drags a rack tile onto a square with real DOM drag events (WebDriver's own pointer drags
+    /// do not start HTML5 drags in Chromium).
+    pub fn drag_tile(&self, tile_id: u64, r: usize, c: usize) {
+        self.js(
+            "const src = document.querySelector(`#rack .rack-tile[data-tile-id=\"${arguments[0]}\"]`);
+             const dst = document.querySelector(arguments[1]);
+             const dt = new DataTransfer();
+             src.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));
+             dst.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: dt}));
+             dst.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));
+             src.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));",
+            json!([tile_id, format!("#board-sq-{r}-{c}")]),
+        );
+    }
+
+    /// Types a word with the keyboard from the board's cursor, put on square (`r`, `c`) going
+    /// across or `down`.
+    pub fn type_on_board(&self, r: usize, c: usize, down: bool, letters: &str) {
+        self.click_css(&format!("#board-sq-{r}-{c}"));
+        if down {
+            self.click_css(&format!("#board-sq-{r}-{c}"));
+        }
+        let dir = self.js("return window.tilebag.state.cursor.dir", json!([]));
+        assert_eq!(dir, if down { "down" } else { "across" });
+        self.type_keys(&letters.to_lowercase());
+    }
+
+    /// The tiles placed on the board and not yet played, as `row,column,letter`.
+    pub fn placed_tiles(&self) -> Vec<String> {
+        self.js_strings(
+            "return [...window.tilebag.state.placed.values()].map(t => t.r + ',' + t.c + ',' + t.letter)",
+        )
+    }
+
+    /// The score of `seat` the page shows.
+    pub fn score_shown(&self, seat: usize) -> i64 {
+        self.text_of(&format!("[data-testid=score-{seat}]"))
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("score-{seat} is not a number"))
+    }
+
+    /// Presses a two-step button (the first press asks, the second does it).
+    pub fn confirm_click(&self, css: &str) {
+        self.click_css(css);
+        self.wait_js(
+            "the button to ask for confirmation",
+            &format!("return document.querySelector('{css}').textContent.startsWith('Confirm')"),
+        );
+        self.click_css(css);
+    }
+
+    // --- what the page looks like
+
+    /// Whether the element matching `css` is shown.
+    pub fn is_visible(&self, css: &str) -> bool {
+        self.js(
+            "const e = document.querySelector(arguments[0]); \
+             return !!e && e.offsetParent !== null && e.getClientRects().length > 0",
+            json!([css]),
+        )
+        .as_bool()
+        .unwrap()
+    }
+
+    /// How many pixels the page is wider than the window (0 or less: it fits).
+    pub fn overflow_px(&self) -> Value {
+        self.js(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
+            json!([]),
+        )
+    }
+
+    /// Nothing on the page is wider than the window (a phone-sized one in the tests).
+    pub fn assert_no_overflow(&self) {
+        let overflow = self.overflow_px();
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "the page is {overflow} px wider than the window"
+        );
+    }
+
+    /// Nothing on the page `what` is wider than the window.
+    pub fn assert_fits(&self, what: &str) {
+        let overflow = self.overflow_px();
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "{what}: the page is {overflow} px wider than the window"
+        );
+    }
+
+    /// Resizes the window and lets the page lay itself out again.
+    pub fn resize_and_settle(&self, width: u32, height: u32) {
+        self.set_window_size(width, height);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
+    /// The window's own bars (width, height): what the window has beyond its viewport.
+    pub fn window_bars(&self) -> (u32, u32) {
+        let bars = self.js(
+            "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
+            json!([]),
+        );
+        (
+            bars[0].as_u64().unwrap() as u32,
+            bars[1].as_u64().unwrap() as u32,
+        )
+    }
+
+    /// Sizes the window so that its viewport is `width` x `height` (the bars come on top).
+    pub fn set_viewport(&self, width: u32, height: u32) {
+        let (bw, bh) = self.window_bars();
+        self.set_window_size(width + bw, height + bh);
+    }
+
+    /// Prints the elements wider than the window (what to look at when the page overflows).
+    pub fn log_wide_elements(&self) {
+        let wide = self.js(
+            "return [document.documentElement.clientWidth, document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 && ![...e.children].some(c => c.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))]",
+            json!([]),
+        );
+        eprintln!("wider than the window: {wide}");
+    }
+
+    /// Each page (name, path), at a 360 px phone's size and then at a desktop's: it loads, fits
+    /// the phone, and axe-core finds nothing; a screenshot `{prefix}{name}-{size}` of each.
+    pub fn check_pages_fit_and_pass_axe(
+        &self,
+        server: &TestServer,
+        prefix: &str,
+        pages: &[(&str, &str)],
+    ) {
+        for (width, height, size) in [(360, 780, "phone"), (1280, 900, "desktop")] {
+            self.set_window_size(width, height);
+            for (name, path) in pages {
+                self.goto(&server.url(path));
+                self.find("main h1");
+                std::thread::sleep(Duration::from_millis(100));
+                if size == "phone" {
+                    self.assert_fits(name);
+                }
+                self.screenshot(&format!("{prefix}{name}-{size}"));
+                self.assert_accessible(&format!("{name} ({size})"));
+            }
+        }
+    }
+
+    // --- the lobby and the tools
+
+    /// Opens the lobby and waits for its rulebooks.
+    pub fn open_lobby(&self, server: &TestServer) {
+        self.goto(&server.url("/"));
+        self.wait_js(
+            "the presets",
+            "return document.querySelectorAll('#preset option').length >= 6",
+        );
+    }
+
+    /// Opens the score sheet (`/scoresheet`) with the two players' names, the move field
+    /// focused.
+    pub fn open_scoresheet(&self, server: &TestServer, first: &str, second: &str) {
+        self.goto(&server.url("/scoresheet"));
+        self.find("#entry-move");
+        self.fill("#name-0", first);
+        self.fill("#name-1", second);
+        // `change` fires when the field loses focus.
+        self.click_css("#entry-move");
+    }
+
+    // --- the director's pages
+
+    /// On the director's sign-in page: types the server's key and signs in; waits for the
+    /// events page.
+    pub fn enter_director_key(&self, server: &TestServer) {
+        self.fill("#key", &server.director_key());
+        self.click_css("#sign-in");
+        self.wait_js(
+            "the events page",
+            "return !!document.querySelector('#create-event')",
+        );
+    }
+
+    /// Signs in on the director's pages with the server's key.
+    pub fn sign_in_on_the_page(&self, server: &TestServer) {
+        self.goto(&server.url("/td"));
+        self.enter_director_key(server);
+    }
+
+    /// Waits for the page's banner (`#message` or `#error`) to say `text` exactly; returns it.
+    pub fn wait_for_banner(&self, text: &str) -> String {
+        self.wait(&format!("the banner {text:?}"), || {
+            let now = self.js(
+                "return document.querySelector('#message, #error')?.textContent ?? ''",
+                json!([]),
+            );
+            (now.as_str() == Some(text)).then(|| text.to_string())
+        })
+    }
+
+    /// Waits for the page's `#error` to say something; returns it.
+    pub fn wait_for_error(&self, what: &str) -> String {
+        self.wait(what, || {
+            let e = self.text_of("#error");
+            (!e.is_empty()).then_some(e)
+        })
+    }
+
+    /// On the division page's round: fills in board `board`'s final scores (not entered yet).
+    pub fn fill_result(&self, board: u32, first: &str, second: &str) {
+        self.fill(&format!("#score-{board}-first"), first);
+        self.fill(&format!("#score-{board}-second"), second);
+        self.js(
+            &format!("document.querySelector('#entry-{board}').value = 'final'"),
+            json!([]),
+        );
+    }
+
+    /// On the division page's round: enters board `board`'s final scores.
+    pub fn enter_result(&self, board: u32, first: &str, second: &str) {
+        self.fill_result(board, first, second);
+        self.click_css(&format!("#enter-{board}"));
+    }
+
+    /// Starts round `round`'s online games from division A's page; waits until the page says
+    /// `games` were started.
+    pub fn start_online_games(&self, server: &TestServer, round: u32, games: usize) {
+        self.goto(&server.url(&format!("/td/club/d/A?round={round}")));
+        self.click_css("#start-online");
+        self.wait_for_banner(&format!("Started {games} online games."));
+    }
+
+    /// The path of the first seat's page of the online game on board `board`, from the link on
+    /// the division page's round.
+    pub fn seat_link_on_board(&self, board: u32) -> String {
+        self.js(
+            &format!("return document.querySelector('#board-{board} a.seat').getAttribute('href')"),
+            json!([]),
+        )
+        .as_str()
+        .unwrap()
+        .to_string()
+    }
+
+    /// The player pages' links, from the director's links page: (name, path).
+    pub fn player_links(&self, server: &TestServer) -> Vec<(String, String)> {
+        self.goto(&server.url("/td/club/d/A/links"));
+        let v = self.js(
+            "return [...document.querySelectorAll('#links tbody tr')].map(r => [r.cells[1].textContent, r.querySelector('a').getAttribute('href')])",
+            json!([]),
+        );
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x[0].as_str().unwrap().to_string(),
+                    x[1].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+}

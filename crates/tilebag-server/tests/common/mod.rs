@@ -499,3 +499,62 @@ pub async fn sign_in_as_director(addr: SocketAddr) -> String {
     let set = r.header("set-cookie").expect("a session cookie");
     set.split(';').next().unwrap().to_string()
 }
+
+// ---------------------------------------------------------------------------------------------
+// Games against the computer, and servers on a fresh database, as the tests start them.
+
+/// A player's situation, read from that seat's own view (as a client, or its page, holds it).
+pub fn situation_of_view(v: &Value) -> tilebag_engine::Situation {
+    use tilebag_engine::{grid::BLANK_BIT, Grid, Rack};
+    let mut grid = Grid::default();
+    for (r, row) in v["board"].as_array().unwrap().iter().enumerate() {
+        for (c, ch) in row.as_str().unwrap().chars().enumerate() {
+            let cell = match ch {
+                'A'..='Z' => ch as u8 - b'A' + 1,
+                'a'..='z' => (ch as u8 - b'a' + 1) | BLANK_BIT,
+                _ => 0,
+            };
+            grid.set(r, c, cell);
+        }
+    }
+    let me = v["seat"].as_u64().unwrap() as usize;
+    let score = |s: usize| v["players"][s]["score"].as_i64().unwrap() as i32;
+    tilebag_engine::Situation {
+        grid,
+        rack: Rack::parse(v["rack"].as_str().unwrap()).unwrap(),
+        unseen: Rack::parse(v["unseen"].as_str().unwrap()).unwrap(),
+        bag_len: v["bag_count"].as_u64().unwrap() as usize,
+        scores: [score(me), score(1 - me)],
+        zeros: v["zero_run"].as_u64().unwrap() as u32,
+    }
+}
+
+/// A server started on `t.db` in a fresh directory ([`temp_dir`]), with the config `config`
+/// makes for that database path. [`Served::stop`] shuts it down and removes the directory.
+pub struct Served {
+    pub server: tilebag_server::RunningServer,
+    pub addr: SocketAddr,
+    pub dir: PathBuf,
+    pub db: String,
+}
+
+impl Served {
+    pub async fn start(name: &str, config: impl FnOnce(&str) -> ServeConfig) -> Served {
+        let dir = temp_dir(name);
+        let db = dir.join("t.db").to_str().unwrap().to_string();
+        let server = tilebag_server::start(config(&db)).await.unwrap();
+        let addr = server.addr();
+        Served {
+            server,
+            addr,
+            dir,
+            db,
+        }
+    }
+
+    /// Shuts the server down and removes its directory.
+    pub async fn stop(self) {
+        self.server.shutdown().await;
+        let _ = std::fs::remove_dir_all(self.dir);
+    }
+}
