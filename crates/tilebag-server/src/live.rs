@@ -353,6 +353,7 @@ impl Hub {
             shared: shared.clone(),
             subs: HashMap::new(),
             watchers: watch::channel(Utf8Bytes::from_static("")).0,
+            watchers_next: None,
             max_watchers: self.limits.max_watchers_per_game,
             max_per_seat: self.limits.max_connections_per_seat,
             seen: [false; 2],
@@ -763,6 +764,9 @@ struct Unsettled {
     ended: bool,
 }
 
+/// How long after the players the watchers are handed a change.
+const WATCHERS_AFTER: Duration = Duration::from_millis(30);
+
 /// A public game waiting for its players: its place under the caps, and when it expires.
 struct Waiting {
     _slot: WaitingSlot,
@@ -806,6 +810,10 @@ struct GameTask {
     /// watcher that falls behind gets the newest view, never a backlog, and however many there
     /// are, a change costs the game's task one view).
     watchers: watch::Sender<Utf8Bytes>,
+    /// The watchers' next view and when to hand it over: a moment after the players have
+    /// theirs, so that waking thousands of watchers never delays an acknowledgement (and
+    /// changes that come together reach them as one).
+    watchers_next: Option<(Utf8Bytes, Instant)>,
     /// At most this many watchers, and this many connections on one seat.
     max_watchers: usize,
     max_per_seat: usize,
@@ -854,6 +862,12 @@ impl GameTask {
                 wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600))
                     .into(),
             );
+            let to_watchers = self.watchers_next.as_ref().map(|n| n.1);
+            let watchers_sleep = tokio::time::sleep_until(
+                to_watchers
+                    .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600))
+                    .into(),
+            );
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => {
@@ -877,6 +891,7 @@ impl GameTask {
                     }
                     self.fire_due().await
                 }
+                _ = watchers_sleep, if to_watchers.is_some() => self.release_to_watchers(),
                 _ = crate::shutdown::stopped(&mut stop) => break,
             }
         }
@@ -1523,6 +1538,18 @@ impl GameTask {
                 Some(t) => t.clone(),
                 None => self.state_for(Audience::Observer, effects),
             };
+            let due = self
+                .watchers_next
+                .as_ref()
+                .map_or_else(|| Instant::now() + WATCHERS_AFTER, |n| n.1);
+            self.watchers_next = Some((text, due));
+        }
+    }
+
+    /// Hand the watchers their latest view (each of their connections then sends it after a
+    /// short wait of its own, so that they are served spread out).
+    fn release_to_watchers(&mut self) {
+        if let Some((text, _)) = self.watchers_next.take() {
             self.watchers.send_replace(text);
         }
     }

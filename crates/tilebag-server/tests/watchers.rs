@@ -27,18 +27,55 @@ async fn two_thousand_watchers_do_not_slow_the_players_acknowledgements() {
         eprintln!("skipping: the open-file limit ({fds}) is too low for {WATCHERS} watchers");
         return;
     }
-    let dir = temp_dir("watchers");
+    // The database in memory where the system offers it (tmpfs): what is measured is the
+    // fan-out to the watchers, not the disk's flushes (tens of ms on a busy disk, watched or not).
+    let shm = std::path::Path::new("/dev/shm");
+    let dir = if shm.is_dir() {
+        let d = shm.join(format!(
+            "tilebag-watchers-{}-{}",
+            std::process::id(),
+            random_tag()
+        ));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    } else {
+        temp_dir("watchers")
+    };
     let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
     // Every watcher comes from this machine's one address.
     cfg.net.max_connections_per_address = 0;
     let server = tilebag_server::start(cfg).await.unwrap();
     let addr = server.addr();
-    let created = create(addr, json!({"players": ["Ann", "Bob"], "seed": 11})).await;
+    // Three games in turn, for enough acknowledgements that the 99th percentile means something.
+    let mut acks = Vec::new();
+    for seed in [11, 12, 13] {
+        play_watched_game(addr, seed, &mut acks).await;
+    }
+    acks.sort_by(|a, b| a.total_cmp(b));
+    let p = |q: f64| acks[((acks.len() as f64 - 1.0) * q).round() as usize];
+    eprintln!(
+        "{} acknowledgements with {WATCHERS} watchers: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        acks.len(),
+        p(0.5),
+        p(0.99),
+        p(1.0),
+    );
+    assert!(acks.len() >= 60, "only {} moves were played", acks.len());
+    assert!(p(0.99) < 50.0, "p99 {:.1} ms", p(0.99));
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One game played to its end with 2,000 watchers: each acknowledgement's time goes to `acks`;
+/// every watcher must end with the game's last view.
+async fn play_watched_game(addr: std::net::SocketAddr, seed: u64, acks: &mut Vec<f64>) {
+    let created = create(addr, json!({"players": ["Ann", "Bob"], "seed": seed})).await;
     let mut table = Table::open(addr, &created, false).await;
 
     // The watchers read everything they are sent and keep the last message.
     let received = Arc::new(AtomicUsize::new(0));
     let mut last = Vec::new();
+    let mut readers = Vec::new();
     let t0 = Instant::now();
     for _ in 0..WATCHERS {
         let mut w = WsClient::connect(addr, created["observer_ws"].as_str().unwrap())
@@ -47,7 +84,7 @@ async fn two_thousand_watchers_do_not_slow_the_players_acknowledgements() {
         w.keep = false;
         let seen = Arc::new(AtomicU64::new(0));
         let (received, seen2) = (received.clone(), seen.clone());
-        tokio::spawn(async move {
+        readers.push(tokio::spawn(async move {
             while let Ok(Some(text)) = w.recv_text().await {
                 received.fetch_add(1, Ordering::Relaxed);
                 // The view's `seq` without parsing the whole message.
@@ -60,19 +97,15 @@ async fn two_thousand_watchers_do_not_slow_the_players_acknowledgements() {
                     seen2.fetch_max(seq, Ordering::Relaxed);
                 }
             }
-        });
+        }));
         last.push(seen);
     }
-    eprintln!(
-        "{WATCHERS} watchers connected in {:.1} s",
-        t0.elapsed().as_secs_f64()
-    );
+    let connected = t0.elapsed().as_secs_f64();
 
     // The players play random legal moves; each action's acknowledgement is timed.
-    let mut rng = Rng::new(3);
-    let mut acks = Vec::new();
+    let mut rng = Rng::new(seed);
     let mut n = 0;
-    while acks.len() < 60 && table.view(0)["phase"]["type"] != "ended" {
+    while table.view(0)["phase"]["type"] != "ended" {
         for c in table.seats.iter_mut() {
             c.drain().await;
         }
@@ -95,6 +128,7 @@ async fn two_thousand_watchers_do_not_slow_the_players_acknowledgements() {
         };
         if reply["type"] == "ack" {
             acks.push(sent.elapsed().as_secs_f64() * 1000.0);
+
             table.wait_all(reply["seq"].as_u64().unwrap()).await;
         }
         // A person takes a moment between moves.
@@ -107,24 +141,16 @@ async fn two_thousand_watchers_do_not_slow_the_players_acknowledgements() {
         .iter()
         .filter(|s| s.load(Ordering::Relaxed) == final_seq)
         .count();
-    acks.sort_by(|a, b| a.total_cmp(b));
-    let p = |q: f64| acks[((acks.len() as f64 - 1.0) * q).round() as usize];
     eprintln!(
-        "{} acknowledgements with {WATCHERS} watchers: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
-         {} messages to watchers; {up_to_date} of {WATCHERS} watchers show the last view (seq \
-         {final_seq})",
-        acks.len(),
-        p(0.5),
-        p(0.99),
-        p(1.0),
-        received.load(Ordering::Relaxed),
+        "game {seed}: {WATCHERS} watchers connected in {connected:.1} s, {} messages to them; \
+         {up_to_date} show the last view (seq {final_seq})",
+        received.load(Ordering::Relaxed)
     );
-    assert!(acks.len() >= 20, "only {} moves were played", acks.len());
-    assert!(p(0.99) < 50.0, "p99 {:.1} ms", p(0.99));
     assert_eq!(
         up_to_date, WATCHERS,
         "every watcher ends with the latest view"
     );
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    for r in readers {
+        r.abort();
+    }
 }
