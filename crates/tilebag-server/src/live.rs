@@ -770,7 +770,6 @@ const WATCHERS_AFTER: Duration = Duration::from_millis(30);
 /// A public game waiting for its players: its place under the caps, and when it expires.
 struct Waiting {
     _slot: WaitingSlot,
-    created: Instant,
     /// When it expires: sooner while nobody has opened a seat.
     expires_at: Instant,
     /// When it expires once a seat has been opened.
@@ -782,7 +781,6 @@ impl Waiting {
         let now = Instant::now();
         Waiting {
             _slot: slot,
-            created: now,
             expires_at: now + unopened,
             opened_expires_at: now + opened,
         }
@@ -910,10 +908,7 @@ impl GameTask {
             Ok(true) => {
                 self.shared.expired.store(true, Ordering::Release);
                 self.changes.send_modify(|n| *n = n.wrapping_add(1));
-                let minutes = self
-                    .waiting
-                    .as_ref()
-                    .map_or(0, |w| w.created.elapsed().as_secs() / 60);
+                let minutes = (wall_ms() - self.meta.created_at_ms).max(0) / 60_000;
                 let msg = format!(
                     "game {} expired: nobody started it within {minutes} minutes of its creation",
                     self.meta.id,

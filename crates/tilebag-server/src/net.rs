@@ -477,7 +477,7 @@ async fn connection(
         let mut app = app.clone();
         async move {
             let (mut parts, body) = req.into_parts();
-            let body = match request_body::read(body, &parts.headers, rules).await {
+            let body = match request_body::read(body, rules).await {
                 Ok(b) => b,
                 Err(refused) => {
                     drop(busy);

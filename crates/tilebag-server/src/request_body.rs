@@ -12,7 +12,7 @@
 //! last, and once its body has taken `BODY_GRACE` it must have come at `min_body_rate` on average.
 
 use axum::body::{Body, Bytes};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use hyper::body::Incoming;
 use std::time::{Duration, Instant};
@@ -66,28 +66,14 @@ impl IntoResponse for BodyRefusal {
     }
 }
 
-/// The declared length, if the headers give one that reads.
-fn content_length(headers: &HeaderMap) -> Option<u64> {
-    headers
-        .get(header::CONTENT_LENGTH)?
-        .to_str()
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
-
 /// Reads the whole body into one buffer, or says why not.
-pub(crate) async fn read(
-    mut body: Incoming,
-    headers: &HeaderMap,
-    rules: BodyRules,
-) -> Result<Body, BodyRefusal> {
+pub(crate) async fn read(mut body: Incoming, rules: BodyRules) -> Result<Body, BodyRefusal> {
     use hyper::body::Body as _;
     if body.is_end_stream() {
         return Ok(Body::empty());
     }
-    let declared = content_length(headers);
+    // hyper reads the length from `Content-Length` (none for a chunked body).
+    let declared = body.size_hint().exact();
     if declared.is_some_and(|n| n > rules.max_bytes as u64) {
         return Err(BodyRefusal::TooLarge(rules.max_bytes));
     }

@@ -19,11 +19,13 @@ const GAME: &str = r#"{"players": ["Ann", "Bob"]}"#;
 /// `503` for an hour.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_hundred_addresses_flood_game_creation_a_new_address_still_creates_one() {
-    let dir = temp_dir("flood-games");
-    let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
-    cfg.quotas = tilebag_server::Quotas::default();
-    let server = tilebag_server::start(cfg).await.unwrap();
-    let addr = server.addr();
+    let served = Served::start("flood-games", |db| {
+        let mut c = config(db, &[]);
+        c.quotas = tilebag_server::Quotas::default();
+        c
+    })
+    .await;
+    let addr = served.addr;
     let (mut created, mut refused) = (0, 0);
     for a in 0..100 {
         let from = format!("127.0.{}.{}", 20 + a / 50, 1 + a % 50);
@@ -45,19 +47,20 @@ async fn after_a_hundred_addresses_flood_game_creation_a_new_address_still_creat
     assert_eq!(created, 300);
     let (status, _, body) = request_from("127.0.9.9", addr, "POST", "/api/games", &[], GAME).await;
     assert_eq!(status, 201, "a new visitor creates a game: {body}");
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// Item 3: a lobby game whose page nobody opens expires sooner than one a player waits in.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_nobody_opens_expires_sooner_than_one_a_player_is_waiting_in() {
-    let dir = temp_dir("unopened");
-    let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
-    cfg.quotas.unopened_expiry = Duration::from_millis(600);
-    cfg.quotas.unjoined_expiry = Duration::from_secs(30);
-    let server = tilebag_server::start(cfg).await.unwrap();
-    let addr = server.addr();
+    let served = Served::start("unopened", |db| {
+        let mut c = config(db, &[]);
+        c.quotas.unopened_expiry = Duration::from_millis(600);
+        c.quotas.unjoined_expiry = Duration::from_secs(30);
+        c
+    })
+    .await;
+    let addr = served.addr;
     let nobody = create(addr, json!({"players": ["Ann", "Bob"]})).await;
     let waiting = create(addr, json!({"players": ["Cy", "Di"]})).await;
     let mut cy = WsClient::connect(addr, waiting["seats"][0]["ws"].as_str().unwrap())
@@ -79,8 +82,7 @@ async fn a_game_nobody_opens_expires_sooner_than_one_a_player_is_waiting_in() {
         .unwrap();
     let v = di.recv_timeout(WAIT).await.unwrap().unwrap();
     assert_eq!(v["view"]["started"], true, "{v}");
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// Item 5: over the connection cap, every refused probe reads its `503` with `Retry-After`, even
@@ -88,12 +90,14 @@ async fn a_game_nobody_opens_expires_sooner_than_one_a_player_is_waiting_in() {
 /// server closed a socket holding an unread request).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn over_the_connection_cap_every_refused_probe_reads_its_503() {
-    let dir = temp_dir("refusals");
-    let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
-    cfg.net.max_connections = 20;
-    cfg.net.max_connections_per_address = 0;
-    let server = tilebag_server::start(cfg).await.unwrap();
-    let addr = server.addr();
+    let served = Served::start("refusals", |db| {
+        let mut c = config(db, &[]);
+        c.net.max_connections = 20;
+        c.net.max_connections_per_address = 0;
+        c
+    })
+    .await;
+    let addr = served.addr;
     let mut held = Vec::new();
     for _ in 0..20 {
         held.push(connect_from("127.0.0.2", addr).await);
@@ -129,8 +133,7 @@ async fn over_the_connection_cap_every_refused_probe_reads_its_503() {
     eprintln!("80 probes over the cap: {answered} read their 503, {reset} were reset");
     assert_eq!((answered, reset), (80, 0));
     drop(held);
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// Item 5: a WebSocket client that keeps sending past its rate limit (10 a second, burst 20)
@@ -138,11 +141,13 @@ async fn over_the_connection_cap_every_refused_probe_reads_its_503() {
 /// after a burst of exactly 21 messages; past that the connection was reset and both were lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_websocket_that_keeps_sending_past_its_limit_reads_rate_limited_and_1008() {
-    let dir = temp_dir("ws-flood");
-    let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
-    cfg.limits = tilebag_server::Limits::default();
-    let server = tilebag_server::start(cfg).await.unwrap();
-    let addr = server.addr();
+    let served = Served::start("ws-flood", |db| {
+        let mut c = config(db, &[]);
+        c.limits = tilebag_server::Limits::default();
+        c
+    })
+    .await;
+    let addr = served.addr;
     let g = create(addr, json!({"players": ["Ann", "Bob"]})).await;
     for burst in [21, 60, 200] {
         let mut ws = WsClient::connect(addr, g["observer_ws"].as_str().unwrap())
@@ -165,19 +170,20 @@ async fn a_websocket_that_keeps_sending_past_its_limit_reads_rate_limited_and_10
             "a burst of {burst}"
         );
     }
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// Item 4: a seat takes at most four connections; a fifth replaces the oldest, which is told
 /// why. A game takes at most its cap of watchers; the next one is refused and closed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_opened_a_fifth_time_closes_the_oldest_and_watchers_are_capped() {
-    let dir = temp_dir("seat-cap");
-    let mut cfg = config(dir.join("t.db").to_str().unwrap(), &[]);
-    cfg.limits.max_watchers_per_game = 3;
-    let server = tilebag_server::start(cfg).await.unwrap();
-    let addr = server.addr();
+    let served = Served::start("seat-cap", |db| {
+        let mut c = config(db, &[]);
+        c.limits.max_watchers_per_game = 3;
+        c
+    })
+    .await;
+    let addr = served.addr;
     let g = create(addr, json!({"players": ["Ann", "Bob"]})).await;
     let seat0 = g["seats"][0]["ws"].as_str().unwrap();
     let mut conns = Vec::new();
@@ -230,8 +236,7 @@ async fn a_seat_opened_a_fifth_time_closes_the_oldest_and_watchers_are_capped() 
         again.recv_timeout(WAIT).await.unwrap().unwrap()["type"],
         "state"
     );
-    server.shutdown().await;
-    let _ = std::fs::remove_dir_all(dir);
+    served.stop().await;
 }
 
 /// Item 7: damage the server did not notice. A game whose events were all deleted came back at

@@ -202,8 +202,8 @@ impl Division {
         Ok((method, based_on))
     }
 
-    /// Checks that `round` may be (re-)paired.
-    pub(crate) fn check_pairable(&self, round: u32) -> Result<()> {
+    /// Checks that `round` is a posted round or the next one.
+    pub(crate) fn check_round_in_order(&self, round: u32) -> Result<()> {
         let next = self.rounds.len() as u32 + 1;
         if round == 0 || round > next {
             return Err(TournamentError::RoundOutOfOrder {
@@ -212,6 +212,12 @@ impl Division {
                 next,
             });
         }
+        Ok(())
+    }
+
+    /// Checks that `round` may be (re-)paired.
+    pub(crate) fn check_pairable(&self, round: u32) -> Result<()> {
+        self.check_round_in_order(round)?;
         if let Some(r) = self.round(round) {
             let has_results = r.pairings.iter().any(|p| match p {
                 Pairing::Game(g) => g.result.is_some() || g.slip.is_some(),

@@ -2,86 +2,15 @@
 //! its memory (`VmRSS` in `/proc`), its log, and how fast it answers (issue 25, items 1, 6, 7
 //! and 8). Linux only (`/proc`); elsewhere each test says so and passes.
 
+mod support;
+
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
+use support::serve::Server;
 use tilebag_server::client::{http, post_json, WsClient};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A `tilebag serve` child process; killed when dropped.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-    /// Every line the server printed before it listened and just after (its start-up log).
-    log: Vec<String>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    fn start(dir: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tilebag"))
-            .args(["serve", "--port", "0", "--database", "t.db"])
-            .args(extra)
-            .current_dir(dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start tilebag serve");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut log = Vec::new();
-        // The start-up log ends with the line on limits.
-        loop {
-            let mut line = String::new();
-            if out.read_line(&mut line).unwrap() == 0 {
-                panic!("the server stopped: {log:?}");
-            }
-            let done = line.contains("at most");
-            log.push(line.trim_end().to_string());
-            if done {
-                break;
-            }
-        }
-        let addr = log
-            .iter()
-            .find_map(|l| l.split("listening on http://").nth(1))
-            .and_then(|r| r.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {log:?}"))
-            .parse()
-            .unwrap();
-        // Keep reading its output, so that it never blocks on a full pipe.
-        std::thread::spawn(move || for _ in out.lines() {});
-        Server { child, addr, log }
-    }
-
-    /// Resident memory in MB.
-    fn rss_mb(&self) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("the server's /proc status");
-        let kb: f64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse().ok())
-            .expect("VmRSS");
-        kb / 1024.0
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tilebag-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn on_linux() -> bool {
     if Path::new("/proc/self/status").exists() {
@@ -154,7 +83,7 @@ async fn dripped_bodies_cost_no_memory_are_closed_on_time_and_block_nobody() {
     if !on_linux() {
         return;
     }
-    let dir = temp_dir("drip");
+    let dir = support::temp_dir("tilebag", "drip");
     let server = Server::start(&dir, &[]);
     let addr = server.addr;
     let (mut seat, _other) = live_game(addr).await;
@@ -250,7 +179,7 @@ async fn memory_is_given_back_after_thousands_of_connections_close() {
     if !on_linux() {
         return;
     }
-    let dir = temp_dir("giveback");
+    let dir = support::temp_dir("tilebag", "giveback");
     let server = Server::start(&dir, &[]);
     let addr = server.addr;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -294,7 +223,7 @@ async fn memory_is_given_back_after_thousands_of_connections_close() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_start_up_log_names_the_key_file_not_the_key_and_names_damaged_event_files() {
     let _one = ONE_AT_A_TIME.lock().await;
-    let dir = temp_dir("startlog");
+    let dir = support::temp_dir("tilebag", "startlog");
     std::fs::create_dir_all(dir.join("tilebag-events")).unwrap();
     std::fs::write(dir.join("tilebag-events/broken.tbev"), b"not an event file").unwrap();
     let server = Server::start(&dir, &[]);

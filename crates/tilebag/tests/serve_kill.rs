@@ -2,55 +2,12 @@
 //! the clocks resume where they were (the downtime is not charged, WESPA 4.1(f)), and the game
 //! can be finished; its GCG verifies.
 
+mod support;
+
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+use support::serve::Server;
 use tilebag_server::client::{http, post_json, WsClient};
-
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    // A failing test must not leave a server running (it would hold the test's output open).
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(dir: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tilebag"))
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--database",
-            "t.db",
-            "--allow-seeds",
-        ])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start tilebag serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .parse()
-        .unwrap();
-    Server { child, addr }
-}
 
 async fn state(ws: &mut WsClient) -> Value {
     ws.recv_until(Duration::from_secs(10), "a state message", |m| {
@@ -98,10 +55,8 @@ fn table(view: &Value) -> &Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_survives_kill_9_mid_game_and_finishes_it() {
-    let dir = std::env::temp_dir().join(format!("tilebag-kill9-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut server = start(&dir);
+    let dir = support::temp_dir("tilebag", "kill9");
+    let mut server = Server::start(&dir, &["--allow-seeds"]);
     let created = post_json(
         server.addr,
         "/api/games",
@@ -144,7 +99,7 @@ async fn serve_survives_kill_9_mid_game_and_finishes_it() {
     drop((a, b, server));
     // Down for three seconds: none of it may be charged to Ann, whose clock was running.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let server = start(&dir);
+    let server = Server::start(&dir, &["--allow-seeds"]);
     let mut a = WsClient::connect(server.addr, &ws_path(0)).await.unwrap();
     let mut b = WsClient::connect(server.addr, &ws_path(1)).await.unwrap();
     let after_a = state(&mut a).await;

@@ -137,14 +137,7 @@ impl Division {
     /// the round is posted or the next one, the two differ, each is known and active, and none
     /// has a result or a slip in the round already.
     fn check_hand_pairing(&self, round: u32, players: &[PlayerId]) -> Result<()> {
-        let next = self.rounds.len() as u32 + 1;
-        if round == 0 || round > next {
-            return Err(TournamentError::RoundOutOfOrder {
-                division: self.name.clone(),
-                round,
-                next,
-            });
-        }
+        self.check_round_in_order(round)?;
         if let [first, second] = players {
             if first == second {
                 return Err(TournamentError::SelfPairing {

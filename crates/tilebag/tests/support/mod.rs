@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod serve;
 pub mod td;
 
 use std::ffi::OsStr;
