@@ -4,6 +4,7 @@
 
 use crate::bag::Bag;
 use crate::board::{Board, Layout};
+use crate::citation::Rule;
 use crate::play::{self, Placement, PlayError, ScoredPlay};
 use crate::ruleset::{
     ChallengeRule, ClockRule, EndRackRule, OutPlayClock, OvertimeConsequence, Ruleset,
@@ -107,22 +108,33 @@ pub enum GameError {
     NotAllowed(&'static str, &'static str),
     #[error("the tiles {0} are not on the rack")]
     TilesNotOnRack(String),
-    #[error("an exchange needs at least {need} tiles in the bag; it holds {have} (NASPA IV.E.2.a, WESPA 3.2.1)")]
-    ExchangeBagTooSmall { need: usize, have: usize },
-    #[error("an exchange must return at least one tile")]
-    EmptyExchange,
-    #[error("{0}")]
-    Play(#[from] PlayError),
+    #[error("an exchange needs at least {need} tiles in the bag; it holds {have} ({rule})")]
+    ExchangeBagTooSmall {
+        need: usize,
+        have: usize,
+        rule: &'static str,
+    },
+    /// `hint` says what to do instead where the book allows exchanging none of the letters.
+    #[error("an exchange must return at least one tile{hint}")]
+    EmptyExchange { hint: &'static str },
+    /// A placement the board's rules refuse, with the rule of the game's own book.
+    #[error("{error} ({rule})")]
+    Play {
+        error: PlayError,
+        rule: &'static str,
+    },
     #[error("the play is not acceptable (void rule): it is refused and the turn goes on")]
     VoidRefused,
     #[error("{0:?} is not a word formed by the play")]
     NotFormed(String),
     #[error("time went backwards: event at {at} ms after one at {last} ms")]
     TimeWentBackwards { at: i64, last: i64 },
-    #[error("fewer than {0} successive scoreless turns have been made (NASPA V.B)")]
-    SixZeroNotReached(u32),
-    #[error("the game is neutralised until the director resumes it (NASPA II.A, WESPA 4.1)")]
-    Paused,
+    #[error("fewer than {turns} successive scoreless turns have been made ({rule})")]
+    SixZeroNotReached { turns: u32, rule: &'static str },
+    #[error("the game is neutralised until the director resumes it ({rule})")]
+    Paused { rule: &'static str },
+    #[error("resigning is not allowed now: a resignation is asked for on one's own turn ({rule})")]
+    ResignOffTurn { rule: &'static str },
 }
 
 /// What an accepted event did, for the shell to report.
@@ -590,6 +602,12 @@ impl Game {
         )
     }
 
+    /// A placement the board's rules refuse, citing the rule of this game's own book.
+    pub fn refused_placement(&self, error: PlayError) -> GameError {
+        let rule = self.ruleset.citation(error.rule());
+        GameError::Play { error, rule }
+    }
+
     /// Apply one event. On error nothing changes.
     pub fn apply(&mut self, ev: &Event, judge: &dyn WordJudge) -> Result<Vec<Effect>, GameError> {
         if let Actor::Seat(s) = ev.actor {
@@ -638,7 +656,9 @@ impl Game {
                 Action::Tick | Action::Resume | Action::DirectorEnd | Action::Pause
             )
         {
-            return Err(GameError::Paused);
+            return Err(GameError::Paused {
+                rule: self.ruleset.citation(Rule::ClockNeutralised),
+            });
         }
         match (&ev.action, ev.actor) {
             (Action::Tick, _) => Ok(()),
@@ -692,7 +712,9 @@ impl Game {
     /// until the director resumes it (NASPA II.A, WESPA 4.1).
     fn pause(&mut self, actor: Actor, at: i64, fx: &mut Vec<Effect>) -> Result<(), GameError> {
         if self.paused.is_some() {
-            return Err(GameError::Paused);
+            return Err(GameError::Paused {
+                rule: self.ruleset.citation(Rule::ClockNeutralised),
+            });
         }
         let called_by = match actor {
             Actor::Seat(s) => Some(s),
@@ -736,7 +758,11 @@ impl Game {
         let deduct = self.ruleset.director_shortened.deduct_own_rack;
         if deduct {
             for s in 0..2 {
-                self.own_rack_line(s, "director-shortened game (NASPA V.F)");
+                let why = format!(
+                    "director-shortened game ({})",
+                    self.ruleset.citation(Rule::DirectorEndsTheGame)
+                );
+                self.own_rack_line(s, &why);
             }
         }
         self.finish(EndReason::DirectorEnded, true, fx);
@@ -746,10 +772,9 @@ impl Game {
     fn offer_resignation(&mut self, s: usize, fx: &mut Vec<Effect>) -> Result<(), GameError> {
         // NASPA I.B, NSA I.B: a request, made on one's own time; the opponent decides.
         if s != self.to_move {
-            return Err(GameError::NotAllowed(
-                "resigning",
-                "a resignation is asked for on one's own turn (NASPA I.B)",
-            ));
+            return Err(GameError::ResignOffTurn {
+                rule: self.ruleset.citation(Rule::Resigning),
+            });
         }
         if self.resignation_offer.is_some() {
             return Err(GameError::NotAllowed(
@@ -809,7 +834,10 @@ impl Game {
             ));
         }
         if self.zero_run < need || self.pending.is_some() {
-            return Err(GameError::SixZeroNotReached(need));
+            return Err(GameError::SixZeroNotReached {
+                turns: need,
+                rule: self.ruleset.citation(Rule::ScorelessTurns),
+            });
         }
         self.end_six_zero(fx);
         Ok(())
@@ -865,7 +893,14 @@ impl Game {
         fx: &mut Vec<Effect>,
     ) -> Result<(), GameError> {
         if tiles.is_empty() {
-            return Err(GameError::EmptyExchange);
+            // Literacy 2018 "Play" lets a player exchange none of the letters: that turn is a
+            // pass, which is how it is made here.
+            let hint = if self.ruleset.book() == "Literacy" {
+                "; to exchange none of the letters (Literacy play), pass: it is the same turn"
+            } else {
+                ""
+            };
+            return Err(GameError::EmptyExchange { hint });
         }
         self.prepare_move(s, fx)?;
         let need = self.ruleset.exchange_min_bag;
@@ -873,6 +908,7 @@ impl Game {
             return Err(GameError::ExchangeBagTooSmall {
                 need,
                 have: self.bag.len(),
+                rule: self.ruleset.citation(Rule::ExchangeNeedsTilesInTheBag),
             });
         }
         let rack_before = self.racks[s].clone();
@@ -950,7 +986,9 @@ impl Game {
         judge: &dyn WordJudge,
         fx: &mut Vec<Effect>,
     ) -> Result<(), GameError> {
-        let sp = self.check_play(placement)?;
+        let sp = self
+            .check_play(placement)
+            .map_err(|e| self.refused_placement(e))?;
         if self.ruleset.challenge == ChallengeRule::Void
             && !sp.words.iter().all(|w| judge.is_valid(&w.word))
         {
@@ -1170,11 +1208,16 @@ impl Game {
         passes.len() == 4 && passes.iter().all(|t| t.kind == TurnKind::Pass)
     }
 
-    /// Six scoreless turns: each player loses the value of their own rack (NASPA V.G.1, WESPA
-    /// 5.2, SANSPA 18.4).
+    /// Six scoreless turns: each player loses the value of their own rack (NASPA V.B, NSA
+    /// V.C, WESPA 5.2, SANSPA 18.1).
     fn end_six_zero(&mut self, fx: &mut Vec<Effect>) {
+        let why = format!(
+            "{} successive scoreless turns ({})",
+            self.ruleset.six_zero.turns,
+            self.ruleset.citation(Rule::ScorelessTurns)
+        );
         for s in 0..2 {
-            self.own_rack_line(s, "six successive scoreless turns");
+            self.own_rack_line(s, &why);
         }
         self.finish(EndReason::SixZeros, true, fx);
     }
@@ -1206,7 +1249,10 @@ impl Game {
                 self.adjustments.push(Adjustment {
                     seat: s,
                     points: 2 * v,
-                    why: "twice the opponent's unplayed tiles (NASPA V.G.1, SANSPA 18.4)".into(),
+                    why: format!(
+                        "twice the opponent's unplayed tiles ({})",
+                        self.ruleset.end_rack_citation()
+                    ),
                 });
             }
             EndRackRule::AddAndSubtract => {
@@ -1224,12 +1270,15 @@ impl Game {
                 self.adjustments.push(Adjustment {
                     seat: s,
                     points: v,
-                    why: "the opponent's unplayed tiles (WESPA 5.1.4(a))".into(),
+                    why: format!(
+                        "the opponent's unplayed tiles ({})",
+                        self.ruleset.end_rack_citation()
+                    ),
                 });
                 self.adjustments.push(Adjustment {
                     seat: o,
                     points: -v,
-                    why: "own unplayed tiles (WESPA 5.1.4(a))".into(),
+                    why: format!("own unplayed tiles ({})", self.ruleset.end_rack_citation()),
                 });
             }
         }
@@ -1240,7 +1289,7 @@ impl Game {
     /// or by their deficit plus the margin (NASPA V.K.2, NSA V.J.2, WESPA 5.7(c), SANSPA 19.3).
     fn leave(&mut self, s: usize, resigned: bool, fx: &mut Vec<Effect>) {
         let m = self.ruleset.resignation.margin;
-        let rule = self.ruleset.leaving_rule();
+        let rule = self.ruleset.citation(Rule::LeavingTheGame);
         let what = if resigned {
             "resigned"
         } else {
@@ -1317,13 +1366,7 @@ impl Game {
                     points: -p,
                     why: format!(
                         "overtime: {per} points per started minute ({})",
-                        match self.ruleset.book() {
-                            "NASPA" => "NASPA V.G.2",
-                            "NSA" => "NSA V.F.2",
-                            "WESPA" => "WESPA 5.3.2",
-                            "SANSPA" => "SANSPA 18.5",
-                            _ => "NSA V.F.2, the Literacy default",
-                        }
+                        self.ruleset.citation(Rule::OvertimePenalty)
                     ),
                 });
             }
@@ -1509,17 +1552,20 @@ impl Game {
                 // opponent pays any usual overtime penalty; racks are ignored; the opponent is
                 // raised to a 1-point win if needed.
                 let op = overtime_penalty(self.clocks.remaining_ms[o], per);
+                let penalty_rule = self.ruleset.citation(Rule::OvertimePenalty);
+                let limit_rule = self.ruleset.citation(Rule::OvertimeLimit);
+                let minutes = self.ruleset.overtime.limit.map_or(10, |l| l.minutes);
                 if op > 0 {
-                    self.adjust(o, -op, "overtime penalty (NASPA V.G.2)");
+                    self.adjust(o, -op, &format!("overtime penalty ({penalty_rule})"));
                 }
                 self.adjust(
                     s,
                     -deduction,
-                    "more than 10 minutes of overtime (NASPA V.G.3)",
+                    &format!("more than {minutes} minutes of overtime ({limit_rule})"),
                 );
                 if self.scores[s] >= self.scores[o] {
                     let raise = self.scores[s] + 1 - self.scores[o];
-                    self.adjust(o, raise, "raised to a 1-point win (NASPA V.G.3)");
+                    self.adjust(o, raise, &format!("raised to a 1-point win ({limit_rule})"));
                 }
             }
             OvertimeConsequence::Forfeit { min_margin } => {
@@ -1528,17 +1574,17 @@ impl Game {
                 for seat in 0..2 {
                     let p = overtime_penalty(self.clocks.remaining_ms[seat], per);
                     if p > 0 {
-                        self.adjust(seat, -p, "overtime penalty");
+                        let why = format!(
+                            "overtime penalty ({})",
+                            self.ruleset.citation(Rule::OvertimePenalty)
+                        );
+                        self.adjust(seat, -p, &why);
                     }
                 }
                 let margin = self.scores[o] - self.scores[s];
                 if margin < min_margin {
                     let cut = self.scores[o] - min_margin - self.scores[s];
-                    let rule = if self.ruleset.book() == "SANSPA" {
-                        "SANSPA 18.5"
-                    } else {
-                        "WESPA 5.3.3"
-                    };
+                    let rule = self.ruleset.citation(Rule::OvertimeLimit);
                     self.adjust(
                         s,
                         cut,

@@ -341,7 +341,14 @@ fn naspa_iv_e_2_a_exchange_needs_seven_in_the_bag() {
     let j = judge(&[]);
     let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", "EEEEII");
     let e = act(&mut g, 0, 0, Action::Exchange { tiles: tiles("C") }, &j).unwrap_err();
-    assert_eq!(e, GameError::ExchangeBagTooSmall { need: 7, have: 6 });
+    assert_eq!(
+        e,
+        GameError::ExchangeBagTooSmall {
+            need: 7,
+            have: 6,
+            rule: "NASPA IV.E.2.a"
+        }
+    );
     let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", "EEEEIII");
     act(&mut g, 0, 0, Action::Exchange { tiles: tiles("CG") }, &j).unwrap();
     assert_eq!(g.bag_len(), 7);
@@ -520,7 +527,10 @@ fn naspa_v_b_either_player_may_end_after_the_sixth_zero() {
     passes(&mut g, 5, &j);
     assert_eq!(
         act(&mut g, 0, 90_000, Action::EndAfterSixZeros, &j).unwrap_err(),
-        GameError::SixZeroNotReached(6)
+        GameError::SixZeroNotReached {
+            turns: 6,
+            rule: "NASPA V.B"
+        }
     );
     passes(&mut g, 1, &j);
     assert!(!g.is_over(), "NASPA V.B: the game does not end by itself");
@@ -896,11 +906,11 @@ fn naspa_ii_a_calling_the_director_stops_the_clock_and_blocks_play() {
     let before = g.clone();
     assert_eq!(
         play(&mut g, 0, 50_000, "8G", "CAT", &j).unwrap_err(),
-        GameError::Paused
+        GameError::Paused { rule: "NASPA II.A" }
     );
     assert_eq!(
         act(&mut g, 0, 50_000, Action::Pause, &j).unwrap_err(),
-        GameError::Paused
+        GameError::Paused { rule: "NASPA II.A" }
     );
     assert!(
         act(&mut g, 1, 50_000, Action::Resume, &j).is_err(),
@@ -1044,7 +1054,10 @@ fn void_rule_refuses_an_off_centre_first_play() {
     let snapshot = g.clone();
     assert_eq!(
         play(&mut g, 0, 0, "7G", "CAT", &j).unwrap_err(),
-        GameError::Play(PlayError::MissesCentre(Square::new(7, 7)))
+        GameError::Play {
+            error: PlayError::MissesCentre(Square::new(7, 7)),
+            rule: "NASPA A.I.A"
+        }
     );
     assert_eq!(g, snapshot);
 }
@@ -1210,4 +1223,111 @@ fn wespa_5_7_c_a_resignation_at_0_0_is_level_not_behind_and_cites_wespa() {
         why.contains("left the game while ahead") && why.contains("SANSPA 19.3"),
         "{why}"
     );
+}
+
+/// Whether `text` cites no book but `book` (Literacy 2018 defers to NSA where it is silent, so
+/// a Literacy game may cite NSA).
+fn cites_only(book: &str, text: &str) -> bool {
+    let allowed: &[&str] = match book {
+        "Literacy" => &["Literacy", "NSA"],
+        b => &[b],
+    };
+    ["NASPA", "NSA", "WESPA", "SANSPA", "Literacy"]
+        .iter()
+        .filter(|b| !allowed.contains(b))
+        // "NSA" is inside "NASPA" and "SANSPA": look for the word.
+        .all(|b| {
+            !text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .any(|w| w == *b)
+        })
+}
+
+#[test]
+fn issue_27_every_adjustment_and_refusal_cites_the_games_own_book() {
+    let j = judge(&["AT", "CAT"]);
+    for name in Ruleset::PRESETS {
+        let r = Ruleset::preset(name).unwrap();
+        let book = r.book();
+        // The out play: the rack adjustment.
+        let mut g = out_play_game(r.clone());
+        play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+        act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+        assert!(!g.adjustments().is_empty(), "{name}: no rack adjustment");
+        for a in g.adjustments() {
+            assert!(
+                a.why.contains(book),
+                "{name}: {:?} names no {book} rule",
+                a.why
+            );
+            assert!(
+                cites_only(book, &a.why),
+                "{name}: {:?} cites another book",
+                a.why
+            );
+        }
+        // Refusals: a first play off the centre under the void rule, an exchange with too few
+        // tiles in the bag, a resignation asked out of turn.
+        let mut refusals = Vec::new();
+        let mut g = game(r.clone(), "CATSDOG", "EEEIIOU", "EEEEII");
+        refusals.push(act(
+            &mut g,
+            0,
+            0,
+            Action::Exchange { tiles: tiles("C") },
+            &j,
+        ));
+        refusals.push(play(&mut g, 0, 0, "8A", "CAT", &j));
+        refusals.push(act(&mut g, 1, 0, Action::Resign, &j));
+        let mut void = r.clone();
+        void.challenge = ChallengeRule::Void;
+        let mut g = game(void, "CATSDOG", "EEEIIOU", BAG20);
+        refusals.push(play(&mut g, 0, 0, "7G", "CAT", &j));
+        for e in refusals.into_iter().filter_map(Result::err) {
+            let text = e.to_string();
+            assert!(
+                cites_only(book, &text),
+                "{name}: {text:?} cites another book"
+            );
+        }
+    }
+}
+
+#[test]
+fn issue_27_an_nsa_out_play_cites_nsa_and_a_literacy_one_cites_literacy() {
+    let j = judge(&["AT"]);
+    let mut g = out_play_game(Ruleset::nsa_2011());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+    assert_eq!(
+        g.adjustments()[0].why,
+        "twice the opponent's unplayed tiles (NSA V.F.1)"
+    );
+    let mut g = out_play_game(Ruleset::literacy_2018());
+    play(&mut g, 0, 0, "8H", "AT", &j).unwrap();
+    act(&mut g, 1, 1000, Action::Accept, &j).unwrap();
+    let whys: Vec<&str> = g.adjustments().iter().map(|a| a.why.as_str()).collect();
+    assert_eq!(
+        whys,
+        [
+            "the opponent's unplayed tiles (Literacy scoring 9)",
+            "own unplayed tiles (Literacy scoring 9)"
+        ]
+    );
+}
+
+#[test]
+fn literacy_play_an_exchange_of_none_of_the_letters_is_made_as_a_pass() {
+    let j = judge(&[]);
+    let mut g = game(Ruleset::literacy_2018(), "CATSDOG", "EEEIIOU", BAG20);
+    let e = act(&mut g, 0, 0, Action::Exchange { tiles: vec![] }, &j).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("pass"), "{text}");
+    // The pass it points to is accepted, and is a scoreless turn.
+    act(&mut g, 0, 0, Action::Pass, &j).unwrap();
+    assert_eq!(g.zero_run(), 1);
+    // Other books do not allow exchanging none: no such hint.
+    let mut g = game(Ruleset::naspa_2013(), "CATSDOG", "EEEIIOU", BAG20);
+    let e = act(&mut g, 0, 0, Action::Exchange { tiles: vec![] }, &j).unwrap_err();
+    assert_eq!(e.to_string(), "an exchange must return at least one tile");
 }

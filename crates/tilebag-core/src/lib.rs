@@ -5,13 +5,15 @@
 //! - [`board`]: the premium layout (data), the board, GCG coordinates.
 //! - [`play`]: validating and scoring placements.
 //! - [`bag`]: the seeded bag.
-//! - [`ruleset`]: every parameter the rulebooks vary, and the presets.
+//! - [`ruleset`]: every parameter the rulebooks vary, and the presets; [`citation`]: which
+//!   rule of the game's own book a message cites.
 //! - [`game`]: the game state machine (holds, challenges, clocks, end of game).
 //! - [`civil`]: seconds since 1970 as a UTC date and time, for log stamps.
 //! - [`gcg`]: reading and writing GCG records; [`replay`]: checking a record against the rules.
 
 pub mod bag;
 pub mod board;
+pub mod citation;
 pub mod civil;
 pub mod game;
 pub mod gcg;

@@ -2,6 +2,7 @@
 //! and scoring them.
 
 use crate::board::{Board, Direction, Layout, Position, Square};
+use crate::citation::Rule;
 use crate::tiles::{PlacedTile, Tile, TileSet};
 use serde::{Deserialize, Serialize};
 
@@ -70,32 +71,31 @@ impl ScoredPlay {
     }
 }
 
-/// Why a placement is refused. Each names the square (where there is one) and the rule.
+/// Why a placement is refused. Each names the square, where there is one; [`PlayError::rule`]
+/// names the rule, which a game cites in its own book ([`crate::Game::refused_placement`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
     #[error("a play must place at least one tile")]
     NoTiles,
     #[error("square {0} is off the board")]
     OffBoard(String),
-    #[error("square {0} already holds a tile (NASPA A.I.B: tiles are added to empty squares)")]
+    #[error("square {0} already holds a tile: tiles are added to empty squares")]
     Occupied(Square),
     #[error("square {0} is covered twice in one play")]
     Duplicate(Square),
-    #[error("the tile at {0} is not in the row or column of the others (NASPA A.I.B, WESPA appendix 1: no diagonal or scattered plays)")]
+    #[error(
+        "the tile at {0} is not in the row or column of the others: no diagonal or scattered plays"
+    )]
     NotInLine(Square),
-    #[error("gap at {0}: the new tiles must form one unbroken word (NASPA III.G.5, A.I.B)")]
+    #[error("gap at {0}: the new tiles must form one unbroken word")]
     Gap(Square),
-    #[error(
-        "the first play must cover the centre square {0} (NASPA III.G.1, A.I.A; WESPA appendix 1)"
-    )]
+    #[error("the first play must cover the centre square {0}")]
     MissesCentre(Square),
-    #[error("the first play must use at least two tiles (NASPA A.I.A)")]
+    #[error("the first play must use at least two tiles")]
     FirstPlayTooShort,
-    #[error(
-        "the play starting at {0} does not touch any tile on the board (NASPA III.G.5, A.I.B)"
-    )]
+    #[error("the play starting at {0} does not touch any tile on the board")]
     NotConnected(Square),
-    #[error("the blank at {0} is not designated (NASPA IV.F.1)")]
+    #[error("the blank at {0} is not designated")]
     BlankNotDesignated(Square),
     #[error("the word has {written} at {square}, but the board has {board} there")]
     ThroughMismatch {
@@ -115,6 +115,18 @@ pub enum PlayError {
     NoWord,
     #[error("{0}")]
     Letter(#[from] crate::tiles::UnknownLetter),
+}
+
+impl PlayError {
+    /// The rule that refuses the placement (NASPA A.I.A, A.I.B, IV.F.1 and their equals in the
+    /// other books).
+    pub fn rule(&self) -> Rule {
+        match self {
+            PlayError::MissesCentre(_) | PlayError::FirstPlayTooShort => Rule::FirstPlay,
+            PlayError::BlankNotDesignated(_) => Rule::BlankDesignation,
+            _ => Rule::Placement,
+        }
+    }
 }
 
 impl Placement {

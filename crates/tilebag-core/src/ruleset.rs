@@ -1,6 +1,7 @@
 //! Rulesets: every parameter the rulebooks vary, as data. Presets are constructors whose fields
 //! cite their rules. A ruleset serialises, so a game records the exact rules it was played under.
 
+use crate::citation::{self, Rule};
 use serde::{Deserialize, Serialize};
 
 /// What an unsuccessful challenge costs, and whether plays are checked at all before they stand.
@@ -600,13 +601,7 @@ impl Ruleset {
         (
             "exchange-min-bag",
             self.exchange_min_bag.to_string(),
-            self.cite(
-                "NASPA IV.E.2.a",
-                "NSA IV.E.2.a",
-                "WESPA 3.2.1",
-                "SANSPA 10.2",
-                "NSA IV.E.2.a (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::ExchangeNeedsTilesInTheBag),
         )
     }
 
@@ -711,13 +706,7 @@ impl Ruleset {
                 "{} successive scoreless turns {}",
                 self.six_zero.turns, ending
             ),
-            self.cite(
-                "NASPA V.B",
-                "NSA V.C",
-                "WESPA 5.2",
-                "SANSPA 18.1",
-                "NSA V.C (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::ScorelessTurns),
         )
     }
 
@@ -732,15 +721,7 @@ impl Ruleset {
                 "the player out adds the opponent's rack; the opponent subtracts it".to_string()
             }
         };
-        let citation = match (self.book(), self.end_rack) {
-            ("NASPA", _) => "NASPA V.G.1",
-            ("NSA", _) => "NSA V.F.1",
-            ("WESPA", EndRackRule::AddAndSubtract) => "WESPA 5.1.4(a)",
-            ("WESPA", EndRackRule::DoubleToPlayerOut) => "WESPA 5.1.4(b)",
-            ("SANSPA", _) => "SANSPA 18.4",
-            _ => "Literacy scoring 9",
-        };
-        ("end-rack", value, citation)
+        ("end-rack", value, self.end_rack_citation())
     }
 
     /// Each player's time, or Literacy's one game clock with its cap per turn.
@@ -808,13 +789,7 @@ impl Ruleset {
         (
             "resignation-margin",
             self.resignation.margin.to_string(),
-            self.cite(
-                "NASPA V.K.2",
-                "NSA V.J.2",
-                "WESPA 5.7(c)",
-                "SANSPA 19.3",
-                "NSA V.J.2 (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::LeavingTheGame),
         )
     }
 
@@ -827,13 +802,7 @@ impl Ruleset {
             } else {
                 "none: a resignation is scored as leaving the game".to_string()
             },
-            self.cite(
-                "NASPA I.B",
-                "NSA I.B",
-                "WESPA 5.7(b)",
-                "SANSPA 19.3",
-                "NSA I.B (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::Resigning),
         )
     }
 
@@ -842,13 +811,7 @@ impl Ruleset {
         (
             "director-shortened-deducts-racks",
             self.director_shortened.deduct_own_rack.to_string(),
-            self.cite(
-                "NASPA V.F",
-                "NSA V.E",
-                "not in WESPA 2010 (the director's call; NASPA V.F's rack deduction used)",
-                "not in SANSPA 1999 (the director's call; NASPA V.F's rack deduction used)",
-                "NSA V.E (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::DirectorEndsTheGame),
         )
     }
 
@@ -863,13 +826,7 @@ impl Ruleset {
         (
             "first-player",
             value.to_string(),
-            self.cite(
-                "NASPA III.D",
-                "NSA III.D",
-                "WESPA 2.1",
-                "SANSPA 6.4",
-                "Literacy play",
-            ),
+            self.citation(Rule::FirstPlayer),
         )
     }
 
@@ -1072,14 +1029,22 @@ impl Ruleset {
         }
     }
 
-    /// The rule that scores a player who leaves a game in progress, in this ruleset's book.
-    pub fn leaving_rule(&self) -> &'static str {
-        match self.book() {
-            "NASPA" => "NASPA V.K.2",
-            "NSA" => "NSA V.J.2",
-            "WESPA" => "WESPA 5.7(c)",
-            "SANSPA" => "SANSPA 19.3",
-            _ => "NSA V.J.2, the Literacy default",
+    /// The number of `rule` in this ruleset's own book (issue 27 item 5: a message never
+    /// cites another book than the game's).
+    pub fn citation(&self, rule: Rule) -> &'static str {
+        rule.numbers()[citation::column(self.book())]
+    }
+
+    /// The rule for the racks left when a player goes out, in this ruleset's book: where the
+    /// book leaves it to the organiser (WESPA 5.1.4), the clause chosen.
+    pub fn end_rack_citation(&self) -> &'static str {
+        match (self.book(), self.end_rack) {
+            ("NASPA", _) => "NASPA V.G.1",
+            ("NSA", _) => "NSA V.F.1",
+            ("WESPA", EndRackRule::AddAndSubtract) => "WESPA 5.1.4(a)",
+            ("WESPA", EndRackRule::DoubleToPlayerOut) => "WESPA 5.1.4(b)",
+            ("SANSPA", _) => "SANSPA 18.4",
+            _ => "Literacy scoring 9",
         }
     }
 }

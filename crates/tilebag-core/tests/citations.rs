@@ -3,6 +3,7 @@
 //! `../shared/rules` (next to the workspace); the test is skipped, saying so, when they are absent.
 
 use std::path::PathBuf;
+use tilebag_core::citation::Rule;
 use tilebag_core::ruleset::Ruleset;
 
 fn rules_dir() -> Option<PathBuf> {
@@ -190,6 +191,19 @@ fn subject(field: &str) -> Vec<Vec<&'static str>> {
         "resignation-margin" => vec![any(&["resign", "leave", "departure"]), any(&["50"])],
         "resignation-option" => vec![any(&["resign", "leave", "departure"])],
         "director-shortened-deducts-racks" => vec![any(&["director"])],
+        "first-play" => vec![any(&["first", "opening"]), any(&["cent"])],
+        "placement" => vec![any(&[
+            "row", "line", "diagonal", "touch", "one word", "across",
+        ])],
+        "blank-designation" => vec![any(&["blank"])],
+        "overtime-penalty" | "overtime-limit" => vec![any(&[
+            "overtime",
+            "overrun",
+            "exceed",
+            "time penalt",
+            "minute",
+        ])],
+        "clock-neutralised" => vec![any(&["neutrali", "stop", "interrupt"])],
         "first-player" => vec![any(&["first", "start"])],
         "bye-spread" => vec![any(&["bye"])],
         "forfeit-spread" => vec![any(&["forfeit"])],
@@ -235,7 +249,12 @@ fn shared_rulebooks_every_preset_citation_exists_and_is_on_subject() {
     let mut problems = Vec::new();
     for name in Ruleset::PRESETS {
         let r = Ruleset::preset(name).unwrap();
-        for (field, _, citation) in r.describe() {
+        // What `rules show` cites, and what the game's messages cite (issue 27 item 5).
+        let messages = Rule::ALL
+            .iter()
+            .map(|&rule| (rule.name(), r.citation(rule)));
+        let shown = r.describe().into_iter().map(|(field, _, c)| (field, c));
+        for (field, citation) in shown.chain(messages) {
             if citation.is_empty() {
                 continue;
             }

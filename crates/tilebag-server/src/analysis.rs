@@ -14,7 +14,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use std::sync::Arc;
-use tilebag_core::gcg::parse_gcg;
+use tilebag_core::gcg::{parse_gcg, GcgEventKind, GcgRecord};
 use tilebag_core::Ruleset;
 use tilebag_engine::analysis::{analyze, TurnAnalysis};
 use tilebag_engine::grid::{letter_char, N};
@@ -52,6 +52,13 @@ struct TurnDoc {
     missed_bingo: bool,
     /// The board before the move: 15 rows, `.` empty, lowercase a blank.
     board: Vec<String>,
+    /// Each player's score before the move, as the record has it (issue 29: the page shows the
+    /// position of that moment, not the final one).
+    scores: [i32; 2],
+    /// Each player's rack at that moment, where the record tells it: the mover's is `rack`;
+    /// the opponent's is the rack written on its next move (a rack changes only with its
+    /// owner's moves), or the rack counted at the end. `null` when the record does not say.
+    racks: [Option<String>; 2],
 }
 
 #[derive(Serialize)]
@@ -102,7 +109,64 @@ fn round1(x: f32) -> f32 {
     (x * 10.0).round() / 10.0
 }
 
-fn turn_doc(n: usize, t: &TurnAnalysis, rack_size: usize) -> TurnDoc {
+/// Each player's score just before record line `line`: the cumulative score of the last line
+/// (move or adjustment) of theirs above it.
+fn scores_before(record: &GcgRecord, line: usize) -> [i32; 2] {
+    let mut last: [(usize, i32); 2] = [(0, 0), (0, 0)];
+    let lines = record
+        .events
+        .iter()
+        .map(|e| (e.line, e.player, e.cumulative))
+        .chain(
+            record
+                .adjustments
+                .iter()
+                .map(|a| (a.line, a.player, a.cumulative)),
+        );
+    for (l, p, cumulative) in lines {
+        if l < line && p < 2 && l >= last[p].0 {
+            last[p] = (l, cumulative);
+        }
+    }
+    [last[0].1, last[1].1]
+}
+
+/// The rack of `player` at record line `line`, when the record tells it: the rack written on
+/// that player's next move at or after it (a rack changes only with its owner's moves), else
+/// the rack counted at the end of the game.
+fn rack_at(record: &GcgRecord, player: usize, line: usize) -> Option<String> {
+    let moves = record.events.iter().filter(|e| {
+        e.line >= line
+            && matches!(
+                e.kind,
+                GcgEventKind::Play { .. } | GcgEventKind::Exchange(_) | GcgEventKind::Pass
+            )
+    });
+    let mut next = None;
+    for e in moves {
+        if e.player == player {
+            next = e.rack.clone();
+            break;
+        }
+    }
+    let full = |r: &String| !r.is_empty() && r.chars().all(|c| c == '?' || c.is_ascii_uppercase());
+    if let Some(r) = next.filter(full) {
+        return Some(r);
+    }
+    let counted = record.events.iter().find_map(|e| match &e.kind {
+        GcgEventKind::EndRack { tiles } if e.line >= line => {
+            let own = e.player == player && e.score < 0;
+            let opponents = e.player != player && e.score > 0;
+            (own || opponents).then(|| tiles.clone())
+        }
+        _ => None,
+    });
+    counted
+        .or_else(|| record.last_racks.get(player).cloned().flatten())
+        .filter(full)
+}
+
+fn turn_doc(n: usize, t: &TurnAnalysis, rack_size: usize, record: &GcgRecord) -> TurnDoc {
     let played = match &t.played {
         Some(m) => {
             let mut d = move_doc(m, &t.grid, rack_size);
@@ -136,6 +200,18 @@ fn turn_doc(n: usize, t: &TurnAnalysis, rack_size: usize) -> TurnDoc {
         board: (0..N)
             .map(|r| (0..N).map(|c| letter_char(t.grid.get(r, c))).collect())
             .collect(),
+        scores: scores_before(record, t.line),
+        racks: {
+            let mut racks = [None, None];
+            for (p, slot) in racks.iter_mut().enumerate() {
+                *slot = if p == t.player {
+                    Some(t.rack.to_string())
+                } else {
+                    rack_at(record, p, t.line + 1)
+                };
+            }
+            racks
+        },
     }
 }
 
@@ -198,7 +274,7 @@ pub(crate) async fn get_analysis(
                     turns: turns
                         .iter()
                         .enumerate()
-                        .map(|(i, t)| turn_doc(i + 1, t, rack_size))
+                        .map(|(i, t)| turn_doc(i + 1, t, rack_size, &record))
                         .collect(),
                     totals: (0..2)
                         .map(|p| TotalsDoc {

@@ -81,6 +81,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/logout-everywhere", post(logout_everywhere))
         .route("/td/new", post(new_event))
         .route("/td/{event}", get(event_page))
+        .route("/td/{event}/details", post(edit_event))
         .route("/td/{event}/division", post(add_division))
         .route("/td/{event}/undo", get(undo_page).post(undo))
         .route("/td/{event}/d/{division}", get(division_page))
@@ -398,6 +399,41 @@ async fn event_page(
 }
 
 #[derive(Deserialize)]
+struct EventForm {
+    name: String,
+    #[serde(default)]
+    date: String,
+}
+
+/// The event page's name and date form: logs an `EditEvent` with what changed (an empty date
+/// keeps the one set).
+async fn edit_event(
+    State(s): State<DirectorState>,
+    Path(event): Path<String>,
+    Posted(f): Posted<EventForm>,
+) -> Response {
+    let here = format!("/td/{}", enc(&event));
+    let name = match clean_text("event name", &f.name, 80) {
+        Ok(n) => n,
+        Err(e) => return back(&here, Err(e)),
+    };
+    let date = Some(f.date.trim().to_string()).filter(|d| !d.is_empty());
+    let done = change(&s, &event, None, move |t| {
+        let name = Some(name).filter(|n| *n != t.name);
+        let date = date.filter(|d| t.date.as_deref() != Some(d.as_str()));
+        if name.is_none() && date.is_none() {
+            anyhow::bail!("the event already has this name and date");
+        }
+        Ok(vec![Action::EditEvent { name, date }])
+    })
+    .await;
+    back(
+        &here,
+        done.map(|_| "Event name and date saved.".to_string()),
+    )
+}
+
+#[derive(Deserialize)]
 struct DivisionForm {
     name: String,
     preset: String,
@@ -485,9 +521,14 @@ async fn newest(
 /// What an action did, in the director's words.
 pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
     match a {
-        Action::CreateTournament { .. } | Action::AddDivision { .. } | Action::Configure { .. } => {
-            describe_setup(t, a)
-        }
+        Action::CreateTournament { .. }
+        | Action::EditEvent { .. }
+        | Action::AddDivision { .. }
+        | Action::Configure { .. } => describe_setup(t, a),
+        Action::KeepTshConfig { lines } => format!(
+            "keeping the {} line(s) of an imported .tsh archive outside its files (config, division lines, comments)",
+            lines.len()
+        ),
         Action::AddPlayer { .. }
         | Action::EditPlayer { .. }
         | Action::Withdraw { .. }
@@ -528,6 +569,12 @@ fn board_suffix(t: &Tournament, division: &str, round: u32, p: PlayerId) -> Stri
 fn describe_setup(t: &Tournament, a: &Action) -> String {
     match a {
         Action::CreateTournament { name, .. } => format!("creating the event {name}"),
+        Action::EditEvent { name, date } => match (name, date) {
+            (Some(n), Some(d)) => format!("renaming the event {n} and dating it {d}"),
+            (Some(n), None) => format!("renaming the event {n}"),
+            (None, Some(d)) => format!("dating the event {d}"),
+            (None, None) => "changing nothing about the event".into(),
+        },
         Action::AddDivision {
             division,
             preset,
@@ -860,6 +907,10 @@ async fn online_cells(
     let Some(r) = d.round(round) else {
         return (cells, endings);
     };
+    // The division's own book for ending a game early (NASPA V.F, NSA V.E, ...).
+    let end_rule = d
+        .ruleset()
+        .citation(tilebag_core::citation::Rule::DirectorEndsTheGame);
     for g in r.pairings.iter().filter_map(Pairing::game) {
         let Some(o) = online_of(d, round, g) else {
             continue;
@@ -875,6 +926,7 @@ async fn online_cells(
                         (String::new(), String::new()),
                     ],
                     status: OnlineStatus::NotFound,
+                    end_rule,
                 },
             );
             continue;
@@ -913,6 +965,7 @@ async fn online_cells(
                     (h.meta.tokens[1].clone(), seat_name(o.second)),
                 ],
                 status,
+                end_rule,
             },
         );
     }
@@ -1510,6 +1563,7 @@ async fn enter_result(
 ) -> Response {
     let here = div_url(&event, &division);
     let round = f.round;
+    let player = f.player;
     let correcting = f.correct == "1";
     let div = division.clone();
     let done = change(&s, &event, None, move |t| {
@@ -1523,12 +1577,71 @@ async fn enter_result(
     })
     .await;
     let here_round = format!("{here}?round={round}");
-    let said = if correcting {
-        "Result corrected."
-    } else {
-        "Result entered."
+    let said = done.map(|t| what_was_recorded(&t, &division, round, player, correcting));
+    back(&here_round, said)
+}
+
+/// What the director's entry recorded, read back from the event as it now stands (issue 29
+/// item 3: never "Result entered." for a slip that still awaits a confirmation and stays out
+/// of the standings).
+fn what_was_recorded(
+    t: &Tournament,
+    division: &str,
+    round: u32,
+    player: PlayerId,
+    correcting: bool,
+) -> String {
+    let Some((d, g)) = t.division(division).ok().and_then(|d| {
+        d.player_round(round, player)
+            .and_then(|pr| pr.pairing.game().cloned())
+            .map(|g| (d, g))
+    }) else {
+        return "Saved.".into();
     };
-    back(&here_round, done.map(|_| said.to_string()))
+    let game = format!(
+        "Round {round}, board {} ({} v {})",
+        g.board,
+        d.who(g.first),
+        d.who(g.second)
+    );
+    match (&g.result, &g.slip) {
+        (Some(r), _) => format!(
+            "{game}: {} {}; it counts in the standings.",
+            if correcting {
+                "corrected to"
+            } else {
+                "recorded as final,"
+            },
+            match r {
+                tilebag_tournament::GameResult::Played {
+                    first_score,
+                    second_score,
+                    left_by,
+                    resigned_by,
+                    ..
+                } => format!(
+                    "{}{}",
+                    crate::pages::score(*first_score, *second_score),
+                    match (left_by, resigned_by) {
+                        (Some(p), _) => format!(" ({} left)", d.who(*p)),
+                        (None, Some(p)) => format!(" ({} resigned)", d.who(*p)),
+                        (None, None) => String::new(),
+                    }
+                ),
+                other => tilebag_tournament::tables::result_text(d, Some(other), false),
+            }
+        ),
+        (None, Some(slip)) => format!(
+            "{game}: a tally slip from {} ({}) is recorded and awaits {}'s confirmation; \
+             it is not in the standings until then. To record the result yourself, choose \
+             \u{201c}final (director)\u{201d}.",
+            d.who(slip.submitted_by),
+            crate::pages::score(slip.first_score, slip.second_score),
+            g.opponent_of(slip.submitted_by)
+                .map_or_else(|| "the opponent".to_string(), |o| d.who(o)),
+        ),
+        (None, None) => format!("{game}: no result now."),
+    }
 }
 
 #[derive(Deserialize)]
@@ -1693,13 +1806,21 @@ async fn export(
         }
     }
     let (ct, body, file): (&str, Result<String, String>, Option<String>) = match what.as_str() {
-        "pairings.html" if paired => (HTML, Ok(report::pairings_html(&t, d, round)), None),
+        "pairings.html" if paired => (
+            HTML,
+            Ok(printouts::pairings(&t, d, round).into_string()),
+            None,
+        ),
         "pairings-by-name.html" if paired => (
             HTML,
             Ok(printouts::pairings_by_name(&t, d, round).into_string()),
             None,
         ),
-        "slips.html" if paired => (HTML, Ok(report::tally_slips_html(&t, d, round)), None),
+        "slips.html" if paired => (
+            HTML,
+            Ok(printouts::tally_slips(&t, d, round).into_string()),
+            None,
+        ),
         "pairings.html" | "slips.html" | "pairings-by-name.html" => (
             TEXT,
             Err(format!("round {round} has not been paired")),

@@ -101,8 +101,9 @@ async fn health(State(app): State<AppState>) -> Response {
 struct CreateRequest {
     preset: Option<String>,
     /// The organiser's choices of the rules the book leaves open, e.g.
-    /// `{"end-rack": "double", "challenge": "per-word:10"}` (WESPA 5.1.4, 3.10.15(b)).
-    #[serde(default)]
+    /// `{"end-rack": "double", "challenge": "per-word:10"}` (WESPA 5.1.4, 3.10.15(b)), or the
+    /// same as the list a view returns, `["end-rack=double", "challenge=per-word:10"]`.
+    #[serde(default, deserialize_with = "rules_as_map_or_list")]
     rules: std::collections::BTreeMap<String, String>,
     lexicon: Option<String>,
     initial_minutes: Option<f64>,
@@ -110,6 +111,48 @@ struct CreateRequest {
     seed: Option<u64>,
     /// Play the computer: `{"level": "static", "seat": 1}` (seat omitted or `"random"`: drawn).
     bot: Option<BotRequest>,
+}
+
+/// The organiser's choices, given as a map (`{"end-rack": "double"}`) or as the list every
+/// view returns (`["end-rack=double"]`), so a view's `rules` can be sent back as they are
+/// (issue 27 item 6). A list item without `=`, or a choice given twice, is refused by name.
+fn rules_as_map_or_list<'de, D>(
+    d: D,
+) -> Result<std::collections::BTreeMap<String, String>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Rules {
+        Map(std::collections::BTreeMap<String, String>),
+        List(Vec<String>),
+    }
+    match Rules::deserialize(d).map_err(|_| {
+        D::Error::custom(
+            "rules: expected a map such as {\"end-rack\": \"double\"} or a list such as [\"end-rack=double\"]",
+        )
+    })? {
+        Rules::Map(m) => Ok(m),
+        Rules::List(list) => {
+            let mut m = std::collections::BTreeMap::new();
+            for item in list {
+                let Some((k, v)) = item.split_once('=') else {
+                    return Err(D::Error::custom(format!(
+                        "rules: {item:?} is not a choice of the form name=value"
+                    )));
+                };
+                if m.insert(k.trim().to_string(), v.trim().to_string()).is_some() {
+                    return Err(D::Error::custom(format!(
+                        "rules: {:?} is chosen twice",
+                        k.trim()
+                    )));
+                }
+            }
+            Ok(m)
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]

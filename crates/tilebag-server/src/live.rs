@@ -1143,7 +1143,11 @@ impl GameTask {
         let answer = match self.to_action(ClientMessage::Play { position, word }) {
             Err((code, msg)) => error_text(id.as_ref(), code, &msg),
             Ok(Action::Play { placement }) => match self.game.check_play(&placement) {
-                Err(e) => error_text(id.as_ref(), ErrorCode::IllegalPlay, &e.to_string()),
+                Err(e) => error_text(
+                    id.as_ref(),
+                    ErrorCode::IllegalPlay,
+                    &self.game.refused_placement(e).to_string(),
+                ),
                 Ok(p) => crate::protocol::preview_text(&crate::protocol::PreviewText {
                     kind: "preview",
                     id: id.as_ref(),
@@ -1327,8 +1331,9 @@ impl GameTask {
                 let pos = Position::parse(&position, g.board().size())
                     .map_err(|e| (ErrorCode::BadPosition, e.to_string()))?;
                 let placement =
-                    Placement::from_gcg(g.board(), g.layout(), g.tile_set(), pos, &word)
-                        .map_err(|e| (ErrorCode::IllegalPlay, e.to_string()))?;
+                    Placement::from_gcg(g.board(), g.layout(), g.tile_set(), pos, &word).map_err(
+                        |e| (ErrorCode::IllegalPlay, g.refused_placement(e).to_string()),
+                    )?;
                 Action::Play { placement }
             }
             ClientMessage::Exchange { tiles } => {
@@ -1620,13 +1625,14 @@ pub(crate) fn game_error_code(e: &GameError) -> ErrorCode {
         GameError::GameOver => ErrorCode::GameOver,
         GameError::OutOfTurn(_) => ErrorCode::OutOfTurn,
         GameError::NoSuchSeat(_) => ErrorCode::NotASeat,
-        GameError::NotAllowed(..) | GameError::SixZeroNotReached(_) | GameError::Paused => {
-            ErrorCode::NotAllowed
-        }
+        GameError::NotAllowed(..)
+        | GameError::SixZeroNotReached { .. }
+        | GameError::Paused { .. }
+        | GameError::ResignOffTurn { .. } => ErrorCode::NotAllowed,
         GameError::TilesNotOnRack(_) => ErrorCode::TilesNotOnRack,
         GameError::ExchangeBagTooSmall { .. } => ErrorCode::BagTooSmall,
-        GameError::EmptyExchange => ErrorCode::BadRequest,
-        GameError::Play(_) => ErrorCode::IllegalPlay,
+        GameError::EmptyExchange { .. } => ErrorCode::BadRequest,
+        GameError::Play { .. } => ErrorCode::IllegalPlay,
         GameError::VoidRefused => ErrorCode::UnacceptablePlay,
         GameError::NotFormed(_) => ErrorCode::NotFormed,
         GameError::TimeWentBackwards { .. } => ErrorCode::Internal,

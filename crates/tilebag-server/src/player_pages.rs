@@ -5,6 +5,9 @@
 //! players have signed it. The key is a secret per player, made when the director prints the
 //! players' links (`/td/{event}/d/{division}/links`); it is kept in the event file beside the log.
 //!
+//! The event pages are live: `/live/events/...` streams their bodies as they change (see
+//! [`live_stream`]), and `td.js` puts them in place.
+//!
 //! No key is needed and nothing of the director's is shown: no seat link but the player's own,
 //! no form but their slip, no navigation of the director's, and an error never names a file or
 //! a path of the server's (only what the visitor asked for).
@@ -15,7 +18,7 @@ use crate::pages::{back, enc, ending_words, html_response, public_error, score, 
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
@@ -28,7 +31,9 @@ pub(crate) fn router(state: DirectorState) -> Router {
         .route("/p/{event}/{key}/slip", post(submit_slip))
         .route("/p/{event}/{key}/confirm", post(confirm_slip))
         .route("/events/{event}", get(public_event))
+        .route("/live/events/{event}", get(public_event_live))
         .route("/events/{event}/{division}", get(public_division))
+        .route("/live/events/{event}/{division}", get(public_division_live))
         .with_state(state)
 }
 
@@ -351,14 +356,136 @@ async fn public_division(
         );
     };
     let last = d.rounds.len() as u32;
-    let round = q
+    let asked = q
         .ok()
         .and_then(|q| q.0.round)
-        .filter(|r| (1..=last).contains(r))
-        .unwrap_or(last);
+        .filter(|r| (1..=last).contains(r));
+    let round = asked.unwrap_or(last);
     let endings = endings(&s, d, round).await;
     html_response(
         StatusCode::OK,
-        tpl::division(&event, &t, d, round, &endings),
+        tpl::division(&event, &t, d, round, &endings, asked.is_some()),
     )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event pages, live (`/live/events/...`): a Server-Sent Events stream per page whose
+// `page` events carry the page's body as the server would render it now (`{"version", "html"}`),
+// sent when the stream opens (so a page that was away catches up) and whenever it changes. An
+// event file tells no hub when the director writes it: the stream looks at the file every
+// `LIVE_TICK` (its size and time; it is read only when they change) and also wakes when any
+// online game changes.
+
+/// How often a live event page's stream looks at its event file.
+const LIVE_TICK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Which page a stream renders.
+#[derive(Clone)]
+enum LivePage {
+    Event,
+    /// A division; with `round`, that round's pairings, otherwise the latest round's.
+    Division {
+        division: String,
+        round: Option<u32>,
+    },
+}
+
+/// The body of `page` as it is now; `None` when the event or the division is gone.
+async fn live_body(s: &DirectorState, event: &str, page: &LivePage) -> Option<maud::Markup> {
+    let t = public_load(s, event).await.ok()?;
+    match page {
+        LivePage::Event => Some(tpl::event_body(event, &t)),
+        LivePage::Division { division, round } => {
+            let d = t.division(division).ok()?;
+            let last = d.rounds.len() as u32;
+            let round = round.filter(|r| (1..=last).contains(r)).unwrap_or(last);
+            let endings = endings(s, d, round).await;
+            Some(tpl::division_body(event, d, round, &endings))
+        }
+    }
+}
+
+/// The stream of `page`'s bodies.
+fn live_stream(s: DirectorState, event: String, page: LivePage) -> Response {
+    use std::sync::{Arc, Mutex};
+    // The event file's size and time when last rendered, and the version sent.
+    type Seen = (Option<(u64, std::time::SystemTime)>, Option<String>);
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let hub = s.hub.clone();
+    let path = s.director.events().path(&event).ok();
+    let ask: crate::push::Ask = Arc::new(move || {
+        let (s, event, page, seen, path) = (
+            s.clone(),
+            event.clone(),
+            page.clone(),
+            seen.clone(),
+            path.clone(),
+        );
+        Box::pin(async move {
+            let stamp = match &path {
+                Some(p) => tokio::fs::metadata(p)
+                    .await
+                    .ok()
+                    .and_then(|m| Some((m.len(), m.modified().ok()?))),
+                None => None,
+            };
+            {
+                let seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+                if stamp.is_some() && seen.0 == stamp && seen.1.is_some() {
+                    return None;
+                }
+            }
+            let body = live_body(&s, &event, &page).await?;
+            let version = crate::pages::live_version(&body);
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            seen.0 = stamp;
+            if seen.1.as_deref() == Some(version.as_str()) {
+                return None;
+            }
+            seen.1 = Some(version.clone());
+            let data = serde_json::json!({ "version": version, "html": body.into_string() });
+            Some(
+                axum::response::sse::Event::default()
+                    .event("page")
+                    .data(data.to_string()),
+            )
+        })
+    });
+    crate::push::stream_ticking(
+        &hub,
+        std::time::Duration::from_secs(1),
+        Some(LIVE_TICK),
+        true,
+        ask,
+    )
+    .into_response()
+}
+
+/// `GET /live/events/{event}`: the event page's updates.
+async fn public_event_live(State(s): State<DirectorState>, Path(event): Path<String>) -> Response {
+    if let Err(r) = public_load(&s, &event).await {
+        return r;
+    }
+    live_stream(s, event, LivePage::Event)
+}
+
+/// `GET /live/events/{event}/{division}[?round=N]`: a division page's updates (under `/live/`,
+/// so that no division's name can stand for it).
+async fn public_division_live(
+    State(s): State<DirectorState>,
+    Path((event, division)): Path<(String, String)>,
+    q: Result<Query<RoundQuery>, QueryRejection>,
+) -> Response {
+    let t = match public_load(&s, &event).await {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    if t.division(&division).is_err() {
+        return public_error(
+            StatusCode::NOT_FOUND,
+            &format!("Event {:?} has no division {division:?}.", t.name),
+        );
+    }
+    let round = q.ok().and_then(|q| q.0.round);
+    live_stream(s, event, LivePage::Division { division, round })
 }

@@ -1,5 +1,6 @@
-//! Server push for pages that show many games at once: the lobby's list and the director's
-//! division page (calls for the director). Each is a Server-Sent Events stream
+//! Server push for pages that show many games at once: the lobby's list, the director's
+//! division page (calls for the director) and the players' event pages (pairings, results and
+//! standings as the director enters them). Each is a Server-Sent Events stream
 //! (`text/event-stream`, read by the browser's `EventSource`, which reconnects by itself).
 //!
 //! Every game tells the hub when it changes ([`Hub::changes`]: created, joined, a move, a call,
@@ -8,6 +9,10 @@
 //! then asks its page's question again and sends the answer if it says something new. While
 //! nothing changes nothing is sent but a keep-alive comment, more often than the connection's
 //! idle timeout, so the connection is not closed as idle. Streams end when the server stops.
+//!
+//! What is not a game (an event file the director's pages or `tilebag td` write) tells no hub:
+//! a stream about it also asks every `tick` ([`stream_ticking`]), and its `ask` answers `None`
+//! cheaply when its file has not changed.
 
 use crate::live::Hub;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -28,6 +33,17 @@ pub(crate) fn stream(
     initial: bool,
     ask: Ask,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    stream_ticking(hub, gap, None, initial, ask)
+}
+
+/// As [`stream`], and also asking every `tick` (if given) whether anything changed.
+pub(crate) fn stream_ticking(
+    hub: &Hub,
+    gap: Duration,
+    tick: Option<Duration>,
+    initial: bool,
+    ask: Ask,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let changes = hub.changes();
     let stop = hub.shutdown.clone();
     let state = (changes, stop, ask, initial);
@@ -42,16 +58,25 @@ pub(crate) fn stream(
                 if *stop.borrow() {
                     return None;
                 }
-                tokio::select! {
-                    r = changes.changed() => if r.is_err() { return None; },
+                let ticked = async {
+                    match tick {
+                        Some(t) => tokio::time::sleep(t).await,
+                        None => std::future::pending().await,
+                    }
+                };
+                let game_changed = tokio::select! {
+                    r = changes.changed() => { if r.is_err() { return None; } true },
+                    _ = ticked => false,
                     _ = stop.changed() => return None,
+                };
+                if game_changed {
+                    // Let the changes of the next moment arrive too: one answer for all of them.
+                    tokio::select! {
+                        _ = tokio::time::sleep(gap) => {}
+                        _ = stop.changed() => return None,
+                    }
+                    changes.borrow_and_update();
                 }
-                // Let the changes of the next moment arrive too: one answer for all of them.
-                tokio::select! {
-                    _ = tokio::time::sleep(gap) => {}
-                    _ = stop.changed() => return None,
-                }
-                changes.borrow_and_update();
                 if let Some(ev) = ask().await {
                     return Some((Ok(ev), (changes, stop, ask, false)));
                 }

@@ -15,6 +15,7 @@
 
 use crate::meta::GameMeta;
 use serde::Serialize;
+use tilebag_core::citation::Rule;
 use tilebag_core::game::{Adjustment, EndReason, Turn, TurnKind};
 use tilebag_core::ruleset::{ChallengeRule, ClockRule, EndRackRule};
 use tilebag_core::{Game, Phase, Square, Tile, TileSet};
@@ -24,6 +25,15 @@ use tilebag_core::{Game, Phase, Square, Tile, TileSet};
 pub enum Audience {
     Seat(usize),
     Observer,
+}
+
+/// The rule numbers a game page shows beside its buttons, in the game's own book.
+#[derive(Debug, Clone, Serialize)]
+pub struct CitationsView {
+    /// Asking to resign, and the opponent's choice (NASPA I.B, NSA I.B, ...).
+    pub resigning: &'static str,
+    /// Leaving a game in progress and its margin (NASPA V.K.2, WESPA 5.7(c), ...).
+    pub leaving: &'static str,
 }
 
 /// What everyone at the table may see. Private to the views: it is always sent inside a
@@ -44,6 +54,8 @@ pub struct TableView {
     /// The organiser's choices applied to the preset (`end-rack=double`, ...); empty for the
     /// preset as published.
     pub rules: Vec<String>,
+    /// The rules the page names, in the book of the game's own preset (issue 27 item 5).
+    pub citations: CitationsView,
     /// A seat that has asked to resign, awaiting the opponent's answer (NASPA I.B).
     pub resignation_offer: Option<usize>,
     /// The game is one of an event's, so a director looks after it: `call-director` is
@@ -442,6 +454,10 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         time_control: game.ruleset().clock,
         end_rack: game.ruleset().end_rack,
         rules: game.ruleset().overrides.clone(),
+        citations: CitationsView {
+            resigning: game.ruleset().citation(Rule::Resigning),
+            leaving: game.ruleset().citation(Rule::LeavingTheGame),
+        },
         resignation_offer: game.resignation_offer(),
         director,
         at_ms,

@@ -38,7 +38,8 @@ fn two_players_play_a_game_in_two_browsers() {
     );
     alice.fill("#p1", "Alice");
     alice.fill("#p2", "Bob");
-    alice.click_css("details summary");
+    // The rules, time and seed are one step away, in the two-player form's disclosure.
+    alice.click_css("#create-options summary");
     alice.fill("#seed", "20240607");
     alice.click_css("#create");
     let link0 = alice.wait_js(
@@ -747,7 +748,7 @@ fn director_pages_pair_a_round_and_enter_a_result() {
     s.enter_result(1, "432", "389");
     s.wait_js(
         "the result",
-        "return document.querySelector('#message')?.textContent === 'Result entered.'",
+        "return document.querySelector('#message')?.textContent.includes('recorded as final, 432\u{2013}389')",
     );
     assert_eq!(s.text_of("#board-1 .outcome"), "432\u{2013}389");
     let first = proposal[0][0].as_str().unwrap().to_string(); // "#N Name"

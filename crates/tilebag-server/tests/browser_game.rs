@@ -301,7 +301,9 @@ fn lobby_lists_rules_and_waiting_games_and_refreshes_itself() {
     let server = TestServer::start("g14-lobby");
     let s = browser.session();
     s.open_lobby(&server);
-    // The chosen lexicon is named beside the rulebook's own title.
+    // The chosen lexicon is named beside the rulebook's own title (the options are one step
+    // away, issue 29).
+    s.click_css("#create-options summary");
     let desc = s.text_of("#preset-desc");
     assert!(desc.contains("words judged by the lexicon test"), "{desc}");
     assert!(s

@@ -363,7 +363,14 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
             ),
         )
         .await;
-    assert_eq!(to, "/td/club/d/A?round=1&msg=Result entered.");
+    // Issue 29 item 3: the message says the slip awaits a confirmation and does not count yet.
+    assert!(
+        to.starts_with("/td/club/d/A?round=1&msg=Round 1, board 1 (")
+            && to.contains("a tally slip from ")
+            && to.contains("(380\u{2013}412) is recorded and awaits ")
+            && to.contains("it is not in the standings until then"),
+        "{to}"
+    );
     let page = td.get("/td/club/d/A?round=1").await.text();
     assert!(
         page.contains("Slip 380–412 from"),
@@ -383,7 +390,10 @@ async fn a_director_runs_a_round_from_the_pages_with_slips_and_online_games() {
             &format!("round=1&player={}&entry=confirm", g1.first),
         )
         .await;
-    assert_eq!(to, "/td/club/d/A?round=1&msg=Result entered.");
+    assert!(
+        to.contains("recorded as final, 380\u{2013}412; it counts in the standings."),
+        "{to}"
+    );
     let t = load(&dir);
     let r1 = t.division("A").unwrap().rounds[0]
         .pairings
@@ -1270,7 +1280,7 @@ async fn score_entry_guards_reports_and_submission_over_http() {
         .all(|p| p.game().is_none_or(|g| g.result.is_none())));
     // The director ticks it: entered.
     let to = post(entry("&yes=1", 90, 300)).await;
-    assert!(to.ends_with("msg=Result entered."), "{to}");
+    assert!(to.contains("recorded as final, 90\u{2013}300"), "{to}");
     // Entering again is refused, pointing to Correct; Correct changes it.
     let to = post(entry("", 400, 300)).await;
     assert!(
@@ -1278,7 +1288,7 @@ async fn score_entry_guards_reports_and_submission_over_http() {
         "{to}"
     );
     let to = post(entry("&correct=1&note=typo", 190, 300)).await;
-    assert!(to.ends_with("msg=Result corrected."), "{to}");
+    assert!(to.contains("corrected to 190\u{2013}300"), "{to}");
     let t = load(&dir);
     let game = t.division("A").unwrap().rounds[0]
         .pairings
@@ -1311,6 +1321,146 @@ async fn score_entry_guards_reports_and_submission_over_http() {
     // Submission: round 1 (a two-player round robin has one game) is complete now.
     let r = td.get("/td/club/d/A/export/submit-naspa.t").await;
     assert_eq!(r.status, 200, "{}", r.text());
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 27 item 12: an event made without a date gets one, and a new name, from the form on
+/// its page at any time. The change is an action of the log (undo says what it did), and the
+/// WESPA `.TOU` file, refused until then with a pointer to the form, carries both.
+#[tokio::test]
+async fn the_director_dates_and_renames_the_event_on_its_page() {
+    let (dir, server, td) = club("director-event-date").await;
+    let page = td.get("/td/club").await.text();
+    assert!(page.contains("No date set"), "{page}");
+    assert!(page.contains("action=\"/td/club/details\""), "{page}");
+    td.post(
+        "/td/club/division",
+        "name=A&preset=wespa-2010&schedule=RR%3A1&seed=3",
+    )
+    .await;
+    for body in ["name=Ann&rating=1800", "name=Bob&rating=1700"] {
+        td.post("/td/club/d/A/player", body).await;
+    }
+    pair(&td, 1).await;
+    let first = load(&dir).division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(|p| p.game().map(|g| g.first))
+        .unwrap();
+    let to = td
+        .post(
+            "/td/club/d/A/result",
+            &format!("round=1&player={first}&entry=final&score=400&opponent_score=300"),
+        )
+        .await;
+    assert!(to.contains("recorded as final, 400\u{2013}300"), "{to}");
+
+    // No date: the WESPA file is refused, saying where to set it; the print tab says so too,
+    // with a link to the form.
+    let r = td.get("/td/club/d/A/export/submit-wespa.tou").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(
+        r.text().contains("no date") && r.text().contains("page"),
+        "{}",
+        r.text()
+    );
+    let tab = td.get("/td/club/d/A?tab=print").await.text();
+    assert!(tab.contains("id=\"submit-no-date\""), "{tab}");
+    assert!(tab.contains("href=\"/td/club#event-details\""), "{tab}");
+
+    // A day the calendar does not have is refused; nothing changes.
+    let to = td
+        .post("/td/club/details", "name=Club&date=2024-02-30")
+        .await;
+    assert!(
+        to.starts_with("/td/club?err=") && to.contains("2024-02-30"),
+        "{to}"
+    );
+    assert_eq!(load(&dir).date, None);
+
+    let to = td
+        .post("/td/club/details", "name=Club+Open&date=2024-06-01")
+        .await;
+    assert_eq!(to, "/td/club?msg=Event name and date saved.");
+    let t = load(&dir);
+    assert_eq!(
+        (t.name.as_str(), t.date.as_deref()),
+        ("Club Open", Some("2024-06-01"))
+    );
+    let page = td.get("/td/club").await.text();
+    assert!(page.contains("value=\"2024-06-01\""), "{page}");
+    assert!(page.contains("value=\"Club Open\""), "{page}");
+    let r = td.get("/td/club/d/A/export/submit-wespa.tou").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(
+        r.text().starts_with("*M01.06.2024 Club Open\r\n*A\r\n"),
+        "{}",
+        r.text()
+    );
+    // Posting the same again changes nothing and logs nothing.
+    let to = td
+        .post("/td/club/details", "name=Club+Open&date=2024-06-01")
+        .await;
+    assert!(to.starts_with("/td/club?err="), "{to}");
+    // Undo names the change in words.
+    let undo = td.get("/td/club/undo").await.text();
+    assert!(
+        undo.contains("renaming the event Club Open and dating it 2024-06-01"),
+        "{undo}"
+    );
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 29 item 3: a score the director types on the division page is a final result unless
+/// the director chooses otherwise: the form offers "final (director)" first and selected, the
+/// result counts in the standings at once, and the message says exactly what was recorded.
+/// Under WESPA the old default (a tally slip from the first-listed player) was refused whenever
+/// that player lost (WESPA 5.4.2: the winner submits); the default now goes in either way.
+#[tokio::test]
+async fn a_score_the_director_types_is_final_and_the_message_says_what_was_recorded() {
+    let (dir, server, td) = club("director-typed-result").await;
+    td.post(
+        "/td/club/division",
+        "name=A&preset=wespa-2010&schedule=RR%3A1&seed=3",
+    )
+    .await;
+    for body in ["name=Ann&rating=1800", "name=Bob&rating=1700"] {
+        td.post("/td/club/d/A/player", body).await;
+    }
+    pair(&td, 1).await;
+    let page = td.get("/td/club/d/A?round=1").await.text();
+    let select = between(&page, "name=\"entry\"", "</select>").expect("the kind of result");
+    let first_option = between(select, "<option", ">").unwrap();
+    assert!(
+        first_option.contains("value=\"final\"") && first_option.contains("selected"),
+        "{select}"
+    );
+    // What the form sends by default: the first-listed player lost 300-400.
+    let first = load(&dir).division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(|p| p.game().map(|g| g.first))
+        .unwrap();
+    let to = td
+        .post(
+            "/td/club/d/A/result",
+            &format!("round=1&player={first}&entry=final&score=300&opponent_score=400"),
+        )
+        .await;
+    assert!(
+        to.contains("msg=Round 1, board 1 (")
+            && to.contains("recorded as final, 300\u{2013}400; it counts in the standings."),
+        "{to}"
+    );
+    let t = load(&dir);
+    let g = t.division("A").unwrap().rounds[0]
+        .pairings
+        .iter()
+        .find_map(|p| p.game().cloned())
+        .unwrap();
+    assert!(g.result.is_some() && g.slip.is_none(), "{g:?}");
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }

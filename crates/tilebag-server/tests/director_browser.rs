@@ -112,7 +112,12 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     s.click_css("#post-pairings");
     s.wait_for_banner("Round 1 pairings posted.");
     s.enter_result(1, "412", "389");
-    s.wait_for_banner("Result entered.");
+    // Issue 29 item 3: the banner says what was recorded, not only that something was.
+    let said = s.wait_for_banner_containing("recorded as final, 412\u{2013}389");
+    assert!(
+        said.starts_with("Round 1, board 1 (") && said.ends_with("it counts in the standings."),
+        "{said}"
+    );
     // Item 5: the score with an en dash.
     assert_eq!(s.text_of("#board-1 .outcome"), "412\u{2013}389");
     // Item 5: the standings are not "after round 1" while a game of it is still being played.
@@ -136,7 +141,7 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     // Once the round's last result is in, the heading is "after round 1".
     s.goto(&server.url("/td/club/d/A?tab=round"));
     s.enter_result(2, "350", "371");
-    s.wait_for_banner("Result entered.");
+    s.wait_for_banner_containing("recorded as final, 350\u{2013}371");
     s.click_css("#tab-standings");
     assert_eq!(s.text_of("#standings-h"), "Standings after round 1");
     s.goto(&server.url("/events/club/A"));
@@ -283,7 +288,7 @@ fn online_games_only_where_a_result_can_go_and_a_refused_result_is_shown() {
     // Board 2 gets a result from the director while its online game is still on; the online
     // game then ends (the director ends it): its result cannot go in, and the page says so.
     s.enter_result(2, "420", "300");
-    s.wait_for_banner("Result entered.");
+    s.wait_for_banner_containing("recorded as final, 420\u{2013}300");
     let conflict = end_online_game(&s, &server, &id);
     assert!(
         conflict.contains(&format!("online game {id} ended "))
@@ -615,7 +620,7 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
     s.fill_result(1, "412", "389");
     s.fill("#result-1 input[name=note]", "slip misread");
     s.click_css("#enter-1");
-    s.wait_for_banner("Result corrected.");
+    s.wait_for_banner_containing("corrected to 412\u{2013}389");
     assert_eq!(s.text_of("#board-1 .outcome"), "412\u{2013}389");
     let missing = s.text_of("#missing");
     assert_eq!(
@@ -640,7 +645,7 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
     s.fill_result(2, "850", "320");
     s.click_css("#yes-2");
     s.click_css("#enter-2");
-    s.wait_for_banner("Result entered.");
+    s.wait_for_banner_containing("recorded as final, 850\u{2013}320");
     assert_eq!(s.text_of("#missing"), "Every result of round 1 is in.");
     s.screenshot("td-round-complete");
 
@@ -743,7 +748,7 @@ fn prizes_reports_missing_correction_and_submission_on_the_pages() {
         tou[1]
             .as_str()
             .unwrap()
-            .contains("the tournament needs a date (YYYY-MM-DD) for a .TOU header"),
+            .contains("the event has no date, which a .TOU header needs; set it with"),
         "{tou}"
     );
 

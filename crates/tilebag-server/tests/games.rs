@@ -279,6 +279,34 @@ async fn wespa_5_1_4_b_and_3_10_15_b_iv_organisers_choices_through_the_api() {
         doc["rules"],
         json!(["challenge=per-turn:10", "end-rack=double"])
     );
+    // Issue 27 item 6: the list a view returns is accepted as it is by a new game.
+    let again = create(
+        addr,
+        json!({"preset": "wespa-2010", "players": ["Gil", "Hal"], "rules": doc["rules"]}),
+    )
+    .await;
+    assert_eq!(again["ruleset"]["end_rack"], "double-to-player-out");
+    assert_eq!(
+        again["ruleset"]["challenge"],
+        json!({"kind": "points-per-turn", "points": 10})
+    );
+    // A list item that is not name=value is refused by name.
+    let r = post_json(
+        addr,
+        "/api/games",
+        &json!({"preset": "wespa-2010", "players": ["A", "B"], "rules": ["end-rack"]}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status, 400, "{}", r.text());
+    let refusal: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+    assert!(
+        refusal["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("rules: \"end-rack\" is not a choice of the form name=value"),
+        "{refusal}"
+    );
     served.server.shutdown().await;
 
     // NASPA I.B: with the director's resignation option, a resignation is a request.

@@ -15,7 +15,7 @@
 //! machine's cores, each starting the random stream where a single run would be at that
 //! simulation (each simulation draws one number a game), so the chances are the same on any
 //! machine. Each simulated round re-sorts the standings as packed integer keys (wins, spread,
-//! current place) by insertion from the last order, which one round changes little.
+//! current place), and follows only the players who can still finish in the places paid.
 
 /// One player's standing, in standings order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,19 +112,10 @@ fn key(wins2: i32, spread: i32, i: usize) -> u64 {
 const MAX_WINS2: i32 = 0xFFFF;
 const MAX_FIELD: usize = 0x1_0000;
 
-/// Sorts keys that are nearly in order (the last round's order, after one round's results):
-/// an insertion sort, which costs little more than a pass when few move far.
+/// The wins (in halves) a key holds.
 #[inline]
-fn insertion_sort(v: &mut [u64]) {
-    for i in 1..v.len() {
-        let x = v[i];
-        let mut j = i;
-        while j > 0 && v[j - 1] > x {
-            v[j] = v[j - 1];
-            j -= 1;
-        }
-        v[j] = x;
-    }
+fn wins_of(k: u64) -> i32 {
+    MAX_WINS2 - (k >> 48) as i32
 }
 
 /// Simulated tournaments run on up to this many threads (the results do not depend on it:
@@ -216,6 +207,15 @@ fn simulate(
 }
 
 /// `sims` simulated tournaments from `rng`: how often each player finished in the top `bands`.
+///
+/// Only the players who can still reach the places paid are followed, which changes no result.
+/// With `k` rounds left, a player more than `2k` half-wins behind the player now at the last paid
+/// place cannot finish in the places (everyone now in them keeps at least that many wins).
+/// Standings sort by wins first, so those who can are a prefix of the order, and they stay above
+/// everyone dropped (who gains at most 2 half-wins a round while the cut rises by 2 each round).
+/// Their games are played as usual; the games below them only advance the random stream. After
+/// each round the players are counted by wins, which gives the next cut, and only those still
+/// followed are sorted. Each round drops more of a large field, and the last rounds cost little.
 fn simulate_range(
     field: &[SimStanding],
     rounds_left: u32,
@@ -228,6 +228,9 @@ fn simulate_range(
     let n = field.len();
     let bands = bands.min(n);
     let mut hits = vec![0u64; n];
+    if bands == 0 {
+        return hits;
+    }
     let mut w = vec![0i32; n];
     let mut s = vec![0i32; n];
     // The standings as keys, sorted; the player is the key's low 16 bits.
@@ -237,6 +240,14 @@ fn simulate_range(
         .collect();
     start_keys.sort_unstable();
     let player = |k: u64| (k & 0xFFFF) as usize;
+    // Who can still reach the places with `k` rounds left: at least the wins of the player at the
+    // last paid place, less 2k.
+    let cut = |at_last_place: i32, k: usize| at_last_place - 2 * k as i32;
+    let first_cut = cut(wins_of(start_keys[bands - 1]), rounds_left as usize);
+    let live_at_start = start_keys.partition_point(|&x| wins_of(x) >= first_cut);
+    // Players by wins, counted from the most any followed player can have.
+    let span = wins_of(start_keys[0]) - wins_of(start_keys[n - 1]);
+    let mut counts = vec![0usize; span as usize + 2 * rounds_left as usize + 1];
     for _ in 0..sims {
         for i in 0..n {
             w[i] = field[i].wins2;
@@ -244,23 +255,51 @@ fn simulate_range(
         }
         keys.clear();
         keys.extend_from_slice(&start_keys);
+        // The players followed, in standings order: `keys[..live]`.
+        let mut live = live_at_start;
         for k in (1..=rounds_left as usize).rev() {
             play_round(
                 |i| player(keys[i]),
                 n,
+                live,
                 k,
                 (&mut w, &mut s),
                 &mut rng,
                 bye_spread,
                 leader_wins,
             );
-            // The new standings, from the old order (nearly sorted already: one round moves a
-            // player past few others).
-            for x in keys.iter_mut() {
+            // The new keys, and the wins now at the last paid place.
+            let most = wins_of(keys[0]) + 2;
+            counts.iter_mut().for_each(|c| *c = 0);
+            for x in keys[..live].iter_mut() {
                 let p = player(*x);
                 *x = key(w[p], s[p], p);
+                counts[(most - w[p]) as usize] += 1;
             }
-            insertion_sort(&mut keys);
+            let mut seen = 0;
+            let below = counts
+                .iter()
+                .position(|&c| {
+                    seen += c;
+                    seen >= bands
+                })
+                .expect("the places are followed");
+            // Those who can still reach the places (after the last round: who reached the last
+            // paid place's wins) are kept, and only they are sorted.
+            let next = cut(most - below as i32, k - 1);
+            let mut kept = 0;
+            for i in 0..live {
+                let x = keys[i];
+                keys[kept] = x;
+                kept += (wins_of(x) >= next) as usize;
+            }
+            live = kept;
+            if k == 1 && bands < live {
+                // After the last round only who is in the places paid matters.
+                keys[..live].select_nth_unstable(bands - 1);
+            } else {
+                keys[..live].sort_unstable();
+            }
         }
         if bands == n {
             for h in hits.iter_mut() {
@@ -279,9 +318,12 @@ fn simulate_range(
 /// the last takes the bye if `n` is odd, then each group of `2k` plays top half against bottom
 /// half (`k`: rounds left), each game's spread drawn from the model;
 /// with `leader_wins`, the leader (player 0) wins its game. Wins are counted in halves.
+/// Only the places before `live` are followed: a game below them draws its number unplayed.
+#[allow(clippy::too_many_arguments)]
 fn play_round(
     at: impl Fn(usize) -> usize,
     n: usize,
+    live: usize,
     k: usize,
     (w, s): (&mut [i32], &mut [i32]),
     rng: &mut SplitMix,
@@ -290,35 +332,46 @@ fn play_round(
 ) {
     let mut m = n;
     if m % 2 == 1 {
-        let p = at(m - 1);
-        w[p] += 2;
-        s[p] += bye_spread;
+        if m - 1 < live {
+            let p = at(m - 1);
+            w[p] += 2;
+            s[p] += bye_spread;
+        }
         m -= 1;
     }
+    let games = m / 2;
+    let mut drawn = 0;
     let mut start = 0;
-    while start < m {
+    'blocks: while start < m {
         let f = k.min((m - start) / 2);
         for i in start..start + f {
-            let (a, b) = (at(i), at(i + f));
+            if i >= live {
+                break 'blocks;
+            }
+            drawn += 1;
+            let a = at(i);
+            let b = if i + f < live { at(i + f) } else { usize::MAX };
             let mut d = spread(rng);
             if leader_wins && (a == 0 || b == 0) {
                 // The leader wins: by the drawn margin, at least 1.
                 let m = d.abs().max(1);
                 d = if a == 0 { m } else { -m };
             }
-            match d.cmp(&0) {
-                std::cmp::Ordering::Greater => w[a] += 2,
-                std::cmp::Ordering::Less => w[b] += 2,
-                std::cmp::Ordering::Equal => {
-                    w[a] += 1;
-                    w[b] += 1;
-                }
-            }
+            // Half-wins: 2 for a win, 1 for a tie.
+            let got = 2 * (d > 0) as i32 + (d == 0) as i32;
+            w[a] += got;
             s[a] += d;
-            s[b] -= d;
+            if b != usize::MAX {
+                w[b] += 2 - got;
+                s[b] -= d;
+            }
         }
         start += 2 * f;
     }
+    // The games not played still draw their numbers (one each).
+    rng.0 = rng
+        .0
+        .wrapping_add(((games - drawn) as u64).wrapping_mul(GAMMA));
 }
 
 /// The simulation with a comparison sort, for fields the packed keys cannot hold (and, in the
@@ -358,6 +411,7 @@ fn simulate_plain(
             play_round(
                 |i| order[i] as usize,
                 n,
+                n,
                 k,
                 (&mut w, &mut s),
                 &mut rng,
@@ -389,8 +443,9 @@ fn simulate_plain(
 mod tests {
     use super::*;
 
-    /// The packed keys, the insertion sort and the threads change nothing: every chance equals
-    /// the plain simulation's exactly, odd and even fields, with ties, in both modes.
+    /// The packed keys, following only who can still reach the places, and the threads change
+    /// nothing: every chance equals the plain simulation's exactly, odd and even fields, with
+    /// ties, in both modes.
     #[test]
     fn fast_simulation_equals_the_plain_one() {
         let mut rng = SplitMix(5);
@@ -400,6 +455,7 @@ mod tests {
             (24, 5, 3, 20_000),
             (25, 4, 3, 20_000),
             (101, 2, 5, 30_000),
+            (41, 6, 2, 20_000),
         ] {
             let mut field: Vec<SimStanding> = (0..n)
                 .map(|_| SimStanding {

@@ -70,11 +70,13 @@ pub enum TournamentError {
         round: u32,
         player: String,
     },
-    #[error("division {division:?}, round {round}: {player} has a bye, not a game")]
+    #[error("division {division:?}, round {round}: {player} has no bye in round {round}, so it has no bye spread to change: {has}")]
     NotABye {
         division: String,
         round: u32,
         player: String,
+        /// What the player has in the round instead.
+        has: String,
     },
     #[error("division {division:?}, round {round}: {player}'s game already has a final result; only the director can correct it (NASPA V.J, WESPA 5.4.1)")]
     ResultFinal {
@@ -132,6 +134,9 @@ pub enum TournamentError {
     },
     #[error("division {division:?}: {reason}")]
     BadSetting { division: String, reason: String },
+    /// About the event itself (its name or date), not a division.
+    #[error("event {name:?}: {reason}")]
+    BadEvent { name: String, reason: String },
     /// Refused for a reason the message gives (online links, who submits a slip).
     #[error("division {division:?}, round {round}: {reason}")]
     Refused {

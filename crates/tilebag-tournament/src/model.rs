@@ -18,6 +18,11 @@ pub struct Tournament {
     /// The date the event starts, `YYYY-MM-DD` (for `.TOU` headers and reports).
     pub date: Option<String>,
     pub divisions: Vec<Division>,
+    /// An imported `.tsh` archive's lines outside its files (`config …`, `division NAME FILE`,
+    /// comments), verbatim and in order: written back at the head of the event's archive, and
+    /// its `division` lines name each division's file as the archive did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tsh_config: Vec<String>,
 }
 
 /// Which rules the division is run under and how it is scored.
@@ -375,6 +380,18 @@ pub struct Player {
     /// rounds are written back unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tsh_p12: Vec<u8>,
+    /// The comment (`#`) and blank lines an imported `.t` file had just before this player's
+    /// line, verbatim, written back in their place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tsh_lines_before: Vec<String>,
+    /// The comment and blank lines after this player's line at the end of an imported file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tsh_lines_after: Vec<String>,
+    /// Scores an imported `.t` line had for a game whose opponent's line has none, as (round,
+    /// score): not a result (it counts for nobody), written back in the line while the game has
+    /// no result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tsh_one_sided: Vec<(u32, i32)>,
 }
 
 impl Player {

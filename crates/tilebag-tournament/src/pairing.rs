@@ -496,9 +496,11 @@ fn bpf_spread(ctx: &Ctx) -> i32 {
 
 /// Chew pairings and COP, after Gibsons and the bye: `order` (standings order, even count) is
 /// split into the contenders for the prize bands, taken from the top and rounded up to an even
-/// group, and the rest; each group is paired on its own. Chew: the flight of contenders by the
-/// leaders' preferences ([`chew_flight`]; Swiss when everyone contends), the rest Swiss. COP:
-/// Swiss, with King of the Hill among the contenders in the last round.
+/// group, and the rest; each group is paired on its own ([`pair_groups_apart`]). Chew: the flight
+/// of contenders by the leaders' preferences ([`chew_flight`]; Swiss when everyone contends), the
+/// rest Swiss. COP: Swiss, with King of the Hill among the contenders in the last round.
+/// Under `max-repeats`, when that would pair anyone beyond the limit, the field is paired as a
+/// whole instead ([`pair_within_limit`]).
 fn contenders_method(
     ctx: &mut Ctx,
     method: Method,
@@ -585,28 +587,98 @@ fn contenders_method(
     let (top, rest) = order.split_at(k);
     // COP's control loss (Woogles' CL): the leader who could win out and still not finish first
     // plays the lowest contender who can still finish first (in any simulation).
-    let mut forced: Option<(PlayerId, PlayerId)> = None;
-    if let Some((field, seed)) = cop_field.as_ref() {
-        if rounds_left <= crate::cop::CONTROL_LOSS_ROUNDS_LEFT && top.len() >= 4 {
+    let control = match cop_field.as_ref() {
+        Some((field, seed))
+            if rounds_left <= crate::cop::CONTROL_LOSS_ROUNDS_LEFT && top.len() >= 4 =>
+        {
             let bye = ctx.div.config.bye_spread;
             let sims = crate::cop::CONTROL_LOSS_SIMS;
             let lost = crate::cop::control_loss(field, rounds_left, sims, seed ^ 0xC1, bye);
-            if lost > crate::cop::CONTROL_LOSS_THRESHOLD {
-                let first =
-                    crate::cop::place_chances(field, rounds_left, 1, sims, seed ^ 0xF1, bye);
-                if let Some(i) = (1..top.len()).rev().find(|&i| first[i] > 0.0) {
-                    forced = Some((top[0], top[i]));
-                    ctx.notes.push(format!(
-                        "COP control loss: {} would not finish first in {:.0}% of {sims} simulations \
-                         in which it wins every game (threshold {:.0}%): paired with {}, the lowest \
-                         contender who can still finish first",
-                        ctx.div.who(top[0]),
-                        lost * 100.0,
-                        crate::cop::CONTROL_LOSS_THRESHOLD * 100.0,
-                        ctx.div.who(top[i]),
-                    ));
-                }
+            (lost > crate::cop::CONTROL_LOSS_THRESHOLD).then(|| ControlLoss {
+                lost,
+                first: crate::cop::place_chances(field, rounds_left, 1, sims, seed ^ 0xF1, bye),
+            })
+        }
+        _ => None,
+    };
+    let mark = ctx.notes.len();
+    let everyone = k == order.len();
+    let out = pair_groups_apart(
+        ctx,
+        method,
+        top,
+        rest,
+        rounds_left,
+        control.as_ref(),
+        everyone,
+    );
+    // The repeat limit is the whole field's: tsh's repeats argument bounds every pair a pairing
+    // command makes (research §1.5), Woogles makes a pair beyond max_repeats all but impossible
+    // (§3.2) and COP weighs repeats in one matching of the whole field (§3.3). So when pairing the
+    // contenders and the rest apart breaks the limit, the field is paired as a whole.
+    match ctx.div.config.max_repeats {
+        Some(limit) if out.iter().any(|&(a, b)| ctx.met(a, b) > limit) => {
+            ctx.notes.truncate(mark);
+            pair_within_limit(ctx, method, top, rest, rounds_left, control.as_ref(), limit)
+        }
+        _ => out,
+    }
+}
+
+/// COP's control-loss figures, when the leader has lost control: how often it did not finish
+/// first though it won every game, and each contender's chance of finishing first (by place in
+/// the standings).
+struct ControlLoss {
+    lost: f64,
+    first: Vec<f64>,
+}
+
+impl ControlLoss {
+    /// The contenders (places in `top`, from the lowest up) who can still finish first.
+    fn opponents(&self, top: &[PlayerId]) -> Vec<usize> {
+        (1..top.len())
+            .rev()
+            .filter(|&i| self.first[i] > 0.0)
+            .collect()
+    }
+
+    fn note(&self, ctx: &Ctx, leader: PlayerId, opponent: PlayerId, lowest: bool) -> String {
+        format!(
+            "COP control loss: {} would not finish first in {:.0}% of {} simulations in which \
+             it wins every game (threshold {:.0}%): paired with {}, the lowest contender who can \
+             still finish first{}",
+            ctx.div.who(leader),
+            self.lost * 100.0,
+            crate::cop::CONTROL_LOSS_SIMS,
+            crate::cop::CONTROL_LOSS_THRESHOLD * 100.0,
+            ctx.div.who(opponent),
+            if lowest {
+                ""
+            } else {
+                " and whom it can play within max-repeats"
             }
+        )
+    }
+}
+
+/// The contenders (`top`) and the rest paired each on their own. Chew: the flight by the leaders'
+/// preferences ([`chew_flight`]), or Swiss when `everyone` contends; COP: King of the Hill among
+/// the contenders in the last round, else Swiss. The rest: Swiss.
+fn pair_groups_apart(
+    ctx: &mut Ctx,
+    method: Method,
+    top: &[PlayerId],
+    rest: &[PlayerId],
+    rounds_left: u32,
+    control: Option<&ControlLoss>,
+    everyone: bool,
+) -> Vec<(PlayerId, PlayerId)> {
+    let mut forced: Option<(PlayerId, PlayerId)> = None;
+    if let Some(c) = control {
+        if let Some(&i) = c.opponents(top).first() {
+            forced = Some((top[0], top[i]));
+            let note = c.note(ctx, top[0], top[i], true);
+            ctx.notes.push(note);
         }
     }
     let rest_of_top: Vec<PlayerId>;
@@ -622,7 +694,7 @@ fn contenders_method(
             Some(limit) => koth_limited(ctx, top, limit),
             None => top.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
         }
-    } else if method == Method::ChewPair && k < order.len() {
+    } else if method == Method::ChewPair && !everyone {
         match chew_flight(ctx, top, rounds_left, bpf_spread(ctx)) {
             Some((pairs, repeats)) => {
                 if repeats > 0 {
@@ -643,6 +715,211 @@ fn contenders_method(
     out
 }
 
+/// Chew pairings and COP when the contenders (`top`) and the rest, each paired on its own, would
+/// break the repeat limit: the limit holds for the whole field, and the leaders' constraints are
+/// met as far as it allows. Every choice below is kept only if the players still unpaired can be
+/// paired as well as the whole field could ([`FieldCheck`]): first with the fewest repeats beyond
+/// the limit (none, whenever the field allows it, as Swiss finds), then with the fewest
+/// contenders paired outside their group.
+/// - COP's control loss: the leader plays the lowest contender who can still finish first and
+///   whom it can play so.
+/// - Leaders, from the top of the contenders: in COP's last round King of the Hill (each meets
+///   the nearest-ranked contender below that it may meet); in Chew, when not everyone contends,
+///   tsh's preferences ([`chew_preference`]). A leader with no such contender is paired with the
+///   rest.
+/// - Everyone else: Swiss, contenders kept among themselves as far as the limit allows.
+fn pair_within_limit(
+    ctx: &mut Ctx,
+    method: Method,
+    top: &[PlayerId],
+    rest: &[PlayerId],
+    rounds_left: u32,
+    control: Option<&ControlLoss>,
+    limit: u32,
+) -> Vec<(PlayerId, PlayerId)> {
+    let mut in_top = vec![false; ctx.div.players.len()];
+    for &p in top {
+        in_top[p as usize - 1] = true;
+    }
+    let all: Vec<PlayerId> = top.iter().chain(rest).copied().collect();
+    let mut field = FieldCheck::new(ctx, limit, in_top, &all);
+    let mut notes = Vec::new();
+    let mut pairs = Vec::new();
+    if let Some(c) = control {
+        let opponents = c.opponents(top);
+        match opponents
+            .iter()
+            .position(|&i| field.take(ctx, top[0], top[i]))
+        {
+            Some(at) => {
+                let i = opponents[at];
+                pairs.push((top[0], top[i]));
+                notes.push(c.note(ctx, top[0], top[i], at == 0));
+            }
+            None if !opponents.is_empty() => notes.push(format!(
+                "COP control loss: {} has lost control, but no contender who can still finish \
+                 first can play it within max-repeats {limit}",
+                ctx.div.who(top[0])
+            )),
+            None => {}
+        }
+    }
+    let koth = method == Method::Cop && rounds_left == 1;
+    let chew = method == Method::ChewPair && !rest.is_empty();
+    if koth || chew {
+        let prefer = chew_preference(ctx, rounds_left, bpf_spread(ctx));
+        for (i, &leader) in top.iter().enumerate() {
+            if !field.is_left(leader) {
+                continue;
+            }
+            // Contenders who found no partner above are paired outside the group in every
+            // pairing as good as the field's, so only those below are asked.
+            let mut options: Vec<PlayerId> = top[i + 1..]
+                .iter()
+                .copied()
+                .filter(|&o| field.is_left(o) && ctx.met(leader, o) <= limit)
+                .collect();
+            if chew {
+                options.sort_by_key(|&o| prefer(leader, o));
+            }
+            if let Some(o) = options.into_iter().find(|&o| field.take(ctx, leader, o)) {
+                pairs.push((leader, o));
+            }
+        }
+    }
+    let grouped = |p: PlayerId| field.in_top[p as usize - 1];
+    let others = swiss_grouped(ctx, &field.left, Some(&grouped));
+    let mut outside: Vec<PlayerId> = others
+        .iter()
+        .filter(|&&(a, b)| grouped(a) != grouped(b))
+        .map(|&(a, b)| if grouped(a) { a } else { b })
+        .collect();
+    outside.sort_by_key(|&p| ctx.pos[p as usize - 1]);
+    pairs.extend(others);
+    if !outside.is_empty() {
+        let names: Vec<String> = outside.iter().map(|&p| ctx.div.who(p)).collect();
+        notes.push(format!(
+            "the contenders cannot all be paired among themselves within max-repeats {limit} \
+             (the limit holds for the whole field): {} paired outside the group",
+            names.join(", ")
+        ));
+    }
+    if pairs.iter().any(|&(a, b)| ctx.met(a, b) > limit) {
+        notes.push(format!(
+            "no pairing of the whole field keeps within max-repeats {limit}: the fewest repeats \
+             beyond it"
+        ));
+    }
+    ctx.notes.extend(notes);
+    pairs
+}
+
+/// The check behind [`pair_within_limit`]: can the players not yet paired still be paired as
+/// well as the whole field could? "As well" counts, first, the repeats beyond the limit (squared
+/// meetings, as the Swiss counts them) and then the contenders paired outside their group, as one
+/// cost where a single repeat beyond the limit outweighs every crossing. Each check is a
+/// minimum-cost perfect matching of the players left; a witness (the last such matching) answers
+/// without one when the pair asked for is in it.
+struct FieldCheck {
+    limit: u32,
+    in_top: Vec<bool>,
+    /// The weight of a repeat beyond the limit: more than all crossings together.
+    heavy: i64,
+    /// The players not yet paired, in standings order.
+    left: Vec<PlayerId>,
+    /// The whole field's best cost, and what the pairs taken so far cost.
+    target: i64,
+    spent: i64,
+    /// A best pairing of the players left, by player index.
+    witness: Vec<Option<PlayerId>>,
+}
+
+impl FieldCheck {
+    fn new(ctx: &Ctx, limit: u32, in_top: Vec<bool>, all: &[PlayerId]) -> FieldCheck {
+        let mut f = FieldCheck {
+            limit,
+            in_top,
+            heavy: all.len() as i64 / 2 + 1,
+            left: all.to_vec(),
+            target: 0,
+            spent: 0,
+            witness: vec![None; ctx.div.players.len()],
+        };
+        let (target, pairs) = f.best(ctx, all);
+        f.target = target;
+        for (a, b) in pairs {
+            f.witness[a as usize - 1] = Some(b);
+            f.witness[b as usize - 1] = Some(a);
+        }
+        f
+    }
+
+    fn cost(&self, ctx: &Ctx, a: PlayerId, b: PlayerId) -> i64 {
+        let rep = ctx.met(a, b);
+        let beyond = if rep > self.limit { rep as i64 } else { 0 };
+        let across = self.in_top[a as usize - 1] != self.in_top[b as usize - 1];
+        self.heavy * beyond * beyond + across as i64
+    }
+
+    fn is_left(&self, p: PlayerId) -> bool {
+        self.left.contains(&p)
+    }
+
+    /// The least cost of pairing `players` (an even number, in standings order), and a pairing
+    /// that costs that. Among equal costs the matching prefers neighbours in the standings, so
+    /// the witness tends to hold the pairs King of the Hill asks for first.
+    fn best(&self, ctx: &Ctx, players: &[PlayerId]) -> (i64, Vec<(PlayerId, PlayerId)>) {
+        let m = players.len();
+        let scale = (m * m) as i64 + 1;
+        let cost = |i: usize, j: usize| {
+            self.cost(ctx, players[i], players[j]) * scale + i.abs_diff(j) as i64
+        };
+        let near = |i: usize| -> Vec<usize> {
+            (i.saturating_sub(6)..(i + 7).min(m))
+                .filter(|&j| j != i)
+                .collect()
+        };
+        let Some((mate, _)) = min_cost_perfect_matching(m, &cost, &near) else {
+            return (i64::MAX, Vec::new());
+        };
+        let pairs: Vec<(PlayerId, PlayerId)> = (0..m)
+            .filter(|&i| mate[i] > i)
+            .map(|i| (players[i], players[mate[i]]))
+            .collect();
+        let total = pairs.iter().map(|&(a, b)| self.cost(ctx, a, b)).sum();
+        (total, pairs)
+    }
+
+    /// Pairs `a` with `b` if the players left can then still be paired as well as the field.
+    fn take(&mut self, ctx: &Ctx, a: PlayerId, b: PlayerId) -> bool {
+        if a == b || !self.is_left(a) || !self.is_left(b) {
+            return false;
+        }
+        let cost = self.cost(ctx, a, b);
+        if self.witness[a as usize - 1] != Some(b) {
+            let others: Vec<PlayerId> = self
+                .left
+                .iter()
+                .copied()
+                .filter(|&p| p != a && p != b)
+                .collect();
+            let (rest, pairs) = self.best(ctx, &others);
+            if rest == i64::MAX || self.spent + cost + rest != self.target {
+                return false;
+            }
+            for (x, y) in pairs {
+                self.witness[x as usize - 1] = Some(y);
+                self.witness[y as usize - 1] = Some(x);
+            }
+        }
+        self.witness[a as usize - 1] = None;
+        self.witness[b as usize - 1] = None;
+        self.spent += cost;
+        self.left.retain(|&p| p != a && p != b);
+        true
+    }
+}
+
 /// tsh's Chew pairing of a flight of contenders (research §1.5, steps 3 and 4), `flight` in
 /// standings order and even: the fewest repeats that let the flight pair at all is found first
 /// (no pair may have met more often than that); then, from the top, each leader takes the
@@ -655,23 +932,11 @@ fn chew_flight(
     rounds_left: u32,
     spread: i32,
 ) -> Option<(Vec<(PlayerId, PlayerId)>, u32)> {
-    let last = |p: PlayerId| -> Option<PlayerId> {
-        let r = ctx.round.checked_sub(2)?;
-        ctx.div
-            .rounds
-            .get(r as usize)?
-            .pairings
-            .iter()
-            .find_map(|x| {
-                let g = x.game()?;
-                g.opponent_of(p)
-            })
-    };
     fn pick(
         ctx: &Ctx,
         left: &mut Vec<PlayerId>,
         limit: u32,
-        prefer: &dyn Fn(PlayerId, PlayerId) -> (bool, u32, bool, std::cmp::Reverse<usize>),
+        prefer: &dyn Fn(PlayerId, PlayerId) -> ChewKey,
         out: &mut Vec<(PlayerId, PlayerId)>,
     ) -> bool {
         let Some(&leader) = left.first() else {
@@ -695,14 +960,7 @@ fn chew_flight(
         }
         false
     }
-    let prefer = |leader: PlayerId, o: PlayerId| {
-        (
-            !can_catch(ctx.standing(o), ctx.standing(leader), rounds_left, spread),
-            ctx.met(leader, o),
-            last(leader) == Some(o),
-            std::cmp::Reverse(ctx.pos[o as usize - 1]),
-        )
-    };
+    let prefer = chew_preference(ctx, rounds_left, spread);
     let most = flight
         .iter()
         .flat_map(|&a| flight.iter().map(move |&b| (a, b)))
@@ -722,6 +980,39 @@ fn chew_flight(
     }
     None
 }
+
+/// A Chew leader's preferences (research §1.5 step 4), as a key to sort its possible opponents
+/// by: first one who can still catch up with it (BPF at `spread` a round), then fewer meetings so
+/// far, then not last round's opponent, then the lowest ranked.
+fn chew_preference<'c>(
+    ctx: &'c Ctx,
+    rounds_left: u32,
+    spread: i32,
+) -> impl Fn(PlayerId, PlayerId) -> ChewKey + 'c {
+    let last = move |p: PlayerId| -> Option<PlayerId> {
+        let r = ctx.round.checked_sub(2)?;
+        ctx.div
+            .rounds
+            .get(r as usize)?
+            .pairings
+            .iter()
+            .find_map(|x| {
+                let g = x.game()?;
+                g.opponent_of(p)
+            })
+    };
+    move |leader: PlayerId, o: PlayerId| {
+        (
+            !can_catch(ctx.standing(o), ctx.standing(leader), rounds_left, spread),
+            ctx.met(leader, o),
+            last(leader) == Some(o),
+            std::cmp::Reverse(ctx.pos[o as usize - 1]),
+        )
+    }
+}
+
+/// How a Chew leader ranks an opponent: smaller is preferred ([`chew_preference`]).
+type ChewKey = (bool, u32, bool, std::cmp::Reverse<usize>);
 
 /// Whether `chaser` can still catch `leader` with `rounds` left, gaining `spread` a round
 /// (tsh's assumption: the chaser wins every remaining game by that much, the leader loses).
@@ -873,6 +1164,18 @@ fn koth_limited(ctx: &mut Ctx, order: &[PlayerId], limit: u32) -> Vec<(PlayerId,
 /// entirely whenever a repeat-free pairing exists, then keeps players with equal wins together,
 /// then folds each group. The matching is exact (see [`crate::matching`]).
 fn swiss(ctx: &Ctx, order: &[PlayerId]) -> Vec<(PlayerId, PlayerId)> {
+    swiss_grouped(ctx, order, None)
+}
+
+/// [`swiss`], with players marked by `group` (the contenders) kept among themselves as far as
+/// the repeat limit allows: a pair across the mark costs more than all the win-group and minor
+/// terms together, and less than any repeat beyond the limit. So the fewest repeats beyond the
+/// limit come first, then the fewest players paired across, then the Swiss.
+fn swiss_grouped(
+    ctx: &Ctx,
+    order: &[PlayerId],
+    group: Option<&dyn Fn(PlayerId) -> bool>,
+) -> Vec<(PlayerId, PlayerId)> {
     let m = order.len();
     if m == 0 {
         return Vec::new();
@@ -890,7 +1193,16 @@ fn swiss(ctx: &Ctx, order: &[PlayerId]) -> Vec<(PlayerId, PlayerId)> {
     let mi = m as i64;
     let limit = ctx.div.config.max_repeats;
     let g = mi * mi / 2 + 1;
-    let r = (mi / 2 + 1) * (g * dmax * dmax + mi) + 1;
+    let mut r = (mi / 2 + 1) * (g * dmax * dmax + mi) + 1;
+    let side: Vec<bool> = match group {
+        Some(f) => order.iter().map(|&p| f(p)).collect(),
+        None => Vec::new(),
+    };
+    // A pair across the group mark (only with a group): `c` exceeds everything below it.
+    let c = r;
+    if group.is_some() {
+        r = (mi / 2 + 1).saturating_mul(c).saturating_add(1);
+    }
     let cost = |a: usize, b: usize| -> i64 {
         let (i, j) = (a.min(b), a.max(b));
         let rep = ctx.met(order[i], order[j]) as i64;
@@ -907,7 +1219,9 @@ fn swiss(ctx: &Ctx, order: &[PlayerId]) -> Vec<(PlayerId, PlayerId)> {
             Some(_) => rep,
             None => rep,
         };
+        let across = !side.is_empty() && side[i] != side[j];
         r.saturating_mul(forbidden * forbidden)
+            .saturating_add(if across { c } else { 0 })
             .saturating_add(g * d * d)
             .saturating_add(minor)
     };

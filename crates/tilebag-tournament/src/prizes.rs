@@ -2,8 +2,8 @@
 //! and the biggest upset by rating, through a round.
 //!
 //! - **Places**: the division's `prize-bands` places (3 when unset), from the standings.
-//! - **Class prizes** (`class-prizes`): by rating band (`rating:1800,1600`: "under 1800" is
-//!   1600–1799, "under 1600" is below 1600, unrated players included) or by the tsh `class` field
+//! - **Class prizes** (`class-prizes`): by rating band (`rating:1800,1600`: "1600–1799", then
+//!   "under 1600", unrated players included: each class is labelled with its band) or by the tsh `class` field
 //!   an imported `.t` file keeps (`class`). One prize a class, to the best-placed player of the
 //!   class who has not already won a place or an earlier class prize (a player wins at most one
 //!   standing prize).
@@ -108,7 +108,7 @@ pub fn prize_table(d: &Division, through: u32) -> Table {
                     let r = d.player(p).map_or(0, |x| x.rating);
                     r < t && floor.is_none_or(|fl| r >= fl)
                 });
-                (format!("Class: under {t}"), f)
+                (format!("Class: {}", rating_band(t, floor)), f)
             })
             .collect(),
         ClassPrizes::TshClass => {
@@ -422,14 +422,24 @@ pub fn class_of(d: &Division, p: PlayerId) -> String {
         ClassPrizes::RatingBands { thresholds } => {
             let r = d.player(p).map_or(0, |x| x.rating);
             // Thresholds run from the highest down; a player's class is the lowest one above
-            // their rating.
+            // their rating, down to the next threshold.
             thresholds
                 .iter()
+                .enumerate()
                 .rev()
-                .find(|&&t| r < t)
-                .map(|t| format!("under {t}"))
+                .find(|&(_, &t)| r < t)
+                .map(|(k, &t)| rating_band(t, thresholds.get(k + 1).copied()))
                 .unwrap_or_default()
         }
+    }
+}
+
+/// A rating class's label: the band from `floor` up to below `top` (`1400–1599`), or
+/// `under 1400` for the lowest class (which holds the unrated players too).
+fn rating_band(top: i32, floor: Option<i32>) -> String {
+    match floor {
+        Some(f) => format!("{f}–{}", top - 1),
+        None => format!("under {top}"),
     }
 }
 

@@ -5,9 +5,11 @@
 //! - expected wins against each opponent: 1 / (1 + e^(0.0031879 · (opponent − you)));
 //! - change = multiplier × (actual wins − expected wins), the multiplier by career games and
 //!   rating band: fewer than 50 games 30 / 24 / 15, otherwise 20 / 16 / 10, for ratings below
-//!   1800 / 1800–1999 / 2000 and over; a player with no career-games figure has 0 (tsh); a
-//!   change that would land in another band moves to its edge first (1800 or 2000 going up, 1999
-//!   or 1799 going down) and converts the rest at the new band's multiplier;
+//!   1800 / 1800–1999 / 2000 and over; a player whose career games are not known (a `.t` line
+//!   without `lifeg`, a player entered without them) counts as [`UNKNOWN_CAREER_GAMES`] = 100,
+//!   as tsh's ratings code takes them; a change that would land in another band moves to its
+//!   edge first (1800 or 2000 going up, 1999 or 1799 going down) and converts the rest at the
+//!   new band's multiplier;
 //! - acceleration bonus: a gain of more than 5 points per game earns the excess again, and each
 //!   rated opponent (per game played against the player) gets 1/20 of the bonus as feedback;
 //! - events are rated in segments by their scheduled length n (not the rounds played so far):
@@ -30,6 +32,12 @@ use serde::{Deserialize, Serialize};
 // `RatingSystem` is a division setting, so it lives with the division's settings in `model`.
 pub use crate::model::RatingSystem;
 use crate::model::{Division, GameResult, Pairing, PlayerId};
+
+/// The career games tsh's ratings code takes for a player whose career games it does not know
+/// (a `.t` line without `lifeg`): 100, so the veteran multipliers (20 / 16 / 10) apply. A real
+/// 2006 event of 109 players without `lifeg` differs in 108 estimates, by up to 126 points,
+/// when 0 is taken instead (issue 27).
+pub const UNKNOWN_CAREER_GAMES: u32 = 100;
 
 /// A player going into the calculation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -472,8 +480,8 @@ impl Division {
             .iter()
             .map(|p| RatingPlayer {
                 rating: p.rating as f64,
-                // tsh: no career-games figure means 0 career games (the tables say so).
-                career_games: p.career_games.unwrap_or(0),
+                // tsh takes unknown career games as 100 (the ratings table says so).
+                career_games: p.career_games.unwrap_or(UNKNOWN_CAREER_GAMES),
             })
             .collect();
         let changes = rate_event(

@@ -334,18 +334,38 @@ pub fn why_first(r: &FirstReason) -> String {
         FirstReason::FewerFirsts => "fewer firsts".into(),
         FirstReason::MoreSeconds => "more seconds".into(),
         FirstReason::Balance => "balance".into(),
-        FirstReason::Draw { draws } => format!(
-            "draw {}",
-            draws
-                .iter()
-                .map(|(a, b)| format!("{a}/{b}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
+        FirstReason::Draw { draws } => tile_draw(draws),
         FirstReason::Director => "director".into(),
         FirstReason::Imported => "imported".into(),
         FirstReason::Unknown { .. } => "unknown (not in the file)".into(),
     }
+}
+
+/// A tile draw in words, the first player's tile first (NASPA III.D.3, WESPA 2.1(a): nearest to
+/// A starts, a blank before A, drawn again on a tie): `tile draw: first drew a blank, second N`;
+/// `tile draw: both drew E, then first drew A, second C`.
+fn tile_draw(draws: &[(char, char)]) -> String {
+    let tile = |c: char| {
+        if c == '?' {
+            "a blank".to_string()
+        } else {
+            c.to_string()
+        }
+    };
+    let steps: Vec<String> = draws
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                format!("both drew {}", tile(a))
+            } else {
+                format!("first drew {}, second {}", tile(a), tile(b))
+            }
+        })
+        .collect();
+    if steps.is_empty() {
+        return "tile draw".into();
+    }
+    format!("tile draw: {}", steps.join(", then "))
 }
 
 #[cfg(test)]

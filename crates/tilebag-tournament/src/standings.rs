@@ -1,6 +1,11 @@
 //! Standings: wins (a tie counts half), then losses, then spread, then rating by default (tsh's
 //! order); the division's tie-break list is configurable, and an optional cap limits the spread
 //! any one game can contribute.
+//!
+//! Players still taking part come first; a withdrawn player follows all of them, and an ejected
+//! one comes last (WESPA 6.2.4(a)(ii)). Players level on every key but rating share a rank, as
+//! tsh prints it (`1, 2, 2, 4`): the rating (and then the player number) only orders them on the
+//! page. Before round 1 the standings are the seeds, one rank each.
 
 use std::cmp::Ordering;
 
@@ -11,7 +16,7 @@ use crate::model::{Division, Pairing, PlayerId, TieBreak};
 /// One player's line in the standings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standing {
-    /// Position, from 1.
+    /// Position, from 1; players level on every key but rating share one (see the module).
     pub rank: u32,
     pub player: PlayerId,
     pub name: String,
@@ -134,15 +139,36 @@ impl Division {
             }
         }
         let keys = self.config.tie_breaks.clone();
-        // An ejected player ranks below everyone (WESPA 6.2.4(a)(ii)).
-        let ejected = |s: &Standing| self.player(s.player).is_some_and(|p| p.ejected);
-        rows.sort_by(|a, b| {
-            ejected(a)
-                .cmp(&ejected(b))
-                .then_with(|| compare(&keys, a, b))
-        });
-        for (i, row) in rows.iter_mut().enumerate() {
-            row.rank = i as u32 + 1;
+        // Players taking part, then withdrawn players, then ejected ones (WESPA 6.2.4(a)(ii)).
+        let group = |s: &Standing| {
+            if self.player(s.player).is_some_and(|p| p.ejected) {
+                2
+            } else if !s.active {
+                1
+            } else {
+                0
+            }
+        };
+        rows.sort_by(|a, b| group(a).cmp(&group(b)).then_with(|| compare(&keys, a, b)));
+        // A player level with the one above on every key but rating shares their rank.
+        let results: Vec<TieBreak> = keys
+            .iter()
+            .copied()
+            .filter(|k| *k != TieBreak::Rating)
+            .collect();
+        for i in 0..rows.len() {
+            let shared = through > 0
+                && i > 0
+                && !results.is_empty()
+                && group(&rows[i - 1]) == group(&rows[i])
+                && results
+                    .iter()
+                    .all(|k| compare_by(*k, &rows[i - 1], &rows[i]) == Ordering::Equal);
+            rows[i].rank = if shared {
+                rows[i - 1].rank
+            } else {
+                i as u32 + 1
+            };
         }
         rows
     }
@@ -159,16 +185,21 @@ impl Division {
 /// Orders two standings lines by the tie-break keys, then by player number.
 pub fn compare(keys: &[TieBreak], a: &Standing, b: &Standing) -> Ordering {
     for k in keys {
-        let o = match k {
-            TieBreak::Wins => b.wins2.cmp(&a.wins2),
-            TieBreak::Losses => a.losses2.cmp(&b.losses2),
-            TieBreak::Spread => b.ranking_spread().cmp(&a.ranking_spread()),
-            TieBreak::Rating => b.rating.cmp(&a.rating),
-            TieBreak::PointsFor => b.points_for.cmp(&a.points_for),
-        };
+        let o = compare_by(*k, a, b);
         if o != Ordering::Equal {
             return o;
         }
     }
     a.player.cmp(&b.player)
+}
+
+/// Orders two standings lines by one key (the better first).
+fn compare_by(key: TieBreak, a: &Standing, b: &Standing) -> Ordering {
+    match key {
+        TieBreak::Wins => b.wins2.cmp(&a.wins2),
+        TieBreak::Losses => a.losses2.cmp(&b.losses2),
+        TieBreak::Spread => b.ranking_spread().cmp(&a.ranking_spread()),
+        TieBreak::Rating => b.rating.cmp(&a.rating),
+        TieBreak::PointsFor => b.points_for.cmp(&a.points_for),
+    }
 }

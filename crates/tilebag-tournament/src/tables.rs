@@ -262,15 +262,21 @@ pub fn ratings_table(d: &Division, through: u32) -> Table {
     }
 }
 
-/// What a rating estimate assumed about a player (tsh treats a missing career-games figure as
-/// 0, which gives the higher multipliers).
+/// What a rating estimate assumed about a player: tsh's ratings code takes unknown career games
+/// as [`crate::ratings::UNKNOWN_CAREER_GAMES`] (the veterans' multipliers). An unrated player's
+/// first segment is a performance rating, which no multiplier touches: for them it matters only
+/// in an event rated in more than one segment.
 fn rating_note(d: &Division, p: PlayerId, old: f64) -> String {
     let mut notes = Vec::new();
     if old <= 0.0 {
-        notes.push("unrated: rated from results");
+        notes.push("unrated: rated from results".to_string());
     }
-    if d.player(p).is_some_and(|x| x.career_games.is_none()) && old > 0.0 {
-        notes.push("career games unknown: 0 assumed");
+    let segments = crate::ratings::segment_ends(d.config.ratings, d.total_rounds()).len();
+    if d.player(p).is_some_and(|x| x.career_games.is_none()) && (old > 0.0 || segments > 1) {
+        notes.push(format!(
+            "career games unknown: {} assumed (as tsh)",
+            crate::ratings::UNKNOWN_CAREER_GAMES
+        ));
     }
     notes.join("; ")
 }

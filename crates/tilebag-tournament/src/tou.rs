@@ -10,6 +10,11 @@
 //! *** END OF FILE ***
 //! ```
 //!
+//! AUPAIR and Woogles write one file for the whole event: the `*M` header once, then the lines
+//! from the division's name to its last player for each division (a section each, in the order
+//! the divisions were added), and `*** END OF FILE ***` once, at the end ([`write_tou_event`]).
+//! A file of one division ([`write_tou`]) is the same with one section.
+//!
 //! Lines end in CRLF. Every round is a fixed field with a leading space: the result digit (`2`
 //! win, `1` draw, space for a loss) and the player's score as `%03d`, then the opponent's number
 //! right-aligned in 4 with a `+` before it if the player started: 9 characters a round (10 when
@@ -105,28 +110,62 @@ pub fn given_surname(name: &str) -> String {
 
 /// Writes one division as a `.TOU` file.
 pub fn write_tou(t: &Tournament, division: &str) -> Result<String> {
-    let div = t.division(division)?;
-    let date = t
-        .date
-        .as_deref()
-        .and_then(tou_date)
-        .ok_or_else(|| TournamentError::BadSetting {
-            division: division.into(),
-            reason: "the tournament needs a date (YYYY-MM-DD) for a .TOU header".into(),
-        })?;
-    let mut out = String::new();
+    write_tou_divisions(t, &[division])
+}
+
+/// Writes the whole event as one `.TOU` file: a section per division, in the event's order.
+pub fn write_tou_event(t: &Tournament) -> Result<String> {
+    let names: Vec<&str> = t.divisions.iter().map(|d| d.name.as_str()).collect();
+    write_tou_divisions(t, &names)
+}
+
+/// Writes the named divisions as one `.TOU` file, a section each, in the order given.
+pub fn write_tou_divisions(t: &Tournament, divisions: &[&str]) -> Result<String> {
+    let date = tou_header_date(t)?;
+    if divisions.is_empty() {
+        return Err(TournamentError::BadEvent {
+            name: t.name.clone(),
+            reason: "no division to write to a .TOU file; add one first".into(),
+        });
+    }
+    let mut out = format!("*M{} {}\r\n", date, ascii_fold(&t.name));
+    for name in divisions {
+        section(&mut out, t.division(name)?)?;
+    }
+    out.push_str("*** END OF FILE ***\r\n");
+    Ok(out)
+}
+
+/// The event's first day as a `.TOU` header writes it (`dd.mm.yyyy`); refused, saying how to set
+/// it, when the event has no date or one that is not `YYYY-MM-DD`.
+fn tou_header_date(t: &Tournament) -> Result<String> {
+    let how = "set it with `tilebag td event EVENT --date YYYY-MM-DD` or the name and date form \
+               on the event's page";
+    match t.date.as_deref() {
+        Some(d) => tou_date(d).ok_or_else(|| TournamentError::BadEvent {
+            name: t.name.clone(),
+            reason: format!("the date {d:?} is not YYYY-MM-DD, which a .TOU header needs; {how}"),
+        }),
+        None => Err(TournamentError::BadEvent {
+            name: t.name.clone(),
+            reason: format!("the event has no date, which a .TOU header needs; {how}"),
+        }),
+    }
+}
+
+/// One division's section: the division's name, the high word line and a line per player.
+fn section(out: &mut String, div: &Division) -> Result<()> {
     let mut line = |s: &str| {
         out.push_str(s);
         out.push_str("\r\n");
     };
-    line(&format!("*M{} {}", date, ascii_fold(&t.name)));
     line(&format!("*{}", ascii_fold(&div.name)));
     // The high word score sits in the column of the first round's score: 20 for the name, 1
     // space, the result digit and 3 digits. None is recorded: 0.
     line(&format!("{:>25}", 0));
     if div.players.len() > 999 {
         return Err(TournamentError::BadSetting {
-            division: division.into(),
+            division: div.name.clone(),
             reason: format!(
                 "{} players: a .TOU opponent field holds at most 999",
                 div.players.len()
@@ -144,8 +183,7 @@ pub fn write_tou(t: &Tournament, division: &str) -> Result<String> {
         }
         line(s.trim_end());
     }
-    line("*** END OF FILE ***");
-    Ok(out)
+    Ok(())
 }
 
 fn block(div: &Division, round: u32, p: u32, width: usize) -> Result<String> {

@@ -337,3 +337,39 @@ fn spreads_out_of_range_are_refused() {
         })
         .is_err());
 }
+
+/// Issue 27 item 15: the director changes the bye spread of a player who has no bye. The
+/// refusal says so and what the player has instead (it used to say "has a bye, not a game",
+/// the other way round).
+#[test]
+fn a_bye_spread_for_a_player_without_a_bye_says_what_they_have_instead() {
+    let mut e = Event::new("naspa-2013", "MAN:2", 8);
+    e.add_seeded(2);
+    e.manual(1, 1, Some(2));
+    // A late entry, added after round 1 was posted: no entry in round 1.
+    e.add("Late, Entry", 1500);
+    let bye = |e: &mut Event, player: u32| {
+        e.try_act(Action::SetResult {
+            division: "A".into(),
+            round: 1,
+            player,
+            result: ResultEntry::Bye { spread: 50 },
+            note: String::new(),
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    let err = bye(&mut e, 3);
+    assert!(
+        err.contains("#3 (Late, Entry) has no bye in round 1") && err.contains("not paired in it"),
+        "{err}"
+    );
+    assert!(!err.contains("has a bye"), "{err}");
+    // A player with a game.
+    let err = bye(&mut e, 1);
+    assert!(
+        err.contains("#1 (Seed01, Player) has no bye in round 1")
+            && err.contains("a game against #2 (Seed02, Player)"),
+        "{err}"
+    );
+}

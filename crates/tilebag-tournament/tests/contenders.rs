@@ -317,3 +317,40 @@ fn chew_finds_the_fewest_repeats_that_let_the_flight_pair() {
     assert!(notes.contains("the flight needs up to 1 repeat"), "{notes}");
     assert!(e.pairs(6).contains(&(1, 2)), "{:?}", e.pairs(6));
 }
+
+/// Under `max-repeats 0` the limit holds for the whole field: tsh's repeats argument bounds every
+/// pair a pairing command makes, so the flight is paired among itself only as far as the field
+/// allows. Six players, King of the Hill for two rounds (the better seed winning 400–300), then
+/// one Chew round with one place paid:
+/// - round 1: 1v2, 3v4, 5v6; after it the standings are 1, 3, 5, 2, 4, 6; round 2: 1v3, 2v5, 4v6;
+/// - after round 2, 1 is 2–0 (+200), 2, 3, 4 and 5 are 1–1 (+0), 6 is 0–2. With one round left
+///   2–5 can all still catch 1 (one win behind, and 0 + 500 of BPF spread ≥ 200), but tsh's
+///   flight cap with one round left is 2: the flight is 1 and 2, who met in round 1.
+///
+/// Without a limit, tsh's fewest repeats pair them again (the test above). With max-repeats 0,
+/// 1 and 2 each play someone they have not met, the other four are paired without a repeat too,
+/// and the note names the two contenders paired outside the flight.
+#[test]
+fn chew_flight_that_cannot_pair_within_max_repeats_plays_the_field() {
+    let mut e = Event::new("naspa-2013", "KOTH:2 CP:1", 1);
+    e.add_seeded(6);
+    e.set(Setting::parse(e.d(), "prize-bands", "1").unwrap());
+    e.set(Setting::parse(e.d(), "max-repeats", "0").unwrap());
+    for r in 1..=2 {
+        e.pair(r);
+        e.better_seed_wins(r);
+    }
+    assert_eq!(e.pairs(2), vec![(1, 3), (2, 5), (4, 6)]);
+    assert_eq!(e.order(2), vec![1, 2, 3, 4, 5, 6]);
+    let notes = e.pair(3).join("\n");
+    assert!(notes.contains("flight cap 2"), "{notes}");
+    for (a, b) in e.pairs(3) {
+        assert_eq!(e.d().times_met(a, b, 3), 0, "{a}v{b} again\n{notes}");
+    }
+    let line = notes
+        .lines()
+        .find(|l| l.starts_with("the contenders cannot all be paired"))
+        .unwrap_or_else(|| panic!("no note: {notes}"));
+    assert!(line.contains("max-repeats 0"), "{line}");
+    assert!(line.contains("#1 (") && line.contains("#2 ("), "{line}");
+}

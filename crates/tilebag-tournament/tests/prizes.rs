@@ -16,7 +16,7 @@
 //! 1–2 −210 (the spreads add to 0). Standings: Ann, Bob, Cat, Dan.
 //!
 //! - Places (prize-bands 2): 1st Ann, 2nd Bob.
-//! - Class prizes by rating band (`rating:1700,1550`): "under 1700" (1550–1699) is Cat alone;
+//! - Class prizes by rating band (`rating:1700,1550`): "1550–1699" is Cat alone;
 //!   "under 1550" is Dan. With `rating:1700` only, "under 1700" holds Cat and Dan: Cat (3rd)
 //!   places higher.
 //! - High game: Ann's 500 (v Dan). High loss: the losing scores are 430, 350, 300, 470, 380, 360:
@@ -80,7 +80,7 @@ fn prize_table_worked_by_hand() {
     let want = [
         ("1st place", "Ann", "2-1 +230"),
         ("2nd place", "Bob", "2-1 +50"),
-        ("Class: under 1700", "Cat", "3rd, 1-2 -70"),
+        ("Class: 1550–1699", "Cat", "3rd, 1-2 -70"),
         ("Class: under 1550", "Dan", "4th, 1-2 -210"),
         ("High game", "Ann", "500 v Dan"),
         ("High loss", "Bob", "470 v Cat"),
@@ -120,6 +120,9 @@ fn class_prizes_by_the_tsh_class_field() {
             player: p,
             fields: vec![format!("; class {c}")],
             p12: Vec::new(),
+            lines_before: Vec::new(),
+            lines_after: Vec::new(),
+            one_sided: Vec::new(),
         });
     }
     set(&mut e, "prize-bands", "1");
@@ -347,7 +350,7 @@ fn wall_chart_byes_forfeits_and_pending_results() {
 }
 
 /// The roster: by number, rating ("unrated" for 0), class by rating band: with
-/// `rating:1700,1550`, 1900 is in no class, 1620 is "under 1700" (1550 ≤ 1620 < 1700), 1500
+/// `rating:1700,1550`, 1900 is in no class, 1620 is "1550–1699", 1500
 /// "under 1550"; an unrated player (0) is below every band.
 #[test]
 fn roster_by_number_with_classes() {
@@ -363,7 +366,7 @@ fn roster_by_number_with_classes() {
     let want = [
         ("1", "Ann", "1900", ""),
         ("2", "Bob", "1750", ""),
-        ("3", "Cat", "1620", "under 1700"),
+        ("3", "Cat", "1620", "1550–1699"),
         ("4", "Dan", "1500", "under 1550"),
         ("5", "Eve", "unrated", "under 1550"),
     ];

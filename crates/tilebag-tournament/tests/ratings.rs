@@ -230,10 +230,11 @@ fn rating_estimates_after_each_round_skip_byes_and_forfeits() {
     let (a, b) = (g.first, g.second);
     let ra = d.player(a).unwrap().rating as f64;
     let rb = d.player(b).unwrap().rating as f64;
-    // No career-games figure was entered: tsh counts that as 0 career games.
+    // No career-games figure was entered: tsh's ratings code takes that as 100 career games
+    // (issue 27 item 9).
     let new = |rating| RatingPlayer {
         rating,
-        career_games: 0,
+        career_games: UNKNOWN_CAREER_GAMES,
     };
     let want = rate(
         RatingSystem::Naspa { club: false },

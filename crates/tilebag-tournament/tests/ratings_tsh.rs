@@ -148,43 +148,165 @@ fn club_events_divide_by_three_without_acceleration_or_feedback_and_cap_at_50() 
     close(out[0].new, 1450.0);
 }
 
-#[test]
-fn missing_career_games_count_as_zero_and_the_table_says_so() {
-    // Ann (no career-games figure) 1500 beats Bob (100 career games) 1500 in a 1-round event.
-    // Ann: 0 career games → multiplier 30: 30 × 0.5 = 15, bonus 15 − 5 = 10: 1525.
-    // Bob: 20 × (0 − 0.5) = −10, feedback 10/20 = 0.5: 1490.5, shown as 1491.
-    let mut e = Event::new("naspa-2013", "MAN:1", 1);
-    e.add("Ann", 1500);
+/// A player added with a rating, career games unknown (no `--games`, or a `.t` line without
+/// `lifeg`).
+fn add_with_games(e: &mut Event, name: &str, rating: i32, career_games: Option<u32>) {
     e.act(Action::AddPlayer {
         division: "A".into(),
-        name: "Bob".into(),
-        rating: 1500,
+        name: name.into(),
+        rating,
         member_id: None,
-        career_games: Some(100),
+        career_games,
         members: Vec::new(),
     });
-    e.act(Action::ManualPair {
-        division: "A".into(),
-        round: 1,
-        first: 1,
-        second: Some(2),
-        first_by: FirstReason::Director,
-    });
-    e.score(1, 1, 400, 300);
-    let est = e.d().rating_estimates(1);
-    close(est[0].1.new, 1525.0);
-    close(est[1].1.new, 1490.5);
-    let t = tables::ratings_table(e.d(), 1);
-    let ann = &t.rows[0];
-    assert_eq!(ann[3], "1525");
-    assert!(
-        ann.last()
-            .unwrap()
-            .contains("career games unknown: 0 assumed"),
-        "{ann:?}"
+}
+
+/// Issue 27 item 9, the worked example of the closing note. tsh's ratings code takes a player
+/// whose career games it does not know as a player of 100 career games (multipliers 20 / 16 /
+/// 10); tilebag took them as 0 (30 / 24 / 15), and moved such a player half as far again.
+#[test]
+fn unknown_career_games_are_taken_as_100_as_tsh_does_worked_by_hand() {
+    // A 2-round event. Ann, rated 1500, entered without career games, beats Bob (1600, 200
+    // career games) in round 1 and Cat (1450, 300 career games) in round 2.
+    let mut e = Event::new("naspa-2013", "MAN:2", 1);
+    add_with_games(&mut e, "Ann", 1500, None);
+    add_with_games(&mut e, "Bob", 1600, Some(200));
+    add_with_games(&mut e, "Cat", 1450, Some(300));
+    e.manual(1, 1, Some(2));
+    e.manual(1, 3, None);
+    e.score(1, 1, 420, 380);
+    e.manual(2, 1, Some(3));
+    e.manual(2, 2, None);
+    e.score(2, 1, 410, 370);
+    // Ann's expected wins:
+    //   against Bob: e^(0.0031879 × (1600 − 1500)) = e^0.31879 = 1.375462,
+    //                E = 1 / (1 + 1.375462) = 0.420971;
+    //   against Cat: e^(0.0031879 × (1450 − 1500)) = e^−0.159395 = 0.852659,
+    //                E = 1 / (1 + 0.852659) = 0.539765;
+    //   expected 0.420971 + 0.539765 = 0.960735; won 2: 1.039265 more than expected.
+    // 14 rounds or fewer: one segment. As tsh: 100 career games, rated below 1800: multiplier
+    //   20: change 20 × 1.039265 = 20.785295, still below 1800 (no band to cross);
+    //   acceleration: 20.785295 − 5 × 2 games = 10.785295 more;
+    //   1500 + 20.785295 + 10.785295 = 1531.570590, shown as 1532.
+    // Taken as 0 career games (multiplier 30): 31.177942 + 21.177942 = 1552.355885, 1552.
+    let est = e.d().rating_estimates(2);
+    let ann = &est[0].1;
+    close(ann.expected, 0.960735);
+    close(ann.actual, 2.0);
+    close(ann.bonus, 10.785295);
+    close(ann.new, 1531.570590);
+    assert_eq!(ann.rounded(), 1532);
+    // The estimate equals the one for a player entered with 100 career games, and not the one
+    // for 0.
+    let given = |games: u32| {
+        let mut e2 = Event::new("naspa-2013", "MAN:2", 1);
+        add_with_games(&mut e2, "Ann", 1500, Some(games));
+        add_with_games(&mut e2, "Bob", 1600, Some(200));
+        add_with_games(&mut e2, "Cat", 1450, Some(300));
+        for a in &e.log[2 + 3..] {
+            e2.act(a.clone());
+        }
+        e2.d().rating_estimates(2)[0].1.rounded()
+    };
+    assert_eq!(given(100), 1532);
+    assert_eq!(given(0), 1552);
+    // The ratings table says what was assumed, for Ann only.
+    let t = tables::ratings_table(e.d(), 2);
+    assert_eq!(t.rows[0][3], "1532");
+    assert_eq!(
+        t.rows[0].last().unwrap(),
+        "career games unknown: 100 assumed (as tsh)"
     );
-    assert_eq!(t.rows[1][3], "1491");
     assert_eq!(t.rows[1].last().unwrap(), "");
+    assert_eq!(t.rows[2].last().unwrap(), "");
+}
+
+/// Issue 27 item 9: a `.t` file without `lifeg` is estimated as tsh estimates it, and keeps
+/// having no `lifeg` when written back (the assumption is not written into the file).
+#[test]
+fn a_t_file_without_lifeg_is_estimated_with_100_career_games_and_written_back_without_it() {
+    let text =
+        "Ann 1500 2 3; 420 410\nBob 1600 1 0; 380 50; lifeg 200\nCat 1450 0 1; 50 370; lifeg 300\n";
+    let mut log = vec![Action::CreateTournament {
+        name: "Test Open".into(),
+        date: None,
+    }];
+    log.extend(tsh::division_actions(text, "A", "naspa-2013", "MAN:2", 1).unwrap());
+    let t = Tournament::replay(&log).unwrap();
+    let d = t.division("A").unwrap();
+    assert_eq!(d.players[0].career_games, None);
+    assert_eq!(d.rating_estimates(2)[0].1.rounded(), 1532);
+    assert_eq!(tsh::write_t(d).unwrap(), text);
+}
+
+/// Issue 27 item 9 on real events (reads /work/shared): every tsh `.t` file there whose lines
+/// have no `lifeg` is estimated with 100 career games for those players, as tsh's ratings code
+/// does. Skipped, saying so, when no such file is there.
+#[test]
+fn shared_real_tsh_events_without_lifeg_are_estimated_with_100_career_games() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "t") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        eprintln!(
+            "skipped: no tsh .t files under {} (real events are not in this checkout)",
+            root.display()
+        );
+        return;
+    }
+    let mut checked = 0;
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(text) = tsh::decode_text(&bytes) else {
+            continue;
+        };
+        let mut log = vec![Action::CreateTournament {
+            name: "Real".into(),
+            date: None,
+        }];
+        let Ok(actions) = tsh::division_actions(&text, "A", "naspa-2013", "MAN:1", 1) else {
+            eprintln!("{}: not read, skipped", path.display());
+            continue;
+        };
+        log.extend(actions);
+        let Ok(t) = Tournament::replay(&log) else {
+            continue;
+        };
+        let d = t.division("A").unwrap();
+        if d.players.iter().all(|p| p.career_games.is_some()) {
+            continue;
+        }
+        let through = d.rounds.len() as u32;
+        let players: Vec<RatingPlayer> = d
+            .players
+            .iter()
+            .map(|p| RatingPlayer {
+                rating: p.rating as f64,
+                career_games: p.career_games.unwrap_or(100),
+            })
+            .collect();
+        let want = rate_event(NASPA, &players, &d.rated_games(through), d.total_rounds());
+        let got = d.rating_estimates(through);
+        for ((p, g), w) in got.iter().zip(&want) {
+            assert_eq!(g.rounded(), w.rounded(), "{}: player #{p}", path.display());
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} real event(s) without lifeg checked");
 }
 
 #[test]

@@ -108,7 +108,67 @@ fn csv_standings() {
     );
     assert_eq!(
         lines[3],
-        "A,3,4,\"O'Neil, \"\"Ace\"\", Jr\",X1,1960,0.5,0.5,0,350,350,0,1,0,no"
+        // 4 is level with 3 on wins, losses and spread: they share 2nd place (tsh).
+        "A,2,4,\"O'Neil, \"\"Ace\"\", Jr\",X1,1960,0.5,0.5,0,350,350,0,1,0,no"
     );
     assert_eq!(csv_field("plain"), "plain");
+}
+
+/// Issue 27 item 15: players level on wins, losses and spread share their rank, as tsh prints
+/// it (`1, 2, 2, 4`); the rating still orders them on the page. A player level on wins and
+/// losses but not spread does not share.
+#[test]
+fn tied_players_share_their_rank_as_tsh_does() {
+    let e = event();
+    // 1: 1–0 +500; 3 and 4: ½–½ 0 (3 is rated higher, so listed first); 2: 0–1 −500.
+    let ranks: Vec<(u32, u32)> = e
+        .d()
+        .standings(1)
+        .iter()
+        .map(|s| (s.player, s.rank))
+        .collect();
+    assert_eq!(ranks, vec![(1, 1), (3, 2), (4, 2), (2, 4)]);
+    // The director's table shows it so.
+    let t = tables::standings_table(e.d(), 1);
+    let shown: Vec<(&str, &str)> = t
+        .rows
+        .iter()
+        .map(|r| (r[0].as_str(), r[1].as_str()))
+        .collect();
+    assert_eq!(shown, vec![("1", "1"), ("2", "3"), ("2", "4"), ("4", "2")]);
+    // Before round 1 the standings are the seeds, by rating: one rank each.
+    let seeds: Vec<u32> = e.d().standings(0).iter().map(|s| s.rank).collect();
+    assert_eq!(seeds, vec![1, 2, 3, 4]);
+    // A tie-break the director chose counts: by points for, 3 and 4 (350 each) still share.
+    let mut e = event();
+    e.set(Setting::TieBreaks(vec![TieBreak::PointsFor]));
+    let ranks: Vec<u32> = e.d().standings(1).iter().map(|s| s.rank).collect();
+    assert_eq!(ranks, vec![1, 2, 2, 4]);
+}
+
+/// Issue 27 item 15: a withdrawn player is listed after every player still taking part (with
+/// the ranks after theirs), not among them; an ejected one after that (WESPA 6.2.4(a)(ii)).
+#[test]
+fn withdrawn_players_are_ranked_after_the_active_ones() {
+    let mut e = event();
+    // Player 1 (1–0 +500) withdraws before round 2: an automatic forfeit loss (−50).
+    e.act(Action::Withdraw {
+        division: "A".into(),
+        player: 1,
+        from_round: 2,
+    });
+    // Round 2: 2 beats 4 400–300; 3 has a bye (+50).
+    manual(&mut e, 2, 2, 4);
+    e.manual(2, 3, None);
+    e.score(2, 2, 400, 300);
+    // After round 2: 3 1.5–0.5 +50; 1 1–1 +450 but withdrawn; 2 1–1 −400; 4 ½–1½ −100.
+    assert_eq!(e.order(2), vec![3, 2, 4, 1]);
+    let s = e.d().standings(2);
+    assert_eq!(
+        s.iter().map(|s| (s.rank, s.active)).collect::<Vec<_>>(),
+        vec![(1, true), (2, true), (3, true), (4, false)]
+    );
+    let t = tables::standings_table(e.d(), 2);
+    assert_eq!(t.rows[3][1], "1");
+    assert_eq!(t.rows[3].last().unwrap(), "withdrawn");
 }

@@ -188,7 +188,7 @@ fn tou_needs_a_date_and_writes_only_complete_rounds() {
     let t = Tournament::replay(&log).unwrap();
     assert!(matches!(
         write_tou(&t, "A"),
-        Err(TournamentError::BadSetting { .. })
+        Err(TournamentError::BadEvent { .. })
     ));
 }
 
@@ -317,4 +317,171 @@ fn tou_refuses_scores_its_fixed_width_field_cannot_hold() {
             other => panic!("{score}: {other:?}"),
         }
     }
+}
+
+/// Issue 27 item 12: an event created without a date gets one later, by a logged director
+/// action that also renames it; until then the `.TOU` export says how to set it.
+#[test]
+fn an_undated_event_is_dated_and_renamed_by_a_logged_action() {
+    let mut e = Event::new("wespa-2010", "MAN:1", 1);
+    e.add("Ann", 1900);
+    e.add("Bob", 1800);
+    e.manual(1, 1, Some(2));
+    e.score(1, 1, 420, 380);
+    // The same event, created without a date.
+    let mut log = e.log.clone();
+    log[0] = Action::CreateTournament {
+        name: "Undated".into(),
+        date: None,
+    };
+    let mut t = Tournament::replay(&log).unwrap();
+    let err = write_tou(&t, "A").unwrap_err().to_string();
+    assert!(
+        err.contains("no date") && err.contains("tilebag td event EVENT --date YYYY-MM-DD"),
+        "{err}"
+    );
+    assert!(err.contains("event's page"), "{err}");
+
+    // A date that is not a day of the calendar is refused and changes nothing; so is an empty
+    // name.
+    for (name, date) in [
+        (None, Some("2024-02-30")),
+        (None, Some("04.05.2024")),
+        (Some("  "), None),
+    ] {
+        let bad = Action::EditEvent {
+            name: name.map(String::from),
+            date: date.map(String::from),
+        };
+        let before = t.clone();
+        let err = t.apply(&bad).unwrap_err().to_string();
+        assert!(err.starts_with("event \"Undated\": "), "{err}");
+        assert_eq!(t, before);
+    }
+
+    // The director sets the date and the name; the .TOU header carries both.
+    let edit = Action::EditEvent {
+        name: Some("Spring Open".into()),
+        date: Some("2024-06-01".into()),
+    };
+    t.apply(&edit).unwrap();
+    log.push(edit);
+    assert_eq!(
+        (t.name.as_str(), t.date.as_deref()),
+        ("Spring Open", Some("2024-06-01"))
+    );
+    let tou = write_tou(&t, "A").unwrap();
+    assert!(
+        tou.starts_with("*M01.06.2024 Spring Open\r\n*A\r\n"),
+        "{tou}"
+    );
+    // It is an action of the log: it replays, and its JSON reads back.
+    let json = serde_json::to_string(&log).unwrap();
+    assert!(json.contains(r#""action":"edit-event""#), "{json}");
+    let back: Vec<Action> = serde_json::from_str(&json).unwrap();
+    assert_eq!(Tournament::replay(&back).unwrap(), t);
+    // Changing only the date keeps the name, and the other way round.
+    t.apply(&Action::EditEvent {
+        name: None,
+        date: Some("2024-06-02".into()),
+    })
+    .unwrap();
+    t.apply(&Action::EditEvent {
+        name: Some("Summer Open".into()),
+        date: None,
+    })
+    .unwrap();
+    assert_eq!(
+        (t.name.as_str(), t.date.as_deref()),
+        ("Summer Open", Some("2024-06-02"))
+    );
+}
+
+/// Issue 27 item 13: AUPAIR and Woogles write one `.TOU` file for the whole event, a section
+/// per division (`*M` header, `*DIVISION`, the high word line, the players), and one
+/// `*** END OF FILE ***` at the end. A division's section is what its own file holds.
+#[test]
+fn a_whole_event_tou_has_a_section_per_division_and_reads_back() {
+    let mut e = Event::new("wespa-2010", "MAN:1", 1);
+    e.add("Ann", 1900);
+    e.add("Bob", 1800);
+    e.manual(1, 1, Some(2));
+    e.score(1, 1, 420, 380);
+    e.act(Action::AddDivision {
+        division: "B".into(),
+        preset: "wespa-2010".into(),
+        schedule: "MAN:1".into(),
+        seed: 2,
+    });
+    e.div = "B".into();
+    e.add("Cy", 1500);
+    e.add("Dee", 1400);
+    e.add("Eve", 1300);
+    for (first, second) in [(2, Some(3)), (1, None)] {
+        e.act(Action::ManualPair {
+            division: "B".into(),
+            round: 1,
+            first,
+            second,
+            first_by: FirstReason::Director,
+        });
+    }
+    e.score(1, 3, 360, 350);
+    let tou = tou::write_tou_event(&e.t).unwrap();
+    let want = concat!(
+        "*M04.05.2024 Test Open\r\n",
+        "*A\r\n",
+        "                        0\r\n",
+        "Ann                  2420  +2\r\n",
+        "Bob                   380   1\r\n",
+        "*B\r\n",
+        "                        0\r\n",
+        "Cy                   2001  +1\r\n",
+        "Dee                   350  +3\r\n",
+        "Eve                  2360   2\r\n",
+        "*** END OF FILE ***\r\n",
+    );
+    assert_eq!(tou, want);
+    // Read back, section by section: each is the division's own file.
+    let sections = read_sections(&tou);
+    assert_eq!(sections.len(), 2);
+    for (name, players) in &sections {
+        assert_eq!(
+            players,
+            &read_back(&write_tou(&e.t, name).unwrap()),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        sections[1].1[2],
+        ("Eve".to_string(), vec![(Some(2), 360, 2, false)])
+    );
+    // A file of one division is the same whichever way it is asked for.
+    let mut one = e.t.clone();
+    one.divisions.truncate(1);
+    assert_eq!(
+        tou::write_tou_event(&one).unwrap(),
+        write_tou(&e.t, "A").unwrap()
+    );
+}
+
+/// The sections of a whole-event `.TOU` file: (division, players as [`read_back`] reads them).
+#[allow(clippy::type_complexity)]
+fn read_sections(tou: &str) -> Vec<(String, Vec<(String, Vec<(Option<u32>, u32, u32, bool)>)>)> {
+    let end = "*** END OF FILE ***\r\n";
+    assert!(tou.ends_with(end), "{tou}");
+    assert_eq!(tou.matches(end).count(), 1, "{tou}");
+    // The `*M` header comes once; each section starts at a `*<division>` line.
+    let body = &tou[..tou.len() - end.len()];
+    let (header, rest) = body.split_once("\r\n").unwrap();
+    assert!(header.starts_with("*M"), "{tou}");
+    assert!(!rest.contains("*M"), "a second header: {tou}");
+    let mut out = Vec::new();
+    for section in rest.split("\r\n*").map(|s| s.trim_start_matches('*')) {
+        let text = format!("{header}\r\n*{section}\r\n{end}");
+        let text = text.replace("\r\n\r\n", "\r\n");
+        let division = section.split("\r\n").next().unwrap().to_string();
+        out.push((division, read_back(&text)));
+    }
+    out
 }

@@ -440,3 +440,112 @@ fn errors_name_the_field_and_the_line() {
         }
     }
 }
+
+/// Issue 27 item 14: a score entered for one side of a game only (Ann's 412 in round 2; Cy's
+/// line stops at round 1) used to be dropped without a word and lost on export; `#` comment
+/// lines were dropped. The import now says which score stands alone, leaves the game without a
+/// result, and keeps the score and the comments: the file is written back as it came.
+#[test]
+fn a_one_sided_score_is_kept_with_a_warning_and_comment_lines_survive() {
+    let text = "\
+# Example Open, division A
+Ann 1800 2 3; 400 412
+Bob 1700 1 4; 300 390
+# Cy's round-2 score was never entered
+Cy 1600 4 1; 380
+Dee 1500 3 2; 350 370
+# end of division A
+";
+    let imported = tsh::import_division(text, "A", "naspa-2013", "MAN:2", 1).unwrap();
+    assert_eq!(
+        imported.warnings,
+        ["line 2: round 2: #1 (Ann) has a score (412) but #3 (Cy) has none for their game, so the game has no result; the score is kept for the .t file"]
+    );
+    let mut log = vec![Action::CreateTournament {
+        name: "Test Open".into(),
+        date: None,
+    }];
+    log.extend(imported.actions);
+    let t = Tournament::replay(&log).unwrap();
+    let d = t.division("A").unwrap();
+    let game = d
+        .player_round(2, 1)
+        .unwrap()
+        .pairing
+        .game()
+        .unwrap()
+        .clone();
+    assert_eq!((game.opponent_of(1), game.result), (Some(3), None));
+    let ann = d.standings(2).into_iter().find(|s| s.player == 1).unwrap();
+    assert_eq!((ann.wins2, ann.losses2, ann.spread), (2, 0, 100));
+    assert_eq!(write_t(d).unwrap(), text);
+    // The same file without the lone score has nothing to warn about.
+    let whole = text.replace("400 412", "400");
+    let imported = tsh::import_division(&whole, "A", "naspa-2013", "MAN:2", 1).unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+}
+
+/// Issue 27 item 14: a `.tsh` archive's `config` lines (and every other line outside its
+/// files, in their order) and its file names as written (`A.t`, not `a.t`) survive a round trip;
+/// an event that never came from an archive is written as before.
+#[test]
+fn archive_config_lines_and_file_names_survive_a_round_trip() {
+    let text = "\
+# config.tsh of the Example Open
+config event_name = 'Example Open'
+config realm = 'naspa'
+division A A.t
+division B B.t
+classes A 2
+config max_rounds = 1
+#begin_file name=A.t
+Ann 1800 2; 400
+Bob 1700 1; 300
+#end_file name=A.t
+#begin_file name=B.t
+Cy 1600 2; 350
+Dee 1500 1; 360
+#end_file name=B.t
+";
+    let archive = tsh::read_tsh_archive_with_config(text).unwrap();
+    assert_eq!(
+        archive.config,
+        [
+            "# config.tsh of the Example Open",
+            "config event_name = 'Example Open'",
+            "config realm = 'naspa'",
+            "division A A.t",
+            "division B B.t",
+            "classes A 2",
+            "config max_rounds = 1",
+        ]
+    );
+    let mut log = vec![Action::CreateTournament {
+        name: "Example Open".into(),
+        date: None,
+    }];
+    for (division, body) in &archive.divisions {
+        log.extend(division_actions(body, division, "naspa-2013", "MAN:1", 1).unwrap());
+    }
+    log.push(archive.keep_action());
+    let t = Tournament::replay(&log).unwrap();
+    assert_eq!(tsh::write_tsh_archive(&t).unwrap(), text);
+    // A division added afterwards gets its own line after the kept ones, and its own file.
+    let mut t = t;
+    t.apply(&Action::AddDivision {
+        division: "C".into(),
+        preset: "naspa-2013".into(),
+        schedule: "MAN:1".into(),
+        seed: 1,
+    })
+    .unwrap();
+    let out = tsh::write_tsh_archive(&t).unwrap();
+    assert!(
+        out.contains("division B B.t\ndivision C c.t\nclasses A 2\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("#begin_file name=c.t\n#end_file name=c.t\n"),
+        "{out}"
+    );
+}

@@ -676,6 +676,93 @@ fn gcg_verify_refuses_impossible_records_naming_the_line() {
     );
 }
 
+/// Issue 27: what `gcg verify` tells a person about a bonus no rulebook gives, a rack of more
+/// than seven tiles, two players with one nickname and a `#rack1` with moves after it: the
+/// line, and what is wrong with it.
+#[test]
+fn gcg_verify_names_the_line_and_the_fault_of_impossible_records() {
+    let dir = TempDir::new("issue27");
+    let header = "#player1 a a\n#player2 b b\n";
+    let cases = [
+        (
+            "bonus.gcg",
+            format!("{header}>a: CATSDOG 8G CAT +10 10\n>a: CATSDOG (challenge) +7 17\n"),
+            ":4: a challenge bonus of +7",
+            "it would be 5 or 10",
+        ),
+        (
+            "eight.gcg",
+            format!("{header}>a: AEINRSTU 8H RETAINS +66 66\n"),
+            ":3: the rack AEINRSTU holds 8 tiles",
+            "at most 7",
+        ),
+        (
+            "same_nick.gcg",
+            "#player1 a Ann\n#player2 a Al\n>a: CATSDOG 8G CAT +10 10\n".to_string(),
+            ":2: #player2 gives the nickname \"a\"",
+            "#player1 on line 1 already has",
+        ),
+        (
+            "rack_early.gcg",
+            format!("{header}>a: CATSDOG 8G CAT +10 10\n#rack2 EEIIOUS\n>b: EEIIOUS - +0 0\n"),
+            ":4: #rack2",
+            "line 5",
+        ),
+    ];
+    for (name, text, place, what) in &cases {
+        let path = dir.write(name, text);
+        let o = tilebag(&[
+            std::ffi::OsStr::new("gcg"),
+            "verify".as_ref(),
+            path.as_os_str(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", said(&o));
+        assert_no_panic(&o);
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("FAIL {}{place}", path.display())),
+            "{name}: {}",
+            said(&o)
+        );
+        assert!(
+            out.contains(what),
+            "{name}: expected {what:?}\n{}",
+            said(&o)
+        );
+    }
+}
+
+/// Issue 27, NASPA V.F: a record other programs wrote of a game the director stopped (scoreless
+/// turns, then each player's own rack deducted) verifies as ended by the director, with a
+/// warning saying how it was read.
+#[test]
+fn gcg_verify_reads_a_game_stopped_after_scoreless_turns_as_ended_by_the_director() {
+    let dir = TempDir::new("director-ended");
+    let path = dir.write(
+        "stopped.gcg",
+        "#player1 a a\n#player2 b b\n>a: CATSDOG 8G CAT +10 10\n>b: QIEEEEE - +0 0\n\
+         >a: SDOGEEE (SDOGEEE) -9 1\n>b: QIEEEEE (QIEEEEE) -16 -16\n",
+    );
+    let o = tilebag(&[
+        std::ffi::OsStr::new("gcg"),
+        "verify".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    let out = stdout(&o);
+    let name = path.display();
+    assert!(
+        out.contains(&format!("WARN {name}: line 5: ")) && out.contains("NASPA V.F"),
+        "{}",
+        said(&o)
+    );
+    assert!(
+        out.contains(&format!("OK {name}: final a 1 – b -16 (director-ended)")),
+        "{}",
+        said(&o)
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // moves and analyze: the lexicon a position names, old lexicon files, the preset's exchange rule
 // ---------------------------------------------------------------------------------------------

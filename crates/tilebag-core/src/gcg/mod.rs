@@ -39,7 +39,9 @@ pub struct GcgRecord {
     /// `#note` lines before the first event.
     pub notes: Vec<String>,
     pub events: Vec<GcgEvent>,
-    /// `#game-type` (or `#variant`) as declared, with its line: only `classic` can be verified.
+    /// `#game-type` (or `#variant`) as declared, with its line: only `classic` can be verified,
+    /// or a classic game under a preset the value names (`naspa-2013-csw`, `wespa-2010`, ...),
+    /// which the verifier then holds to that book's rules.
     pub game_type: Option<(usize, String)>,
     /// tilebag's `#tilebag-adjust` pragmas: result adjustments with no GCG line of their own
     /// (a resignation's margin, an overtime forfeit). Other readers ignore them.

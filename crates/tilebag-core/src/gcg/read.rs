@@ -18,9 +18,11 @@
 //!   of whitespace. The nick is everything before the first `:` that is followed by whitespace or
 //!   the end of the line, so it may contain parentheses or colons. Nicks are mapped to players by
 //!   the `#player` pragmas; a nick that no pragma names takes the first free player slot (so without
-//!   pragmas the first nick seen is player 0), and a third distinct nick is an error. The rack is
-//!   optional and told apart from the move by shape; the score must carry its sign; tokens after
-//!   the cumulative score (Quackle's cross words) are kept in [`GcgEvent::trailing`].
+//!   pragmas the first nick seen is player 0), and a third distinct nick is an error, as is a
+//!   `#player` pragma giving the other player's nick (the lines could not tell them apart). The
+//!   rack is optional and told apart from the move by shape; the score must carry its sign;
+//!   tokens after the cumulative score (Quackle's cross words) are kept in
+//!   [`GcgEvent::trailing`].
 //! - **Moves.** A coordinate (`8D`, `d8`, `h10`: a letter and one or two digits, either order and
 //!   case) followed by the word is a play; `-` a pass; `--` a withdrawal; `-TILES` and `-N`
 //!   exchanges; `(challenge)` and `(time)` (any case) the challenge bonus and the time penalty;
@@ -153,6 +155,25 @@ pub enum GcgError {
         pragma: String,
     },
 
+    /// `#player1` / `#player2` giving the nickname the other player already has: the event
+    /// lines could not tell the two apart.
+    #[error(
+        "line {line}: #{pragma} gives the nickname {nick:?}, which {}; the event lines tell the \
+         players apart by their nicknames, so each needs its own",
+        nick_holder(*.first_line, *.first_from_event, *.other)
+    )]
+    SameNickname {
+        line: usize,
+        pragma: String,
+        nick: String,
+        /// Where the other player got the nickname: their own pragma, or (without one) the
+        /// first event line that used it.
+        first_line: usize,
+        first_from_event: bool,
+        /// The other player's index (0 or 1).
+        other: usize,
+    },
+
     /// A tilebag pragma (`#tilebag-adjust`, `#tilebag-end`) that cannot be read.
     #[error("line {line}: #{pragma}: {message}")]
     BadPragma {
@@ -181,8 +202,21 @@ impl GcgError {
             | GcgError::NumberOutOfRange { line, .. }
             | GcgError::UnexpectedText { line, .. }
             | GcgError::DuplicatePlayer { line, .. }
+            | GcgError::SameNickname { line, .. }
             | GcgError::BadPragma { line, .. } => *line,
         }
+    }
+}
+
+/// Who already has a nickname, for [`GcgError::SameNickname`].
+fn nick_holder(first_line: usize, first_from_event: bool, other: usize) -> String {
+    if first_from_event {
+        format!(
+            "the event on line {first_line} already gave player {}",
+            other + 1
+        )
+    } else {
+        format!("#player{} on line {first_line} already has", other + 1)
     }
 }
 
@@ -214,6 +248,7 @@ pub fn parse_gcg(bytes: &[u8]) -> Result<GcgRecord, GcgError> {
         record: GcgRecord::default(),
         in_note: false,
         player_lines: [None, None],
+        nick_lines: [None, None],
     };
     for (index, raw) in lines.iter().enumerate() {
         let line = index + 1;
@@ -368,6 +403,9 @@ struct Reader {
     in_note: bool,
     /// The lines of the `#player1` / `#player2` pragmas seen so far.
     player_lines: [Option<usize>; 2],
+    /// Where each player's nickname was first given: by a pragma (its line is in
+    /// `player_lines`) or by the first event line that used it.
+    nick_lines: [Option<usize>; 2],
 }
 
 impl Reader {
@@ -426,6 +464,19 @@ impl Reader {
                         pragma: name.to_string(),
                     });
                 }
+                let other = 1 - slot;
+                if record.players[other].nick == nick {
+                    let first_line = self.nick_lines[other].unwrap_or(0);
+                    return Err(GcgError::SameNickname {
+                        line,
+                        pragma: name.to_ascii_lowercase(),
+                        nick: nick.to_string(),
+                        first_line,
+                        first_from_event: self.player_lines[other] != Some(first_line),
+                        other,
+                    });
+                }
+                self.nick_lines[slot] = Some(line);
                 if let Some(player) = record.players.get_mut(slot) {
                     *player = GcgPlayer {
                         nick: nick.to_string(),
@@ -591,6 +642,9 @@ impl Reader {
         if let Some(index) = players.iter().position(|p| p.nick.is_empty()) {
             if let Some(player) = players.get_mut(index) {
                 player.nick = nick.to_string();
+            }
+            if let Some(first) = self.nick_lines.get_mut(index) {
+                *first = Some(line);
             }
             return Ok(index);
         }
@@ -1270,6 +1324,30 @@ and its second line
         // The same full name under different nicks is harmless.
         let record = parse_ok("#player1 a Ann Lee\n#player2 b Ann Lee\n");
         assert_eq!(record.players[1].nick, "b");
+    }
+
+    /// Issue 27: the event lines tell the players apart only by their nicknames, so two players
+    /// with the same one are refused where the second is named, not later as "a third player"
+    /// or "moves twice in a row".
+    #[test]
+    fn two_players_with_the_same_nickname_are_refused_at_the_second_pragma() {
+        let error = parse_err(
+            "#player1 jo Jo Smith\n#player2 jo Jo Brown\n>jo: AB 8D AB +4 4\n>jo: CD 7D CD +6 6\n",
+        );
+        assert_eq!(error.line(), 2);
+        assert_eq!(
+            error.to_string(),
+            "line 2: #player2 gives the nickname \"jo\", which #player1 on line 1 already has; \
+             the event lines tell the players apart by their nicknames, so each needs its own"
+        );
+        // A nickname an event line took before the pragma counts too.
+        let error = parse_err(">jo: AB 8D AB +4 4\n#player2 jo Jo Brown\n");
+        assert_eq!(
+            error.to_string(),
+            "line 2: #player2 gives the nickname \"jo\", which the event on line 1 already gave \
+             player 1; the event lines tell the players apart by their nicknames, so each needs \
+             its own"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ impl Replayer<'_> {
     /// After the last move: the end-of-game conventions, the last racks, tilebag's result
     /// adjustments and its record of how the game ended.
     pub fn conclude(&mut self) -> Result<(), ReplayError> {
+        self.check_director_stopped_game()?;
         self.check_one_end_rack_convention()?;
         self.check_last_racks_possible()?;
         self.apply_adjustments()?;
@@ -44,6 +45,7 @@ impl Replayer<'_> {
                 continue;
             };
             let line = record.last_rack_lines[slot];
+            self.check_rack_size_of(line, &format!("#rack{}", slot + 1), rack)?;
             let tiles = self
                 .set
                 .parse_tiles(rack)

@@ -17,6 +17,7 @@ impl Replayer<'_> {
             .set
             .parse_tiles(tiles)
             .map_err(|e| err(ev.line, format!("rack ({tiles}): {e}")))?;
+        self.check_rack_size_of(ev.line, "the rack in parentheses", tiles)?;
         let v = self.set.tiles_value(&t);
         // A zero-point line (a rack of blanks) without a rack is the credit of the player
         // who went out, unless the opponent is the one who went out.
@@ -160,7 +161,10 @@ impl Replayer<'_> {
     }
 
     /// What lets a player's own rack be deducted: the opponent went out under add-and-subtract,
-    /// six zeros, the game clock ran out, or the director ended the game (a warning).
+    /// six zeros, the game clock ran out, or the director ended the game (a warning). Without
+    /// tilebag's `#tilebag-end director-ended`, other programs show a game the director stopped
+    /// as scoreless turns followed by each player's own rack deducted (NASPA V.F); such a
+    /// deduction stands for now and [`Replayer::conclude`] checks that both players have one.
     fn check_game_ended_for_deduction(
         &mut self,
         ev: &GcgEvent,
@@ -181,14 +185,52 @@ impl Replayer<'_> {
                 self.zero_run
             ));
         } else {
-            return Err(err(
+            let not_ended = err(
                 line,
                 format!(
                     "{nick} loses the value of the rack ({tiles}), but the game has not ended: that needs the opponent to go out, or six successive scoreless turns (NASPA V.B, WESPA 5.2) and there were only {}",
                     self.zero_run
                 ),
-            ));
+            );
+            // NSA V.E: when the NSA director stops a game the scores stand, racks undeducted.
+            let director_deducts = self
+                .preset
+                .as_ref()
+                .is_none_or(|p| p.director_shortened.deduct_own_rack);
+            let stopped_after_scoreless_turns = self.zero_run > 0
+                && director_deducts
+                && ending.is_none()
+                && self.deductions.is_empty();
+            if !stopped_after_scoreless_turns && self.unended_deduction.is_none() {
+                return Err(not_ended);
+            }
+            self.unended_deduction.get_or_insert(not_ended);
         }
+        Ok(())
+    }
+
+    /// After the last move: own-rack deductions the moves had not ended the game for stand when
+    /// both players have one (the director stopped the game, NASPA V.F), with a warning that the
+    /// record was read so; otherwise the first of them is the error.
+    pub(super) fn check_director_stopped_game(&mut self) -> Result<(), ReplayError> {
+        let Some(not_ended) = self.unended_deduction.take() else {
+            return Ok(());
+        };
+        let both = [0, 1]
+            .iter()
+            .all(|p| self.deductions.iter().any(|d| d.1 == *p));
+        if !both {
+            return Err(not_ended);
+        }
+        self.warnings.push(format!(
+            "line {}: the game stops after {} with each player's own rack deducted, and no #tilebag-end says why: read as a game the director ended (NASPA V.F: each player loses their own rack), not six zeros",
+            not_ended.line,
+            match self.zero_run {
+                1 => "a scoreless turn".to_string(),
+                n => format!("{n} scoreless turns in a row"),
+            }
+        ));
+        self.ending = Some("director-ended".to_string());
         Ok(())
     }
 }

@@ -6,11 +6,13 @@
 //! [`Replayer::step`] only dispatches: each kind of GCG event has its own file.
 //!
 //! - `order`: what may come after what (turns alternate; nothing after the end of the game).
-//! - `racks`: what the tiles allow (a rack must be possible; the bag's size; unseen tiles).
+//! - `racks`: what the tiles allow (a rack must be possible and hold at most seven tiles; the
+//!   bag's size; unseen tiles).
 //! - `placement`: a play of tiles on the board, its score and the draw after it.
 //! - `withdrawal`: a phony withdrawn after a challenge (`--`).
 //! - `scoreless_turn`: a pass (or a lost challenge) and an exchange.
-//! - `challenge_bonus`: the bonus for a play that was challenged and stood.
+//! - `challenge_bonus`: the bonus for a play that was challenged and stood (an amount a rulebook
+//!   gives: the record's preset's, when its `#game-type` names one).
 //! - `time_penalty`: the overtime penalty at the end.
 //! - `end_rack`: the end-of-game rack lines (the credit of the opponent's rack, or a player's
 //!   own rack deducted).
@@ -36,6 +38,7 @@ pub use to_gcg::game_to_gcg;
 use crate::board::{Board, Layout, Position};
 use crate::gcg::{GcgEvent, GcgEventKind, GcgRecord};
 use crate::play::ScoredPlay;
+use crate::ruleset::Ruleset;
 use crate::tiles::TileSet;
 
 /// A disagreement between a record and the rules, at a line.
@@ -115,6 +118,19 @@ pub struct Replayer<'r> {
     /// The players who have had a time penalty, and whether one has been seen at all.
     time_penalised: [bool; 2],
     ending: Option<String>,
+    /// The preset the record's `#game-type` names, if it names one: the rules the organiser
+    /// could choose from (challenge bonuses, how a director's end scores).
+    preset: Option<Ruleset>,
+    /// An own-rack deduction before the game had ended by the moves and with no `#tilebag-end`:
+    /// it stands only if the record turns out to be a game the director stopped (scoreless
+    /// turns, then each player's own rack deducted: NASPA V.F). The error it is otherwise.
+    unended_deduction: Option<ReplayError>,
+}
+
+/// The preset a `#game-type` names (`naspa-2013`, `WESPA-2010`, ...), as `tilebag rules list`
+/// names them.
+fn preset_named(game_type: &str) -> Option<Ruleset> {
+    Ruleset::preset(&game_type.trim().to_ascii_lowercase()).ok()
 }
 
 fn err(line: usize, message: impl Into<String>) -> ReplayError {
@@ -150,6 +166,11 @@ impl<'r> Replayer<'r> {
             deductions: Vec::new(),
             time_penalised: [false; 2],
             ending: None,
+            preset: record
+                .game_type
+                .as_ref()
+                .and_then(|(_, game_type)| preset_named(game_type)),
+            unended_deduction: None,
         }
     }
 
@@ -172,6 +193,7 @@ impl<'r> Replayer<'r> {
         self.check_game_not_over(ev)?;
         self.check_after_out_play(idx, ev)?;
         self.check_only_penalties_after_a_penalty(ev)?;
+        self.check_rack_size(ev)?;
         self.check_rack_before_the_move(ev)?;
         match &ev.kind {
             GcgEventKind::Play { position, word } => {
@@ -277,12 +299,41 @@ fn check_header(record: &GcgRecord) -> Result<(), ReplayError> {
         ));
     }
     if let Some((line, game_type)) = &record.game_type {
-        if !game_type.trim().eq_ignore_ascii_case("classic") {
+        if !game_type.trim().eq_ignore_ascii_case("classic") && preset_named(game_type).is_none() {
             return Err(err(
                 *line,
                 format!(
-                    "the game type {:?} cannot be verified: only classic games can",
-                    game_type.trim()
+                    "the game type {:?} cannot be verified: only classic games can (\"classic\", or a preset the game was played under: {})",
+                    game_type.trim(),
+                    Ruleset::PRESETS.join(", ")
+                ),
+            ));
+        }
+    }
+    check_last_racks_come_last(record)
+}
+
+/// `#rack1` / `#rack2` give the racks an unfinished record stops with, so no move may follow
+/// them (read at the end, a rack given mid-record would be checked against the wrong board).
+fn check_last_racks_come_last(record: &GcgRecord) -> Result<(), ReplayError> {
+    for (slot, &rack_line) in record.last_rack_lines.iter().enumerate() {
+        if rack_line == 0 || record.last_racks[slot].is_none() {
+            continue;
+        }
+        if let Some(ev) = record.events.iter().find(|e| e.line > rack_line) {
+            let nick = &record.players[slot].nick;
+            let whose = if nick.is_empty() {
+                format!("player {}", slot + 1)
+            } else {
+                nick.clone()
+            };
+            return Err(err(
+                rack_line,
+                format!(
+                    "#rack{} gives {}'s rack where an unfinished record stops, so it belongs after the last move, but the move on line {} comes after it",
+                    slot + 1,
+                    whose,
+                    ev.line
                 ),
             ));
         }

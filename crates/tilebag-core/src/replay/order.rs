@@ -12,6 +12,11 @@ impl Replayer<'_> {
             GcgEventKind::EndRack { .. } | GcgEventKind::TimePenalty
         );
         if self.ended && !is_end_line {
+            // A move after an own-rack deduction the moves had not ended the game for: that
+            // deduction is the mistake.
+            if let Some(not_ended) = &self.unended_deduction {
+                return Err(not_ended.clone());
+            }
             return Err(err(ev.line, "an event after the end of the game"));
         }
         Ok(())

@@ -42,6 +42,43 @@ impl Replayer<'_> {
         Ok(())
     }
 
+    /// A rack holds at most seven tiles. An overdrawn rack is put right at the board before
+    /// anyone plays from it (NASPA IV.B.4.a, WESPA 3.9.5), so a record never shows more. `what`
+    /// names the rack in the error ("the rack", "#rack1"); a rack that cannot be read is left to
+    /// the check that reads it.
+    pub(super) fn check_rack_size_of(
+        &self,
+        line: usize,
+        what: &str,
+        rack: &str,
+    ) -> Result<(), ReplayError> {
+        if rack == "UNKNOWN" {
+            return Ok(());
+        }
+        let Ok(tiles) = self.set.parse_tiles(rack) else {
+            return Ok(());
+        };
+        if tiles.len() > self.rack_size {
+            return Err(err(
+                line,
+                format!(
+                    "{what} {rack} holds {} tiles, but a rack holds at most {}: an overdrawn rack is put right at the board before anyone plays from it (NASPA IV.B.4.a, WESPA 3.9.5)",
+                    tiles.len(),
+                    self.rack_size
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rack field of an event holds at most seven tiles.
+    pub(super) fn check_rack_size(&self, ev: &GcgEvent) -> Result<(), ReplayError> {
+        match ev.rack.as_deref() {
+            Some(rack) => self.check_rack_size_of(ev.line, "the rack", rack),
+            None => Ok(()),
+        }
+    }
+
     /// Check the rack field of an event, if it has one.
     pub(super) fn check_rack_possible(&self, ev: &GcgEvent) -> Result<(), ReplayError> {
         if let Some(rack) = self.rack_of(ev)? {

@@ -173,12 +173,18 @@ fn naspa_v_f_own_rack_deductions_before_six_zeros_only_when_the_director_ended_i
     ]);
     let r = verify(&text).unwrap();
     assert_eq!(r.scores, [1, -16]);
-    // Without the director's end the same lines are refused.
+    // Without the director's end the same lines are read as a game the director stopped after
+    // a scoreless turn (issue 27), with a warning that says so.
     let plain = text.replace("#tilebag-end director-ended\n", "");
-    assert!(verify(&plain)
-        .unwrap_err()
-        .message
-        .contains("has not ended"));
+    let read = verify(&plain).unwrap();
+    assert_eq!(read.ending.as_deref(), Some("director-ended"));
+    assert!(
+        read.warnings
+            .iter()
+            .any(|w| w.contains("after a scoreless turn") && w.contains("no #tilebag-end")),
+        "{:?}",
+        read.warnings
+    );
     assert_eq!(r.ending.as_deref(), Some("director-ended"));
     assert!(
         r.warnings
@@ -332,4 +338,170 @@ fn gcg_a_finished_games_record_carries_its_ending() {
         .unwrap_err()
         .message
         .contains("without a #tilebag-end"));
+}
+
+// Issue 27, item 1: a challenge bonus must be one a rulebook gives. NASPA VI.B.3 and NSA VI.B.2
+// give 5 or 10 points for each word challenged; WESPA 3.10.15(b) adds 5 or 10 for the turn
+// whatever its words. A challenger may challenge any of the words a play formed (NASPA IV.I.3,
+// WESPA 3.10.3(a)), so per word the bonus is the points times 1 up to the number of words.
+
+/// CAT across the centre (C 3 on G8, A 1 and T 1: (3 + 1 + 1) × 2 = 10), then b hooks it with
+/// AS down J7 (two words: AS 2 and CATS 6, no premium squares: 8).
+fn two_word_play_then(bonus: &str) -> String {
+    game(&[
+        ">a: CATSDOG 8G CAT +10 10",
+        ">b: AEEIIOS J7 AS +8 8",
+        &format!(">b: AEEIIOS (challenge) {bonus}"),
+    ])
+}
+
+#[test]
+fn a_bonus_of_15_after_a_two_word_play_is_refused_naming_10() {
+    let e = verify(&two_word_play_then("+15 23")).unwrap_err();
+    assert_eq!(e.line, 5, "{e}");
+    assert!(e.message.contains("+15"), "{e}");
+    assert!(e.message.contains("2 words (AS, CATS)"), "{e}");
+    assert!(e.message.contains("5, 10 or 20"), "{e}");
+    assert!(e.message.contains("NASPA VI.B.3"), "{e}");
+    assert!(e.message.contains("WESPA 3.10.15(b)"), "{e}");
+    // What a book does give: one word challenged at 5 or 10, both at 5 or 10 each, or a turn.
+    for (bonus, total) in [("+5", 13), ("+10", 18), ("+20", 28)] {
+        let r = verify(&two_word_play_then(&format!("{bonus} {total}")))
+            .unwrap_or_else(|e| panic!("{bonus}: {e}"));
+        assert_eq!(r.scores, [10, total], "{bonus}");
+    }
+}
+
+#[test]
+fn bonuses_of_7_25_or_100_after_a_one_word_play_are_refused_naming_5_or_10() {
+    for bonus in [7, 25, 100, 0] {
+        let text = game(&[
+            ">a: CATSDOG 8G CAT +10 10",
+            &format!(">a: CATSDOG (challenge) +{bonus} {}", 10 + bonus),
+        ]);
+        let e = verify(&text).unwrap_err();
+        assert_eq!(e.line, 4, "{bonus}: {e}");
+        assert!(e.message.contains(&format!("+{bonus}")), "{e}");
+        assert!(e.message.contains("1 word (CAT)"), "{e}");
+        assert!(e.message.contains("it would be 5 or 10"), "{e}");
+    }
+}
+
+#[test]
+fn a_record_naming_its_preset_is_held_to_that_books_challenge_bonuses() {
+    let bonus_after_cat = |game_type: &str, bonus: i32| {
+        let moves = game(&[
+            ">a: CATSDOG 8G CAT +10 10",
+            &format!(">a: CATSDOG (challenge) +{bonus} {}", 10 + bonus),
+        ]);
+        format!("{moves}#game-type {game_type}\n")
+    };
+    // NASPA with its own word list: the double challenge (IV.I.3), so no bonus at all.
+    let e = verify(&bonus_after_cat("naspa-2013", 5)).unwrap_err();
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.message.contains("naspa-2013"), "{e}");
+    assert!(e.message.contains("no challenge bonus"), "{e}");
+    assert!(e.message.contains("NASPA IV.I.3"), "{e}");
+    // SANSPA's single challenge costs nobody anything (13.4).
+    let e = verify(&bonus_after_cat("sanspa-1999", 5)).unwrap_err();
+    assert!(e.message.contains("SANSPA 13.4"), "{e}");
+    // With the international lexicon NASPA VI.B.3 gives 5 or 10 a word: for one word, 5 or 10.
+    verify(&bonus_after_cat("naspa-2013-csw", 10)).unwrap();
+    let e = verify(&bonus_after_cat("naspa-2013-csw", 20)).unwrap_err();
+    assert!(e.message.contains("it would be 5 or 10"), "{e}");
+    assert!(e.message.contains("NASPA VI.B.3"), "{e}");
+    assert!(!e.message.contains("WESPA"), "only the named book: {e}");
+    // The preset is named as `rules list` names it, in any case; `classic` names none.
+    verify(&bonus_after_cat("WESPA-2010", 5)).unwrap();
+    verify(&bonus_after_cat("classic", 10)).unwrap();
+}
+
+// Issue 27, item 2: a rack holds at most seven tiles. An overdrawn rack is put right at the
+// board before anyone plays from it (NASPA IV.B.4.a, WESPA 3.9.5), so a record never shows one.
+
+#[test]
+fn a_rack_of_eight_tiles_is_refused_naming_the_rack_and_its_count() {
+    // RETAINS from H8: (1 × 4 + I 1 doubled on L8 + 2) × 2 = 16, plus the bingo's 50.
+    let e = verify(&game(&[">a: AEINRSTU 8H RETAINS +66 66"])).unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
+    assert!(e.message.contains("AEINRSTU"), "{e}");
+    assert!(e.message.contains("8 tiles"), "{e}");
+    assert!(e.message.contains("at most 7"), "{e}");
+    // Seven tiles are fine.
+    verify(&game(&[">a: AEINRST 8H RETAINS +66 66"])).unwrap();
+    // On a pass, an exchange and a last known rack too.
+    fails_at(&game(&[">a: ABCDEFGHI - +0 0"]), 3, "9 tiles");
+    fails_at(&game(&[">a: ABCDEFG?? -AB +0 0"]), 3, "9 tiles");
+    fails_at(
+        &game(&[">a: CATSDOG 8G CAT +10 10", ">a: (EEIIOUSS) +16 26"]),
+        4,
+        "the rack in parentheses EEIIOUSS holds 8 tiles",
+    );
+    fails_at(
+        &game(&[
+            ">a: CATSDOG 8G CAT +10 10",
+            "#rack2 EEIIOUSS",
+            "#incomplete",
+        ]),
+        4,
+        "#rack2 EEIIOUSS holds 8 tiles",
+    );
+}
+
+// Issue 27, item 3: NASPA V.F lets the director end a game, and then each player loses the value
+// of their own rack. A record written by other programs shows that as scoreless turns followed by
+// each player's own rack deducted, without tilebag's #tilebag-end pragma.
+
+#[test]
+fn a_game_stopped_after_scoreless_turns_with_each_rack_deducted_is_read_as_ended_by_the_director() {
+    let text = game(&[
+        ">a: CATSDOG 8G CAT +10 10",
+        ">b: QIEEEEE - +0 0",
+        ">a: SDOGEEE - +0 10",
+        // S 1 + D 2 + O 1 + G 2 + E 1 + E 1 + E 1 = 9; Q 10 + I 1 + 5 × E 1 = 16.
+        ">a: SDOGEEE (SDOGEEE) -9 1",
+        ">b: QIEEEEE (QIEEEEE) -16 -16",
+    ]);
+    let r = verify(&text).unwrap();
+    assert_eq!(r.completion, Completion::Complete);
+    assert_eq!(r.scores, [1, -16]);
+    assert_eq!(r.ending.as_deref(), Some("director-ended"));
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    let w = &r.warnings[0];
+    assert!(w.starts_with("line 6:"), "{w}");
+    assert!(w.contains("after 2 scoreless turns in a row"), "{w}");
+    assert!(w.contains("NASPA V.F"), "{w}");
+    // NSA V.E: when an NSA director stops a game the scores stand, so a record naming nsa-2011
+    // cannot be read so.
+    fails_at(&format!("{text}#game-type nsa-2011\n"), 6, "has not ended");
+    // Only one player's rack deducted is not that shape: the game has not ended.
+    let one = text.replace(">b: QIEEEEE (QIEEEEE) -16 -16\n", "");
+    fails_at(&one, 6, "has not ended");
+    // Nor is a deduction right after a scoring play.
+    let scoring = game(&[
+        ">a: CATSDOG 8G CAT +10 10",
+        ">b: QIEEEEE (QIEEEEE) -16 -16",
+        ">a: SDOGEEE (SDOGEEE) -9 1",
+    ]);
+    fails_at(&scoring, 4, "has not ended");
+}
+
+// Issue 27, item 4: errors that say what is wrong and where.
+
+#[test]
+fn a_rack_pragma_with_moves_after_it_is_refused_as_misplaced() {
+    // #rack2 gives b's rack at the end of an unfinished record; here b then plays the Z, so
+    // read at the end the rack would also look impossible. The pragma's place is the error.
+    let text = game(&[
+        ">a: CATSDOG 8G CAT +10 10",
+        "#rack2 ZEEIIOU",
+        ">b: ZEEIIOU 9G ZO +46 46",
+        "#incomplete",
+    ]);
+    let e = verify(&text).unwrap_err();
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.message.contains("#rack2"), "{e}");
+    assert!(e.message.contains("after the last move"), "{e}");
+    assert!(e.message.contains("line 5"), "{e}");
+    assert!(!e.message.contains("impossible"), "{e}");
 }

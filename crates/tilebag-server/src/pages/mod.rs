@@ -139,9 +139,30 @@ pub(crate) fn director_layout(
     }
 }
 
-/// A players' page: the site navigation only (no director's links). With `refresh`, the page
-/// reloads itself every minute (for the wall) unless the reader turns that off (WCAG 2.2.1).
-pub(crate) fn public_layout(title: &str, body: Markup, refresh: bool) -> Markup {
+/// What makes a players' page live: the stream its updates come from (`GET .../live`, Server-Sent
+/// Events) and the version of the body it was built with (see [`live_version`]).
+pub(crate) struct Live {
+    pub stream: String,
+    pub version: String,
+}
+
+/// The version of a live page's body: a hash of its HTML, so that the page replaces its body only
+/// when the server's differs from the one it shows.
+pub(crate) fn live_version(body: &Markup) -> String {
+    // FNV-1a, 64 bits.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in body.0.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// A players' page: the site navigation only (no director's links). With `live`, the body takes
+/// its updates from the server as they happen (`td.js`: pushed, not reloaded), with a line that
+/// says whether it is live and a box to turn that off (WCAG 2.2.2); without script it is a plain
+/// page.
+pub(crate) fn public_layout(title: &str, body: Markup, live: Option<&Live>) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -152,16 +173,21 @@ pub(crate) fn public_layout(title: &str, body: Markup, refresh: bool) -> Markup 
                 link rel="icon" href="/assets/favicon.svg" type="image/svg+xml";
                 link rel="stylesheet" href="/assets/style.css";
                 link rel="stylesheet" href="/assets/td.css";
-                @if refresh { script type="module" src="/assets/td.js" {} }
+                @if live.is_some() { script type="module" src="/assets/td.js" {} }
             }
             body.page-event {
                 (site_header(""))
                 main.td.public #main {
                     h1 { (title) }
-                    @if refresh {
-                        p.refresh { label.check { input type="checkbox" #auto-refresh checked; " Refresh this page every minute" } }
+                    @if let Some(l) = live {
+                        div.live-bar #live-bar hidden {
+                            p.live-status #live-status role="status" data-state="connecting" {}
+                            label.check { input type="checkbox" #live-updates checked; " Show results as they come in" }
+                        }
+                        div #live-body data-stream=(l.stream) data-version=(l.version) { (body) }
+                    } @else {
+                        (body)
                     }
-                    (body)
                 }
             }
         }
@@ -189,7 +215,7 @@ pub(crate) fn public_error(status: StatusCode, message: &str) -> Response {
         public_layout(
             "Not found",
             html! { p.flash.err #error role="alert" { (message) } },
-            false,
+            None,
         ),
     )
 }

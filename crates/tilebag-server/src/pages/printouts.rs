@@ -28,6 +28,87 @@ fn layout(t: &Tournament, d: &Division, title: &str, body: Markup) -> Markup {
     }
 }
 
+/// A round's pairings by board, for the wall: first, second, why the first goes first, and the
+/// result once it is in (the server's own page of `tilebag_tournament::report::pairings_html`, in
+/// the printouts' layout: it fits a phone, and its table scrolls in its own box).
+// For director.rs's `export` (`pairings.html`), in place of tilebag-tournament's page.
+pub(crate) fn pairings(t: &Tournament, d: &Division, round: u32) -> Markup {
+    let mut entries: Vec<&Pairing> = d
+        .round(round)
+        .map(|r| r.pairings.iter().collect())
+        .unwrap_or_default();
+    entries.sort_by_key(|p| match p {
+        Pairing::Game(g) => (0, g.board, 0),
+        Pairing::Bye { player, .. } => (1, 0, *player),
+        Pairing::Absent { player, .. } => (2, 0, *player),
+    });
+    let body = html! {
+        div.scroll tabindex="0" { table #pairings {
+            thead { tr {
+                th scope="col" { "Board" } th scope="col" { "First" } th scope="col" { "Second" }
+                th scope="col" { "Firsts" } th scope="col" { "Result" }
+            } }
+            tbody { @for p in &entries {
+                @match p {
+                    Pairing::Game(g) => tr {
+                        td.n { (g.board) }
+                        td { (name_of(d, g.first)) " (#" (g.first) ")" }
+                        td { (name_of(d, g.second)) " (#" (g.second) ")" }
+                        td { (tilebag_tournament::report::why_first(&g.first_by)) }
+                        td { (super::result_words(d, g, None)) }
+                    },
+                    Pairing::Bye { player, spread, forfeit, pending, .. } => tr {
+                        td {}
+                        td { (name_of(d, *player)) " (#" (player) ")" }
+                        td { em { @if *forfeit { "forfeit loss" } @else { "bye" } } }
+                        td {}
+                        td { @if !*pending { (format!("{spread:+}")) } }
+                    },
+                    Pairing::Absent { player, spread } => tr {
+                        td {}
+                        td { (name_of(d, *player)) " (#" (player) ")" }
+                        td { em { "withdrawn" } }
+                        td {}
+                        td { (format!("{spread:+}")) }
+                    },
+                }
+            } }
+        } }
+    };
+    layout(t, d, &format!("Round {round} pairings"), body)
+}
+
+/// Tally slips for a round's games, to be filled in and signed by both players (NASPA V.J,
+/// WESPA 5.4, SANSPA 18.10), in the printouts' layout (each slip fits a phone's width).
+// For director.rs's `export` (`slips.html`), in place of tilebag-tournament's page.
+pub(crate) fn tally_slips(t: &Tournament, d: &Division, round: u32) -> Markup {
+    let mut games: Vec<&tilebag_tournament::Game> = d
+        .round(round)
+        .map(|r| r.pairings.iter().filter_map(Pairing::game).collect())
+        .unwrap_or_default();
+    games.sort_by_key(|g| g.board);
+    let body = html! {
+        @for g in games {
+            section.slip aria-label=(format!("Board {}", g.board)) {
+                h3 { "Round " (round) " · Board " (g.board) }
+                div.scroll tabindex="0" { table {
+                    thead { tr { th scope="col" { "Seat" } th scope="col" { "Player" } th scope="col" { "Score" } th scope="col" { "Signature" } } }
+                    tbody {
+                        // A seat the file did not record is not printed as one (NASPA III.D
+                        // counts only known firsts).
+                        @let (a, b) = if g.first_known() { ("First", "Second") } else { ("", "") };
+                        tr { td { (a) } td { (name_of(d, g.first)) " (#" (g.first) ")" } td.box {} td.sig {} }
+                        tr { td { (b) } td { (name_of(d, g.second)) " (#" (g.second) ")" } td.box {} td.sig {} }
+                    }
+                } }
+                @if !g.first_known() { p.small { "Who starts was not recorded." } }
+                p.small { "Both players sign to certify the result; the winner (or the first player after a tie) hands it in." }
+            }
+        }
+    };
+    layout(t, d, &format!("Round {round} tally slips"), body)
+}
+
 /// One line per player, sorted by name: their board, opponent and seat (or bye).
 pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Markup {
     let mut lines: Vec<(String, PlayerId, String, String, String)> = Vec::new();
@@ -75,12 +156,12 @@ pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Mark
             .then(a.1.cmp(&b.1))
     });
     let body = html! {
-        table #by-name {
+        div.scroll tabindex="0" { table #by-name {
             thead { tr { th scope="col" { "Player" } th scope="col" { "Board" } th scope="col" { "Opponent" } th scope="col" { "Goes" } } }
             tbody { @for (name, id, board, opp, seat) in &lines {
                 tr { td { (name) " (#" (id) ")" } td.n { (board) } td { (opp) } td { (seat) } }
             } }
-        }
+        } }
     };
     layout(t, d, &format!("Round {round} pairings by player"), body)
 }
@@ -91,12 +172,12 @@ pub(crate) fn standings(t: &Tournament, d: &Division) -> Markup {
     let (through, heading) = super::standings_through(d);
     let table = tilebag_tournament::tables::standings_table(d, through);
     let body = html! {
-        table #standings {
+        div.scroll tabindex="0" { table #standings {
             thead { tr { @for c in &table.cols { th scope="col" { (c.0) } } } }
             tbody { @for r in &table.rows {
                 tr { @for (i, c) in r.iter().enumerate() { td class=[table.cols[i].2.then_some("n")] { (c) } } }
             } }
-        }
+        } }
     };
     layout(t, d, &heading, body)
 }
@@ -141,14 +222,14 @@ pub(crate) fn scorecards(t: &Tournament, d: &Division, coming: &[Round]) -> Mark
             div.card {
                 p { strong { "#" (p.id) " " (p.name) } " · rating " (p.rating)
                     @if let Some(m) = &p.member_id { " · " (m) } }
-                table {
+                div.scroll tabindex="0" { table {
                     thead { tr {
                         th scope="col" { "Round" } th scope="col" { "Opponent" } th scope="col" { "1st/2nd" }
                         th scope="col" { "Score" } th scope="col" { "Opp." } th scope="col" { "Result" }
                         th scope="col" { "Record" } th scope="col" { "Spread" }
                     } }
                     tbody { (card_rows(&lines)) }
-                }
+                } }
             }
         }
     };
@@ -298,6 +379,14 @@ Di 1500 3 2; 340 370; p12 3 2
         let r2 = pairings_by_name(&t, d, 2).into_string();
         assert_eq!(r2.matches("<td>first</td>").count(), 2, "{r2}");
         assert_eq!(r2.matches("<td>second</td>").count(), 2, "{r2}");
+        // The pairings and the tally slips: no seat for round 1, the seats in round 2.
+        let p1 = pairings(&t, d, 1).into_string();
+        assert!(p1.contains("viewport") && p1.contains("<main>"), "{p1}");
+        let s1 = tally_slips(&t, d, 1).into_string();
+        assert!(!s1.contains("<td>First</td>") && s1.contains("Who starts was not recorded"));
+        let s2 = tally_slips(&t, d, 2).into_string();
+        assert_eq!(s2.matches("<td>First</td>").count(), 2, "{s2}");
+        assert!(!s2.contains("Who starts was not recorded"));
         // Scorecards: no 1st/2nd for round 1; Ann 1st and Cy 2nd in round 2.
         for (p, seat2) in [(1, "1st"), (3, "2nd")] {
             let Line::Known { seat, .. } = line(d, &[], p, 1) else {

@@ -3,7 +3,8 @@
 //! No key of the director's, no forms but the player's own slip, no seat link but the player's.
 
 use super::{
-    based_on_text, enc, flash, public_layout, result_words, score, standings_through, table, Flash,
+    based_on_text, enc, flash, live_version, public_layout, result_words, score, standings_through,
+    table, Flash, Live,
 };
 use maud::{html, Markup};
 use std::collections::HashMap;
@@ -11,14 +12,24 @@ use tilebag_tournament::standings::fmt_half;
 use tilebag_tournament::tables::{name_of, standings_table, Table};
 use tilebag_tournament::{Division, Pairing, PlayerId, Seat, Tournament};
 
+/// An event's page: its divisions, live.
 pub(crate) fn event(event: &str, t: &Tournament) -> Markup {
-    let body = html! {
+    let body = event_body(event, t);
+    let live = Live {
+        stream: format!("/live/events/{}", enc(event)),
+        version: live_version(&body),
+    };
+    public_layout(&t.name, body, Some(&live))
+}
+
+/// What the event's page shows under its heading (and what its live updates replace).
+pub(crate) fn event_body(event: &str, t: &Tournament) -> Markup {
+    html! {
         ul #divisions { @for d in &t.divisions {
             li { a href=(format!("/events/{}/{}", enc(event), enc(&d.name))) { "Division " (d.name) }
                  " (" (d.players.len()) " players, " (d.rounds.len()) " of " (d.total_rounds()) " rounds paired)" }
         } }
-    };
-    public_layout(&t.name, body, true)
+    }
 }
 
 /// The pairings of a round as the wall shows them (results with an en dash; `endings` says how
@@ -66,16 +77,42 @@ fn pairings_table(d: &Division, round: u32, endings: &HashMap<u32, String>) -> T
     }
 }
 
+/// A division's page (pairings of `round`, standings), live. `pinned`: the visitor asked for
+/// this round (`?round=N`) and the page stays on it; otherwise it follows the latest round.
 pub(crate) fn division(
     event: &str,
     t: &Tournament,
     d: &Division,
     round: u32,
     endings: &HashMap<u32, String>,
+    pinned: bool,
+) -> Markup {
+    let body = division_body(event, d, round, endings);
+    let mut stream = format!("/live/events/{}/{}", enc(event), enc(&d.name));
+    if pinned {
+        stream.push_str(&format!("?round={round}"));
+    }
+    let live = Live {
+        stream,
+        version: live_version(&body),
+    };
+    public_layout(
+        &format!("{} · Division {}", t.name, d.name),
+        body,
+        Some(&live),
+    )
+}
+
+/// What a division's page shows under its heading (and what its live updates replace).
+pub(crate) fn division_body(
+    event: &str,
+    d: &Division,
+    round: u32,
+    endings: &HashMap<u32, String>,
 ) -> Markup {
     let last = d.rounds.len() as u32;
     let (through, heading) = standings_through(d);
-    let body = html! {
+    html! {
         @if round > 0 {
             nav aria-label="Rounds" { p { "Rounds: "
                 @for n in 1..=last {
@@ -88,8 +125,7 @@ pub(crate) fn division(
         }
         h2 { (heading) }
         (table(&standings_table(d, through), "standings"))
-    };
-    public_layout(&format!("{} · Division {}", t.name, d.name), body, true)
+    }
 }
 
 /// What a player's page says about their game of the current round.
@@ -171,9 +207,9 @@ pub(crate) fn player(p: &PlayerPage<'_>) -> Markup {
                 p #game {
                     "Round " (g.round) ", board " (g.board) ": you (" (name_of(d, p.me)) ") v #" (g.opponent) " " (name_of(d, g.opponent))
                     "; " (match g.first {
-                        Some(true) => "you go first",
-                        Some(false) => "you go second",
-                        None => "who goes first was not recorded: settle it at the board as the rules say (NASPA III.D)",
+                        Some(true) => "you go first".to_string(),
+                        Some(false) => "you go second".to_string(),
+                        None => format!("who goes first was not recorded: settle it at the board as the rules say ({})", d.ruleset().citation(tilebag_core::citation::Rule::FirstPlayer)),
                     }) ". ("
                     (g.method) " pairings, based on " (based_on_text(g.based_on)) ".)"
                 }
@@ -204,7 +240,7 @@ pub(crate) fn player(p: &PlayerPage<'_>) -> Markup {
         }
         (scorecard(d, p.me))
     };
-    public_layout(&format!("{} · {}", p.t.name, name_of(d, p.me)), body, false)
+    public_layout(&format!("{} · {}", p.t.name, name_of(d, p.me)), body, None)
 }
 
 /// The player's rounds so far: opponent, seat, result and running record.

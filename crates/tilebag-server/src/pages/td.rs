@@ -154,6 +154,16 @@ pub(crate) fn event_page(f: &Flash, event: &str, t: &Tournament, default_preset:
                  AD (Australian Draw), RAND, MAN (by hand); e.g. " code { "IF:3 SW:9 KOTH:1" } ", or "
                 code { "RR:2" } " for a double round robin." }
         }
+        section #event-details aria-labelledby="event-details-h" {
+            h2 #event-details-h { "Name and date" }
+            form method="post" action=(format!("{}/details", event_url(event))) {
+                label { "Name " input name="name" #event-name required maxlength="80" value=(t.name); }
+                label { "First day " input type="date" name="date" #event-date value=(t.date.as_deref().unwrap_or("")); }
+                button #save-event { "Save name and date" }
+            }
+            p { "The header of the WESPA .TOU file carries the date. Either can be changed at any time \
+                 (a date cannot be removed, only changed); each change is an action of the event's log." }
+        }
         (undo_link(event))
     };
     director_layout(&t.name, &[(event_url(event), t.name.clone())], body, None)
@@ -243,6 +253,8 @@ pub(crate) struct OnlineCell {
     /// Seat links (seat 0 is the pairing's first player at the start), with the players' names.
     pub seats: [(String, String); 2],
     pub status: OnlineStatus,
+    /// The rule for ending a game early, in the division's own book.
+    pub end_rule: &'static str,
 }
 
 /// A call for the director, from a live online game.
@@ -535,9 +547,11 @@ fn result_form(
             input type="number" name="opponent_score" #(format!("score-{board}-second")) aria-label=(format!("{sw}'s score (second)")) min="-500" max="2000";
             " "
             select name="entry" #(format!("entry-{board}")) aria-label="Kind of result" {
-                option value="slip-first" { "tally slip from " (fw) }
-                option value="slip-second" { "tally slip from " (sw) }
-                option value="final" { "final (director)" }
+                // The director's own entry is final unless the director says otherwise
+                // (issue 29 item 3): a tally slip awaits the opponent's confirmation.
+                option value="final" selected { "final (director)" }
+                option value="slip-first" { "tally slip from " (fw) " (awaits " (sw) ")" }
+                option value="slip-second" { "tally slip from " (sw) " (awaits " (fw) ")" }
                 option value="left-first" { (fw) " left the game" }
                 option value="left-second" { (sw) " left the game" }
                 option value="forfeit-first" { "forfeit by " (fw) }
@@ -586,10 +600,10 @@ fn online_cell(url: &str, o: &OnlineCell) -> Markup {
         }
         @match &o.status {
             OnlineStatus::Called(_) | OnlineStatus::Stopped => {
-                br; (button("resume", "Restart the clocks", "resume")) " " (button("end", "End the game (NASPA V.F)", "end"))
+                br; (button("resume", "Restart the clocks", "resume")) " " (button("end", &format!("End the game ({})", o.end_rule), "end"))
             }
             OnlineStatus::Waiting | OnlineStatus::Live => {
-                br; (button("pause", "Stop the clocks", "pause")) " " (button("end", "End the game (NASPA V.F)", "end"))
+                br; (button("pause", "Stop the clocks", "pause")) " " (button("end", &format!("End the game ({})", o.end_rule), "end"))
             }
             _ => {}
         }
@@ -729,7 +743,7 @@ fn print_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
                 li { a href=(format!("{url}/links")) { "Each player's own link" } }
             }
         }
-        (submission_section(p.d, p.t.date.is_some(), &ex))
+        (submission_section(p.event, p.d, p.t.date.is_some(), &ex))
     }
 }
 
@@ -839,7 +853,7 @@ fn reports_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
 
 /// Rating submission (`tilebag td submit`): the files NASPA and WESPA take, offered only when
 /// every paired round is complete; otherwise the rounds still open are named.
-fn submission_section(d: &Division, dated: bool, ex: &str) -> Markup {
+fn submission_section(event: &str, d: &Division, dated: bool, ex: &str) -> Markup {
     let refusal = checks::submission_refusal(d);
     html! {
         section #submit-section aria-labelledby="submit-h" {
@@ -849,7 +863,8 @@ fn submission_section(d: &Division, dated: bool, ex: &str) -> Markup {
                 None => ul #submit-files {
                     li { a #submit-naspa href=(format!("{ex}/submit-naspa.t")) { "NASPA: the tsh .t file" } " (what tsh's submit sends)" }
                     li { a #submit-wespa href=(format!("{ex}/submit-wespa.tou")) { "WESPA: the AUPAIR .TOU file" }
-                         @if !dated { span #submit-no-date { " (needs the event's date, which this event does not have: its header carries it)" } } }
+                         @if !dated { span #submit-no-date { " (needs the event's date, which this event does not have: its header carries it; "
+                             a href=(format!("{}#event-details", event_url(event))) { "set the date on the event's page" } ")" } } }
                 },
             }
         }

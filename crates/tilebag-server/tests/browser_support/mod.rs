@@ -545,11 +545,11 @@ impl Session<'_> {
             .unwrap_or_default()
     }
 
-    /// Run axe-core (WCAG 2 A and AA rules; not the experimental `label-content-name-mismatch`,
-    /// which the board's squares and rack tiles fail by design: their labels name the square and
-    /// premium in words where the face shows `TW`) on the page and return its violations as
-    /// `rule: nodes` lines; `None` (with a note) when axe-core is not installed
-    /// (`npm install -g axe-core`, or `TILEBAG_AXE` naming `axe.min.js`).
+    /// Run axe-core on the page (every rule tagged WCAG 2.0 or 2.1 A or AA, 2.2 AA with its
+    /// `target-size` and the visible-label rule `label-content-name-mismatch`, and the
+    /// best-practice rules) and return its violations as `rule: nodes` lines; `None` (with a
+    /// note) when axe-core is not installed (`npm install -g axe-core`, or `TILEBAG_AXE` naming
+    /// `axe.min.js`).
     pub fn axe_violations(&self) -> Option<Vec<String>> {
         let path = std::env::var_os("TILEBAG_AXE")
             .map(PathBuf::from)
@@ -571,8 +571,8 @@ impl Session<'_> {
                 "/execute/async",
                 Some(json!({
                     "script": "const done = arguments[arguments.length - 1];\
-                        axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}, \
-                            rules: {'label-content-name-mismatch': {enabled: false}}})\
+                        axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}, \
+                            rules: {'label-content-name-mismatch': {enabled: true}}})\
                         .then(r => done(r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))))\
                         .catch(e => done(['axe failed: ' + e]));",
                     "args": []
@@ -1166,6 +1166,18 @@ impl Session<'_> {
         })
     }
 
+    /// Waits for the page's `#message` or `#error` banner to contain `text`; returns the banner.
+    pub fn wait_for_banner_containing(&self, text: &str) -> String {
+        self.wait(&format!("a banner with {text:?}"), || {
+            let now = self.js(
+                "return document.querySelector('#message, #error')?.textContent ?? ''",
+                json!([]),
+            );
+            let now = now.as_str().unwrap_or_default();
+            now.contains(text).then(|| now.to_string())
+        })
+    }
+
     /// Waits for the page's `#error` to say something; returns it.
     pub fn wait_for_error(&self, what: &str) -> String {
         self.wait(what, || {
@@ -1227,5 +1239,29 @@ impl Session<'_> {
                 )
             })
             .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 29 (the game page, second pass): what the system tells the page
+
+impl Session<'_> {
+    /// Runs a Chrome DevTools Protocol command (chromedriver's `goog/cdp/execute`).
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({ "cmd": cmd, "params": params })),
+        )
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+    }
+
+    /// The colour scheme the system prefers, as the page's `prefers-color-scheme` sees it
+    /// (`"dark"`, `"light"`, or `""` for the browser's own).
+    pub fn prefer_color_scheme(&self, scheme: &str) {
+        self.cdp(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+        );
     }
 }

@@ -1,27 +1,40 @@
 // The analysis of an ended game (GET /api/games/ID/analysis): per turn the move played, its
 // equity, the best moves the engine found with theirs, the equity lost and missed bingos; per
-// player totals. Clicking an alternative shows it on the board as the board was at that turn
-// (the page draws it in the preview style; the game is not changed).
+// player totals. Clicking an alternative shows it on the board as the board was at that turn,
+// with the scores, racks and unseen tiles of that moment (the page draws it beside the board in
+// the preview style; the game is not changed). Moves are written as words: a letter already on
+// the board is read off the board of that turn, not left as GCG's dot.
 
-import { api, el } from './common.js';
+import { api, el, wordNode } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 
 const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+const signedFmt = (x) => (x < 0 ? `\u2212${fmt(-x)}` : `+${fmt(x)}`);
+
+/** A move's text (`8D COOPER.`, `-ABC`, `-`) with its word written out on `board`. */
+export function moveNode(text, board) {
+  const m = /^(\S+) (\S+)$/.exec(text || '');
+  if (!m || m[1].startsWith('-')) return el('span', { class: 'mono' }, text || '\u2014');
+  const at = (r, c) => (board[r] ? board[r][c] : '.');
+  return el('span', { class: 'mono move-text' }, `${m[1]} `, wordNode(m[1], m[2], at));
+}
 
 export class Analysis {
   /**
    * @param {string} gameId
-   * @param {(preview: null | {board: string[], tiles: Map<string, string>}) => void} onPreview
+   * @param {(preview: null | {turn, move, rank, names}) => void} onPreview
    */
   constructor(gameId, onPreview) {
     this.gameId = gameId;
     this.onPreview = onPreview;
     this.doc = null;
     this.pressed = null;
+    this.names = [];
   }
 
   async open(names) {
+    this.names = names;
     const box = $('analysis');
     box.hidden = false;
     $('analysis-h').focus();
@@ -52,13 +65,13 @@ export class Analysis {
         el('td', {}, String(t.best_played)),
         el('td', {}, fmt(t.equity_lost)),
         el('td', {}, String(t.missed_bingos))))));
-    const back = el('button', { type: 'button', id: 'preview-clear', hidden: true, onclick: () => this.clear() }, 'Back to the game');
-    this.back = back;
     const list = el('ol', { class: 'analysis-turns', 'data-testid': 'analysis-turns' },
       ...d.turns.map((t) => this.turnItem(t, names)));
     $('analysis-body').replaceChildren(
       el('div', { class: 'table-scroll' }, totals),
-      el('div', { class: 'preview-bar' }, back, el('span', { id: 'preview-what', class: 'hint', role: 'status', 'aria-live': 'polite' })),
+      el('p', { class: 'hint' }, 'Equity is the score plus the value of the tiles kept; in brackets, ' +
+        'how much more (or less) than the move played. A move\u2019s button shows it on the board, ' +
+        'with the scores, racks and unseen tiles of that moment.'),
       list);
   }
 
@@ -69,41 +82,45 @@ export class Analysis {
       : el('span', { class: 'best-played' }, 'best');
     const head = el('div', {},
       el('strong', {}, `${t.n}. ${who}`), ` · rack ${t.rack} · played `,
-      el('span', { class: 'mono' }, t.played.text || '—'),
+      el('span', { 'data-testid': 'played' }, moveNode(t.played.text, t.board)),
       ` (${t.played.score}, equity ${fmt(t.played.equity)}${t.valid ? '' : ', a phony'}) · `, lost,
       t.missed_bingo ? el('span', { class: 'lost' }, ' · missed a bingo') : '');
     const alts = el('div', { class: 'alts', role: 'group', 'aria-label': `Best moves for move ${t.n}: each button shows its move on the board` },
       ...t.best.map((m, i) => {
-        const label = `${m.text}${m.word ? ` (${m.word})` : ''} ${m.score}, eq ${fmt(m.equity)}${m.bingo ? ', bingo' : ''}`;
+        const diff = m.equity - t.played.equity;
         const b = el('button', {
           type: 'button',
           'aria-pressed': 'false',
           'data-testid': 'alternative',
-        }, `${i + 1}. ${label}`);
-        b.addEventListener('click', () => this.show(t, m, b));
+          'data-equity': fmt(m.equity),
+          title: `Equity ${fmt(m.equity)}: ${Math.abs(diff) < 0.05 ? 'the same as' : `${fmt(Math.abs(diff))} ${diff > 0 ? 'more' : 'less'} than`} the move played`,
+        }, `${i + 1}. `, moveNode(m.text, t.board), ` ${m.score} · `,
+        el('span', { class: 'equity', 'data-testid': 'equity' }, `equity ${fmt(m.equity)}`),
+        ` (${signedFmt(diff)})`, m.bingo ? ' · bingo' : '');
+        b.addEventListener('click', () => this.show(t, m, i, b));
         return b;
       }));
     return el('li', { class: 'analysis-turn', 'data-testid': 'analysis-turn' }, head, alts);
   }
 
-  show(t, m, button) {
+  show(t, m, rank, button) {
     if (this.pressed) this.pressed.setAttribute('aria-pressed', 'false');
     this.pressed = button;
     button.setAttribute('aria-pressed', 'true');
-    const tiles = new Map();
-    for (const [r, c, ch] of m.tiles) tiles.set(`${r},${c}`, ch);
-    this.back.hidden = false;
-    $('preview-what').textContent = m.kind === 'play'
-      ? `Move ${t.n}: ${m.text} shown on the board as it was then.`
-      : `Move ${t.n}: ${m.text} (nothing to show on the board).`;
-    this.onPreview({ board: t.board, tiles });
+    this.onPreview({ turn: t, move: m, rank, names: this.names, moveNode: moveNode(m.text, t.board) });
+  }
+
+  /** Back to the list: the alternative last shown, focused (and so scrolled to). */
+  backToList() {
+    const target = this.pressed || $('analysis-h');
+    target.focus();
   }
 
   clear() {
     if (this.pressed) this.pressed.setAttribute('aria-pressed', 'false');
+    const was = this.pressed;
     this.pressed = null;
-    this.back.hidden = true;
-    $('preview-what').textContent = '';
     this.onPreview(null);
+    return was;
   }
 }

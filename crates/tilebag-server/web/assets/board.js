@@ -117,7 +117,7 @@ export class BoardView {
         } else {
           cell.ondragstart = null;
           const text = centre ? '\u2605' : PREMIUM_TEXT[p];
-          if (text) cell.append(el('span', { class: 'premium', 'aria-hidden': 'true' }, text));
+          if (text) cell.append(el('span', { class: 'premium', 'aria-hidden': 'true', 'data-p': text }));
           label = `${name}: ${centre ? 'centre, ' : ''}${PREMIUM_NAMES[p] || 'empty'}`;
         }
         if (s.highlight && s.highlight.has(key)) label += ', last play';
@@ -135,11 +135,12 @@ export class BoardView {
   }
 }
 
-/** A tile as shown on the board or a rack: its letter and value (a blank shows no value). */
+/** A tile as shown on the board or a rack: its letter and value (a blank shows no value). The
+ * value is drawn by the stylesheet from `data-v`: the tile's label says it in words. */
 export function tileNode(ch) {
   const blank = ch === '?' || (ch >= 'a' && ch <= 'z');
   const v = tileValue(ch);
   return el('span', { class: 'tile' + (blank ? ' blank' : ''), 'aria-hidden': 'true' },
     el('span', { class: 'tile-letter' }, ch === '?' ? '' : ch.toUpperCase()),
-    blank ? null : el('sub', { class: 'tile-value' }, String(v)));
+    blank ? null : el('sub', { class: 'tile-value', 'data-v': String(v) }));
 }

@@ -180,10 +180,10 @@ function render() {
       ? `Overtime limit: ${preset.limitMin} minutes (${preset.name} ${preset.rule}): the game is over`
       : (C.paused === s ? 'resumes' : '');
     $(`name-${s}`).textContent = C.names[s];
-    const key = s === 0 ? 'A or left Shift' : 'L or right Shift';
-    side.setAttribute('aria-label',
-      `${C.names[s]}: ${fmtClock(ms)}${p ? `, overtime penalty ${p}` : ''}${C.running === s ? ', running' : ''}. ` +
-      `Press to end ${C.names[s]}'s turn (${key}).`);
+    // The button's name is what it shows (name, time, penalty, mark, key), then what only a
+    // screen reader needs: whether it runs, and what pressing it does (WCAG 2.5.3: the name
+    // starts with the visible text).
+    $(`state-${s}`).textContent = `${C.running === s ? ', running' : ''}. Press to end ${C.names[s]}'s turn.`;
   }
   $('preset-line').textContent = `Rules: ${preset.name}` +
     (preset.limitMin === null ? ', no overtime limit' : `, overtime limit ${preset.limitMin} minutes (${preset.rule})`) +
@@ -192,8 +192,7 @@ function render() {
     (C.mode === 'increment' ? ` \u00b7 ${C.seconds} s added a turn` : '');
   const pause = $('pause');
   pause.textContent = C.paused !== null ? 'Resume' : 'Pause';
-  pause.setAttribute('aria-label', C.paused !== null ? 'Resume the clock (Space)' : 'Neutralise the clock (Space)');
-  pause.setAttribute('aria-pressed', String(C.paused !== null));
+  pause.setAttribute('aria-label', C.paused !== null ? 'Resume the clock' : 'Pause the clock (neutralise it)');
 }
 
 async function keepAwake(on) {

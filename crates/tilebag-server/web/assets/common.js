@@ -207,6 +207,44 @@ export function playSquares(position, word) {
   return out;
 }
 
+/**
+ * A played word as a person reads it: the whole word, the letters played through in a lighter
+ * style, blanks marked. `word` is GCG (`.` for a letter already on the board); `charAt(r, c)`
+ * reads the board the word was played on (`.` for an empty square).
+ */
+export function wordNode(position, word, charAt) {
+  const squares = playSquares(position, word || '');
+  const node = el('span', { class: 'word', 'data-testid': 'word' });
+  [...(word || '')].forEach((ch, i) => {
+    if (ch === '.') {
+      const sq = squares[i];
+      const on = sq ? charAt(sq[0], sq[1]) : '.';
+      const letter = on === '.' || !on ? '?' : on;
+      const blank = letter >= 'a' && letter <= 'z';
+      node.append(el('span', {
+        class: 'through' + (blank ? ' blank-letter' : ''),
+        title: `${letter.toUpperCase()}: already on the board${blank ? ' (a blank)' : ''}`,
+      }, letter.toUpperCase()));
+    } else if (ch >= 'a' && ch <= 'z') {
+      node.append(el('span', { class: 'blank-letter', title: `${ch.toUpperCase()}: a blank` },
+        ch.toUpperCase(), el('span', { class: 'visually-hidden' }, ' (blank)')));
+    } else {
+      node.append(ch);
+    }
+  });
+  return node;
+}
+
+/** `tiles` (a tile string, `?` a blank) without the tiles of `rack`, one for one. */
+export function withoutTiles(tiles, rack) {
+  const left = [...tiles];
+  for (const ch of rack || '') {
+    const i = left.indexOf(ch);
+    if (i >= 0) left.splice(i, 1);
+  }
+  return left.join('');
+}
+
 /** A small status line helper: `say(node, text, kind)` with kind 'ok' | 'error' | ''. */
 export function say(node, text, kind = '') {
   node.textContent = text;

@@ -4,7 +4,7 @@
 
 import {
   COLS, SIZE, api, el, fmtClock, navLinks, overtimePenalty, playSquares, renderTracking, signed,
-  svg, tileValue, unseenFromBoard,
+  svg, tileOrder, tileValue, unseenFromBoard, withoutTiles, wordNode as wordOn,
 } from './common.js';
 import { BoardView, tileNode } from './board.js';
 import { Analysis } from './analysis.js';
@@ -36,7 +36,8 @@ const S = {
   confirmTimers: {},
   connects: 0,
   waiting: false, // the last view said the game has not started
-  preview: null, // {board: rows, tiles: Map("r,c" -> letter)}: a move the analysis shows
+  preview: null, // a move the analysis shows: the moment of that turn (see previewMoment)
+  step: null, // after the game: how many lines of the sheet the board shows (null: all of them)
   fresh: new Set(), // ids of the tiles drawn since this seat's last move (marked on the rack)
   freshMoves: 0, // this seat's lines on the sheet when they were drawn
   scoring: null, // {key, result|error}: the server's score of the tiles placed (a preview)
@@ -156,7 +157,10 @@ function onMessage(m) {
     S.recvAt = performance.now();
     S.seat = m.view.audience === 'seat' ? m.view.seat : null;
     if (S.seat !== null) reconcileRack(m.view.rack);
-    if (m.effects && m.effects.length) announceEffects(m.effects);
+    if (m.effects && m.effects.length) {
+      announceEffects(m.effects);
+      soundOpponentMove(m.effects);
+    }
     const waiting = m.view.started === false;
     if (S.waiting && !waiting && m.view.phase.type !== 'ended' && !m.view.paused) notice('The game has started: the clock is running.');
     S.waiting = waiting;
@@ -433,21 +437,31 @@ function opponentPlayPending() {
 
 function confirmStep(button, label, action) {
   const key = button.id;
+  // While it asks, the button is named by what it shows ("Confirm pass"), not its usual label.
+  const restore = () => {
+    button.classList.remove('confirming');
+    button.textContent = button.dataset.label;
+    if (button.dataset.ariaLabel) button.setAttribute('aria-label', button.dataset.ariaLabel);
+    delete button.dataset.ariaLabel;
+  };
   if (S.confirmTimers[key]) {
     clearTimeout(S.confirmTimers[key]);
     delete S.confirmTimers[key];
-    button.classList.remove('confirming');
-    button.textContent = button.dataset.label;
+    restore();
     action();
     return;
   }
   button.dataset.label = button.textContent;
+  const aria = button.getAttribute('aria-label');
+  if (aria) {
+    button.dataset.ariaLabel = aria;
+    button.removeAttribute('aria-label');
+  }
   button.textContent = label;
   button.classList.add('confirming');
   S.confirmTimers[key] = setTimeout(() => {
     delete S.confirmTimers[key];
-    button.classList.remove('confirming');
-    button.textContent = button.dataset.label;
+    restore();
   }, 4000);
 }
 
@@ -467,6 +481,8 @@ function askBlank() {
       dlg.onclose = null;
       $('blank-cancel').onclick = null;
       if (dlg.open) dlg.close();
+      // Back to the board (not the rack tile the dialog came from): Enter then plays.
+      if (board) board.grid.focus({ preventScroll: true });
       resolve(letter);
     };
     input.oninput = () => {
@@ -564,7 +580,9 @@ function render() {
   document.title = `${isMyMove() ? '\u25CF ' : ''}${names[0]} vs ${names[1]} · tilebag`;
   $('game-h').textContent = `${names[0]} vs ${names[1]}`;
   renderRulesLine();
+  if (v.phase.type !== 'ended') S.step = null;
   renderPlayers();
+  renderReview();
   renderBoard();
   renderRack();
   renderPending();
@@ -607,7 +625,7 @@ function renderResignation() {
     box.replaceChildren(
       el('h2', {}, `${who} asks to resign`),
       el('p', {}, 'Honour it and the game ends at the current score, less any time penalties; ' +
-        'or insist on playing on (NASPA I.B).'),
+        `or insist on playing on (${v.citations.resigning}).`),
       el('div', { class: 'buttons' },
         el('button', {
           type: 'button', id: 'btn-honour', class: 'primary',
@@ -615,7 +633,7 @@ function renderResignation() {
           onclick: () => send({ type: 'honour-resignation' }),
         }, 'Honour the resignation'),
         el('button', {
-          type: 'button', id: 'btn-play-on', 'aria-label': 'Insist on playing on',
+          type: 'button', id: 'btn-play-on', 'aria-label': 'Play on: insist on playing on',
           onclick: () => send({ type: 'play-on' }),
         }, 'Play on')));
   } else if (S.seat === offer) {
@@ -714,6 +732,42 @@ function alertPlayer(text) {
   }
 }
 
+// A sound when the opponent moves (plays, exchanges or passes): off by default, like the turn
+// alert; the choice is kept in this browser.
+const MOVE_SOUND_KEY = 'tilebag.move-sound';
+
+function moveSoundOn() {
+  try { return localStorage.getItem(MOVE_SOUND_KEY) === 'on'; } catch { return false; }
+}
+
+/** Two short notes, lower than the turn alert's. */
+function chime() {
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = beep.ctx || (beep.ctx = new Ctx());
+    [523, 659].forEach((f, i) => {
+      const o = ctx.createOscillator();
+      const g = ctx.createGain();
+      o.frequency.value = f;
+      g.gain.value = 0.07;
+      o.connect(g).connect(ctx.destination);
+      o.start(ctx.currentTime + i * 0.12);
+      o.stop(ctx.currentTime + i * 0.12 + 0.1);
+    });
+  } catch {
+    // No sound available.
+  }
+}
+
+function soundOpponentMove(effects) {
+  if (S.seat === null || !moveSoundOn()) return;
+  const moved = effects.find((e) => ['played', 'exchanged', 'passed'].includes(e.type) && e.seat !== S.seat);
+  if (!moved) return;
+  window.tilebag.sounds.push(`opponent ${moved.type}`);
+  chime();
+}
+
 function checkAlerts() {
   const v = S.view;
   if (S.seat === null || !v || v.phase.type === 'ended' || v.started === false) return;
@@ -728,6 +782,11 @@ function checkMinute(ms, i) {
   const last = ms <= 60000 && ms > 0;
   if (last && !S.alerted.minute[i]) alertPlayer('Your clock has entered its last minute.');
   S.alerted.minute[i] = last;
+}
+
+/** The least margin a player who leaves loses by (NASPA V.K.2: 50), from the game's ruleset. */
+function leaveMargin() {
+  return S.ruleset && S.ruleset.resignation ? S.ruleset.resignation.margin : 50;
 }
 
 function penaltyPerMinute() {
@@ -801,8 +860,10 @@ function renderPlayers() {
     if (v.phase.type !== 'ended' && v.to_move === i) tags.push('to move');
     $(`tag-${i}`).textContent = tags.join(' · ');
     $(`player-${i}`).classList.toggle('to-move', v.phase.type !== 'ended' && v.to_move === i);
-    $(`score-${i}`).textContent = String(p.score);
-    $(`score-${i}`).setAttribute('aria-label', `${p.name}'s score: ${p.score}`);
+    const mo = moment();
+    const score = mo && mo.scores ? mo.scores[i] : p.score;
+    $(`score-${i}`).textContent = String(score);
+    $(`score-${i}`).setAttribute('aria-label', `${p.name}'s score: ${score}${mo ? ' at the moment shown on the board' : ''}`);
     $(`rackcount-${i}`).textContent = `${p.rack_count} tile${p.rack_count === 1 ? '' : 's'} on rack`;
   }
   updateClocks();
@@ -858,15 +919,193 @@ function lastPlaySquares() {
   return [];
 }
 
+// ---------------------------------------------------------------------------------------------
+// The position shown instead of the live one: a step back through a finished game, or a move
+// the analysis shows. Either comes with the scores, racks and unseen tiles of that moment.
+
+/** The moment shown on the board, or null for the live position. */
+function moment() {
+  if (S.preview) return S.preview;
+  if (S.step !== null && S.view && S.view.phase.type === 'ended') return stepMoment(S.step);
+  return null;
+}
+
+const MOVE_LINES = new Set(['play', 'exchange', 'pass', 'lost-challenge', 'timed-out']);
+
+/** The game after the first `k` lines of its sheet. */
+function stepMoment(k) {
+  const v = S.view;
+  const h = v.history || [];
+  const rows = Array.from({ length: SIZE }, () => Array(SIZE).fill('.'));
+  const plays = [];
+  for (let i = 0; i < k; i++) {
+    const line = h[i];
+    if (line.type === 'play') {
+      const squares = playSquares(line.position, line.word);
+      const placed = [];
+      [...line.word].forEach((ch, j) => {
+        if (ch !== '.' && squares[j]) {
+          rows[squares[j][0]][squares[j][1]] = ch;
+          placed.push(squares[j]);
+        }
+      });
+      plays.push(placed);
+    } else if (line.type === 'withdrawal') {
+      for (const [r, c] of plays.pop() || []) rows[r][c] = '.';
+    }
+  }
+  const rowsText = rows.map((r) => r.join(''));
+  const scores = [0, 0];
+  for (let i = 0; i < k; i++) scores[h[i].seat] = h[i].cumulative;
+  const last = k > 0 ? h[k - 1] : null;
+  const highlight = new Set();
+  if (last && last.type === 'play') {
+    for (const [r, c] of playSquares(last.position, last.word)) {
+      if (rows[r][c] !== '.') highlight.add(`${r},${c}`);
+    }
+  }
+  const next = k < h.length ? h[k] : null;
+  const mover = next && MOVE_LINES.has(next.type) ? next.seat : null;
+  // A rack changes only with its owner's moves: each one's rack now is the rack on their next
+  // move's line (the sheet shows both once the game is over; an observer's shows none).
+  const racks = [0, 1].map((seat) => {
+    for (let i = k; i < h.length; i++) {
+      if (h[i].seat === seat && MOVE_LINES.has(h[i].type)) return h[i].rack || null;
+    }
+    return null;
+  });
+  let unseen = unseenFromBoard(rowsText);
+  let unseenTo = null;
+  if (mover !== null && racks[mover]) {
+    unseen = withoutTiles(unseen, racks[mover]);
+    unseenTo = mover;
+  }
+  const names = v.players.map((p) => p.name);
+  let what;
+  if (k === 0) what = ['The empty board, before the first move.'];
+  else {
+    const [gcg, note] = moveText(last);
+    what = [`After move ${k} of ${h.length}: ${names[last.seat]} `, el('span', { class: 'mono' }, gcg),
+      note ? ` (${note})` : '', ` ${signed(last.score)}.`];
+  }
+  if (mover !== null) what.push(` ${names[mover]} to play.`);
+  return { kind: 'step', k, board: rowsText, tiles: null, highlight, scores, racks, mover, unseen, unseenTo, what };
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+
+/** The moment of an analysed turn, with one of its moves shown on the board. */
+function previewMoment(p) {
+  const t = p.turn;
+  const m = p.move;
+  const tiles = new Map();
+  for (const [r, c, ch] of m.tiles) tiles.set(`${r},${c}`, ch);
+  const racks = (t.racks || [null, null]).slice();
+  racks[t.player] = racks[t.player] || t.rack;
+  const unseen = withoutTiles(unseenFromBoard(t.board), racks[t.player]);
+  const who = p.names[t.player] || `Player ${t.player + 1}`;
+  const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+  const what = [`Move ${t.n}, ${who} to play: `, p.moveNode,
+    ` (${m.score}, equity ${fmt(m.equity)}), the engine’s ${ORDINALS[p.rank] || `${p.rank + 1}th`} choice`,
+    m.kind === 'play' ? ', shown on the board as it was then.' : ' (nothing to show on the board).'];
+  return {
+    kind: 'preview', id: `${t.n}:${p.rank}`, board: t.board, tiles, highlight: new Set(), scores: t.scores || null, racks,
+    mover: t.player, unseen, unseenTo: t.player, what,
+  };
+}
+
+/** The steps through a finished game, and the moment shown (beside the board). */
+function renderReview() {
+  const v = S.view;
+  const ended = v.phase.type === 'ended';
+  const mo = moment();
+  const review = $('review');
+  review.hidden = !ended && !mo;
+  review.classList.toggle('previewing', !!mo && mo.kind === 'preview');
+  review.setAttribute('aria-label', mo && mo.kind === 'preview'
+    ? 'A move from the analysis, shown on the board' : 'Moves of the finished game');
+  // While the analysis shows a move, its own buttons lead back; the steps wait.
+  $('steps').hidden = !ended || !!S.preview;
+  if (ended) {
+    const n = (v.history || []).length;
+    const k = S.step === null ? n : S.step;
+    $('step-where').textContent = k === n ? `End · ${n} moves` : k === 0 ? `Start · 0 of ${n}` : `Move ${k} of ${n}`;
+    // Marked, not disabled: a button pressed to the end keeps the focus.
+    $('step-first').setAttribute('aria-disabled', String(k === 0));
+    $('step-prev').setAttribute('aria-disabled', String(k === 0));
+    $('step-next').setAttribute('aria-disabled', String(k === n));
+    $('step-last').setAttribute('aria-disabled', String(k === n));
+  }
+  const box = $('moment');
+  box.hidden = !mo;
+  $('moment-buttons').hidden = !mo || mo.kind !== 'preview';
+  if (!mo) {
+    delete box.dataset.key;
+    return;
+  }
+  const key = mo.kind === 'step' ? `step:${mo.k}:${v.seq}` : `preview:${mo.id}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  $('moment-what').replaceChildren(...mo.what);
+  const names = v.players.map((p) => p.name);
+  $('moment-players').replaceChildren(...[0, 1].map((i) => el('li', { class: `seat-${i}`, 'data-testid': `moment-player-${i}` },
+    el('span', { class: 'm-name' }, names[i]), ' ',
+    el('span', { class: 'm-score', 'data-testid': `moment-score-${i}` }, mo.scores ? String(mo.scores[i]) : '?'),
+    mo.mover === i ? ' (to play)' : '',
+    mo.racks && mo.racks[i]
+      ? [' · rack ', el('span', { class: 'mono', 'data-testid': `moment-rack-${i}` }, mo.racks[i])]
+      : '')));
+  const counts = el('span', {}, `${mo.unseen.length} unseen`);
+  $('moment-unseen').replaceChildren(
+    mo.unseenTo !== null ? `Unseen to ${names[mo.unseenTo]}: ` : 'Unseen (bag and racks): ', counts, ' · ',
+    el('span', { class: 'mono', 'data-testid': 'moment-unseen-tiles' }, mo.unseen));
+}
+
+/** Step to the position after `k` lines of the sheet (clamped); the end is the live view. */
+function stepTo(k) {
+  const v = S.view;
+  if (!v || v.phase.type !== 'ended') return;
+  if (S.preview) analysis.clear();
+  const n = (v.history || []).length;
+  const to = Math.max(0, Math.min(n, k));
+  S.step = to === n ? null : to;
+  render();
+}
+
+function stepBy(d) {
+  const n = (S.view.history || []).length;
+  stepTo((S.step === null ? n : S.step) + d);
+}
+
+/** The analysis shows a move (or stops): the board, the moment beside it, in view. */
+function onAnalysisPreview(p) {
+  S.preview = p ? previewMoment(p) : null;
+  if (p) S.step = null;
+  render();
+  if (p) bringIntoView();
+}
+
+/** Scrolls the moment and the board into view unless they are already wholly on the screen. */
+function bringIntoView() {
+  const h = window.innerHeight;
+  const top = $('review').getBoundingClientRect();
+  const bottom = $('board').getBoundingClientRect();
+  if (top.top >= 0 && bottom.bottom <= h) return;
+  $('review').scrollIntoView({ block: 'start', behavior: 'instant' });
+}
+
 function renderBoard() {
-  if (S.preview) {
-    // The analysis shows a move on the board as it was at that turn (the game is not changed).
-    board.render({ rows: S.preview.board, highlight: new Set(), preview: S.preview.tiles, cursor: null });
+  const mo = moment();
+  if (mo) {
+    // A move the analysis shows, on the board as it was at that turn; or a step back through a
+    // finished game (the game is not changed).
+    board.render({ rows: mo.board, highlight: mo.highlight, preview: mo.tiles, cursor: null });
     return;
   }
   const highlight = new Set();
   for (const [r, c] of lastPlaySquares()) if (boardChar(r, c) !== '.') highlight.add(`${r},${c}`);
-  board.render({ rows: S.view.board, highlight, placed: S.placed, cursor: S.seat !== null ? S.cursor : null });
+  const cursor = S.seat !== null && S.view.phase.type !== 'ended' ? S.cursor : null;
+  board.render({ rows: S.view.board, highlight, placed: S.placed, cursor });
 }
 
 function renderRack() {
@@ -875,6 +1114,8 @@ function renderRack() {
     area.hidden = true;
     $('cursor-help').hidden = true;
     $('alerts-row').hidden = true;
+    $('game-end-row').hidden = true;
+    $('move-sound-row').hidden = true;
     document.body.classList.add('observer');
     return;
   }
@@ -929,10 +1170,11 @@ function renderRack() {
   // The opponent went out: the only answers are to accept the play or challenge it (or hold
   // it while deciding); no move of one's own is possible (NASPA IV.I, V.A).
   const outPending = v.phase.type === 'play-pending' && v.phase.out && v.phase.player !== S.seat;
-  for (const id of ['btn-play', 'btn-recall', 'btn-shuffle', 'btn-exchange', 'btn-pass']) $(id).hidden = outPending;
+  for (const id of ['btn-play', 'btn-recall', 'btn-shuffle', 'btn-alpha', 'btn-exchange', 'btn-pass']) $(id).hidden = outPending;
   $('btn-play').disabled = !my || S.placed.size === 0 || S.exchange;
   $('btn-recall').disabled = S.placed.size === 0;
   $('btn-shuffle').disabled = ended;
+  $('btn-alpha').disabled = ended;
   $('btn-exchange').disabled = !my || ended;
   $('btn-exchange').setAttribute('aria-pressed', String(S.exchange));
   $('btn-pass').disabled = !my || ended;
@@ -941,13 +1183,32 @@ function renderRack() {
   const askResign = !!(S.ruleset && S.ruleset.resignation && S.ruleset.resignation.opponent_may_honour) ||
     (v.rules || []).includes('resignation-option=on');
   const btnResign = $('btn-resign');
+  const btnLeave = $('btn-leave');
   if (!btnResign.classList.contains('confirming')) btnResign.textContent = askResign ? 'Ask to resign' : 'Resign';
-  btnResign.setAttribute('aria-label', askResign
-    ? 'Ask to resign: your opponent may honour it at the current score, or play on (NASPA I.B)'
-    : 'Resign the game');
+  // A button asking for confirmation is named by what it shows; its label waits (confirmStep).
+  const label = (b, text) => {
+    if (b.classList.contains('confirming')) b.dataset.ariaLabel = text;
+    else b.setAttribute('aria-label', text);
+  };
+  const margin = leaveMargin();
+  const opponent = S.seat !== null ? v.players[1 - S.seat].name : 'your opponent';
+  label(btnResign, askResign
+    ? `Ask to resign: ${opponent} may honour it at the current score, or play on (${v.citations.resigning})`
+    : `Resign the game: you lose by ${margin}, or by your deficit plus ${margin} (${v.citations.leaving})`);
+  label(btnLeave, `Leave the game: you lose by ${margin}, or by your deficit plus ${margin} (${v.citations.leaving})`);
+  // What each does, in words under them (they are apart from the move buttons, and only
+  // Resign is red).
+  $('end-help').textContent = askResign
+    ? `Ask to resign: ${opponent} may end the game at the current score, or play on (${v.citations.resigning}). ` +
+      `Leave: the game ends now and you lose by ${margin}, or by your deficit plus ${margin} (${v.citations.leaving}).`
+    : `Resign or leave: either way the game ends now and you lose by ${margin}, or by your deficit plus ${margin} ` +
+      `(${v.citations.leaving}).`;
   btnResign.disabled = ended || !!v.paused || (askResign && (!my || v.resignation_offer !== null && v.resignation_offer !== undefined));
-  $('btn-leave').disabled = ended || !!v.paused;
-  $('btn-leave').hidden = outPending;
+  btnLeave.disabled = ended || !!v.paused;
+  // Against an out play the only answers are Accept and Challenge (and Hold): no resigning.
+  btnLeave.hidden = outPending;
+  btnResign.hidden = outPending;
+  $('end-help').hidden = outPending;
   // Only a game an event's director looks after can call one: in a casual game nobody could
   // restart the clocks.
   $('btn-director').hidden = !v.director;
@@ -958,11 +1219,15 @@ function renderRack() {
   const n = S.exchangeSel.size;
   $('btn-exchange-go').textContent = `Exchange ${n} tile${n === 1 ? '' : 's'}`;
   $('btn-exchange-go').disabled = n === 0;
-  $('move-buttons').hidden = ended;
+  $('btn-exchange-all').disabled = n === S.rack.length;
+  // While choosing tiles to exchange, the exchange's own buttons stand where the move buttons
+  // were (a phone has no room for both).
+  $('move-buttons').hidden = ended || S.exchange;
   $('cursor-help').hidden = ended;
   // After the game the rack is on the score sheet: no empty rack bar.
   area.hidden = ended;
   $('alerts-row').hidden = ended;
+  $('game-end-row').hidden = ended;
 }
 
 function onRackTile(t) {
@@ -1024,6 +1289,19 @@ function shuffle() {
   render();
 }
 
+/** The rack in alphabetical order, the blanks last. */
+function alphabetize() {
+  S.rack.sort((a, b) => tileOrder(a.ch, b.ch));
+  render();
+}
+
+/** In an exchange: choose every tile of the rack. */
+function chooseAllForExchange() {
+  if (!S.exchange) toggleExchange(true);
+  for (const t of S.rack) S.exchangeSel.add(t.id);
+  render();
+}
+
 function toggleExchange(on) {
   S.exchange = on === undefined ? !S.exchange : on;
   S.exchangeSel.clear();
@@ -1065,11 +1343,12 @@ function renderPending() {
     box.append(el('h2', {}, `${who} played `, desc()));
     if (ph.held) box.append(el('p', { class: 'held', 'data-testid': 'held' }, 'You are holding the play.'));
     if (!voidRule) {
+      const list = el('div', { class: 'challenge-list' });
       const fs = el('fieldset', { class: 'challenge-words' },
-        el('legend', {}, 'Words to challenge'));
+        el('legend', {}, `Words to challenge (${(play.words || []).length})`), list);
       (play.words || []).forEach((w, i) => {
         const id = `chw-${i}`;
-        fs.append(el('div', { class: 'check' },
+        list.append(el('div', { class: 'check' },
           el('input', { type: 'checkbox', id, value: w, checked: true, 'data-testid': 'challenge-word' }),
           el('label', { for: id }, w)));
       });
@@ -1080,11 +1359,13 @@ function renderPending() {
       buttons.append(
         el('button', {
           type: 'button', id: 'btn-hold', disabled: ph.held ? true : null,
-          'aria-label': ph.held ? 'The play is held' : 'Hold the play while you decide',
+          'aria-label': ph.held ? 'Held: the play is held' : 'Hold the play while you decide',
+          'aria-keyshortcuts': null,
           onclick: () => send({ type: 'hold' }),
         }, ph.held ? 'Held' : 'Hold'),
         el('button', {
           type: 'button', id: 'btn-challenge', class: 'danger', 'aria-label': 'Challenge the ticked words',
+          'aria-keyshortcuts': '3',
           onclick: () => {
             const words = [...box.querySelectorAll('input[type=checkbox]:checked')].map((x) => x.value);
             if (words.length === 0) {
@@ -1113,31 +1394,9 @@ function renderPending() {
   }
 }
 
-/** A played word as a person reads it: the whole word, the letters it was played through in a
- * lighter style, blanks marked (lowercase in GCG). `word` is GCG (`.` for a letter already on
- * the board); the letters played through are read off the board, where they still stand. */
+/** A played word as a person reads it, on the live board (see `wordNode` in common.js). */
 function wordNode(position, word) {
-  const squares = playSquares(position, word || '');
-  const chars = [...(word || '')];
-  const node = el('span', { class: 'word', 'data-testid': 'word' });
-  chars.forEach((ch, i) => {
-    if (ch === '.') {
-      const sq = squares[i];
-      const on = sq ? boardChar(sq[0], sq[1]) : '.';
-      const letter = on === '.' ? '?' : on;
-      const blank = letter >= 'a' && letter <= 'z';
-      node.append(el('span', {
-        class: 'through' + (blank ? ' blank-letter' : ''),
-        title: `${letter.toUpperCase()}: already on the board${blank ? ' (a blank)' : ''}`,
-      }, letter.toUpperCase()));
-    } else if (ch >= 'a' && ch <= 'z') {
-      node.append(el('span', { class: 'blank-letter', title: `${ch.toUpperCase()}: a blank` },
-        ch.toUpperCase(), el('span', { class: 'visually-hidden' }, ' (blank)')));
-    } else {
-      node.append(ch);
-    }
-  });
-  return node;
+  return wordOn(position, word, boardChar);
 }
 
 /** A score-sheet line in GCG notation, and a note saying what it was. */
@@ -1165,7 +1424,13 @@ function renderSheet() {
     const [gcg, note] = moveText(line);
     const extra = line.type === 'play' && line.words && line.words.length > 1
       ? line.words.slice(1).join(', ') : note;
-    tbody.append(el('tr', { class: `seat-${line.seat}`, 'data-testid': 'sheet-row', 'data-type': line.type },
+    const current = S.step !== null && i === S.step - 1;
+    tbody.append(el('tr', {
+      class: `seat-${line.seat}${current ? ' current-step' : ''}`,
+      'data-testid': 'sheet-row',
+      'data-type': line.type,
+      'aria-current': current ? 'step' : null,
+    },
       el('td', {}, String(i + 1)),
       el('td', {}, v.players[line.seat].name),
       el('td', { class: 'rack-cell' }, line.rack || ''),
@@ -1174,7 +1439,9 @@ function renderSheet() {
       el('td', { class: 'cum' }, String(line.cumulative))));
   });
   const scroll = $('sheet').parentElement;
-  scroll.scrollTop = scroll.scrollHeight;
+  const row = S.step !== null ? tbody.querySelector('tr.current-step') : null;
+  if (row) scroll.scrollTop = Math.max(0, row.offsetTop - scroll.clientHeight / 2);
+  else if (S.step === null) scroll.scrollTop = scroll.scrollHeight;
   $('gcg-link').href = `/api/games/${encodeURIComponent(gameId)}/gcg`;
   $('gcg-link').setAttribute('download', `tilebag-${gameId}.gcg`);
 }
@@ -1218,6 +1485,16 @@ function renderTrackingPanel() {
   const v = S.view;
   let tiles;
   let where;
+  const mo = moment();
+  if (mo) {
+    tiles = mo.unseen;
+    where = mo.unseenTo !== null
+      ? `At the moment shown on the board, as ${v.players[mo.unseenTo].name} saw it: the bag and the opponent's rack`
+      : 'At the moment shown on the board: the bag and both racks';
+    $('tracking-where').textContent = where;
+    renderTracking($('tracking'), tiles, 'Unseen tiles');
+    return;
+  }
   if (S.seat !== null && typeof v.unseen === 'string') {
     tiles = v.unseen;
     const opp = v.players[1 - S.seat].rack_count;
@@ -1326,16 +1603,48 @@ function announceEffects(effects) {
 // ---------------------------------------------------------------------------------------------
 // Keyboard
 
+/** Presses a button of the page by key, if it is there to press (shown and enabled). */
+function pressIfShown(id) {
+  const b = $(id);
+  if (!b || b.disabled || b.closest('[hidden]') || b.getClientRects().length === 0) return false;
+  b.click();
+  return true;
+}
+
 function onKey(ev) {
   if ($('blank-dialog').open) return;
   const t = ev.target;
   const tag = t && t.tagName;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
   if (ev.ctrlKey || ev.metaKey) return;
+  const k = ev.key;
+  // After the game: the arrows step through it (not inside the score sheet, which scrolls).
+  if (S.view && S.view.phase.type === 'ended' && !ev.altKey && !(t && t.closest && t.closest('.table-scroll'))) {
+    const steps = { ArrowLeft: () => stepBy(-1), ArrowRight: () => stepBy(1), Home: () => stepTo(0), End: () => stepTo(Infinity) };
+    if (steps[k]) {
+      ev.preventDefault();
+      steps[k]();
+      return;
+    }
+  }
   if (S.seat === null || !S.view || S.view.phase.type === 'ended') return;
   const onControl = tag === 'BUTTON' || tag === 'A';
   const onBoard = t === board.grid;
-  const k = ev.key;
+  // The keys a Woogles player knows: 1 shuffle, 2 pass, 3 challenge, 4 exchange, $ exchange the
+  // whole rack; and 5 for alphabetical order. Digits are never letters, so typing words on the
+  // board is not disturbed.
+  if (!ev.altKey && ['1', '2', '3', '4', '5', '$'].includes(k)) {
+    ev.preventDefault();
+    if (k === '1') shuffle();
+    else if (k === '5') alphabetize();
+    else if (k === '2') pressIfShown('btn-pass');
+    else if (k === '3') pressIfShown('btn-challenge');
+    else if (k === '4') {
+      if (S.exchange) toggleExchange(false);
+      else pressIfShown('btn-exchange');
+    } else if (k === '$' && (S.exchange || !$('btn-exchange').disabled)) chooseAllForExchange();
+    return;
+  }
   if (S.exchange) {
     if (/^[a-zA-Z?]$/.test(k)) {
       const ch = k === '?' ? '?' : k.toUpperCase();
@@ -1422,8 +1731,82 @@ function onSquareClick(r, c) {
 // ---------------------------------------------------------------------------------------------
 // Start
 
+// ---------------------------------------------------------------------------------------------
+// Settings kept in this browser: the theme (the system's, light or dark), the board's contrast;
+// and the notepad, one per game.
+
+const THEME_KEY = 'tilebag.theme';
+const CONTRAST_KEY = 'tilebag.contrast';
+
+function stored(key, fallback) {
+  try { return localStorage.getItem(key) || fallback; } catch { return fallback; }
+}
+
+function store(key, value) {
+  try { localStorage.setItem(key, value); } catch { /* private mode: not kept */ }
+}
+
+const darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+
+function applyTheme() {
+  const theme = stored(THEME_KEY, 'auto');
+  const dark = theme === 'dark' || (theme === 'auto' && !!darkQuery && darkQuery.matches);
+  // Both marks: the stylesheet follows the system's preference until one of them is set.
+  document.documentElement.classList.toggle('theme-dark', dark);
+  document.documentElement.classList.toggle('theme-light', !dark);
+  document.documentElement.classList.toggle('hc-board', stored(CONTRAST_KEY, 'off') === 'on');
+}
+
+function initSettings() {
+  const theme = $('theme');
+  theme.value = stored(THEME_KEY, 'auto');
+  theme.addEventListener('change', () => {
+    store(THEME_KEY, theme.value);
+    applyTheme();
+  });
+  if (darkQuery) darkQuery.addEventListener('change', applyTheme);
+  const contrast = $('contrast');
+  contrast.checked = stored(CONTRAST_KEY, 'off') === 'on';
+  contrast.addEventListener('change', () => {
+    store(CONTRAST_KEY, contrast.checked ? 'on' : 'off');
+    applyTheme();
+  });
+  const sound = $('move-sound');
+  sound.checked = moveSoundOn();
+  sound.addEventListener('change', () => {
+    store(MOVE_SOUND_KEY, sound.checked ? 'on' : 'off');
+    if (sound.checked) chime();
+  });
+  applyTheme();
+  const notes = $('notepad');
+  const notesKey = `tilebag.notes.${gameId}`;
+  notes.value = stored(notesKey, '');
+  notes.addEventListener('input', () => store(notesKey, notes.value));
+}
+
+/** The site's pages: behind a "Pages" button on a phone, open on a wider screen. */
+function initNav() {
+  const menu = el('details', { class: 'site-menu' }, el('summary', {}, 'Pages'), navLinks(''));
+  $('nav').replaceWith(menu);
+  const wide = window.matchMedia('(min-width: 601px)');
+  const sync = () => { menu.open = wide.matches; };
+  sync();
+  wide.addEventListener('change', sync);
+  // A tap elsewhere, or Esc, closes it on a phone.
+  document.addEventListener('click', (ev) => {
+    if (!wide.matches && menu.open && !menu.contains(ev.target)) menu.open = false;
+  });
+  menu.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && !wide.matches) {
+      menu.open = false;
+      menu.querySelector('summary').focus();
+    }
+  });
+}
+
 async function init() {
-  $('nav').replaceWith(navLinks(''));
+  initNav();
+  initSettings();
   buildBlankLetters();
   board = new BoardView($('board-holder'), {
     id: 'board',
@@ -1436,10 +1819,7 @@ async function init() {
       ev.dataTransfer.setData('text/plain', `board:${r},${c}`);
     },
   });
-  analysis = new Analysis(gameId, (preview) => {
-    S.preview = preview;
-    render();
-  });
+  analysis = new Analysis(gameId, onAnalysisPreview);
   // A click on a square focuses the board first: the click itself places the cursor (the
   // default cursor on H8 is for keyboard focus; re-rendering under the pointer would eat the click).
   let pointerFocus = false;
@@ -1461,6 +1841,17 @@ async function init() {
   $('btn-play').addEventListener('click', play);
   $('btn-recall').addEventListener('click', recall);
   $('btn-shuffle').addEventListener('click', shuffle);
+  $('btn-alpha').addEventListener('click', alphabetize);
+  $('btn-exchange-all').addEventListener('click', chooseAllForExchange);
+  $('step-first').addEventListener('click', () => stepTo(0));
+  $('step-prev').addEventListener('click', () => stepBy(-1));
+  $('step-next').addEventListener('click', () => stepBy(1));
+  $('step-last').addEventListener('click', () => stepTo(Infinity));
+  $('back-to-analysis').addEventListener('click', () => analysis.backToList());
+  $('preview-clear').addEventListener('click', () => {
+    const was = analysis.clear();
+    if (was) was.focus({ preventScroll: true });
+  });
   $('btn-exchange').addEventListener('click', () => toggleExchange());
   $('btn-exchange-go').addEventListener('click', doExchange);
   $('btn-exchange-cancel').addEventListener('click', () => toggleExchange(false));
@@ -1504,6 +1895,7 @@ async function init() {
 window.tilebag = {
   state: S,
   alerts: [], // what the sound-and-notice alerts said (for the tests)
+  sounds: [], // the sounds made when the opponent moved (for the tests)
   dropConnection: () => { if (S.ws) S.ws.close(); },
   computePlay,
 };

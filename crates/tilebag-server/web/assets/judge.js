@@ -1,6 +1,8 @@
 // The word-judge kiosk (NASPA IV.J.1): the challenger types the words, the challenged player
 // presses Tab, one verdict appears for the whole play (never naming a word), and the page clears
-// after a few seconds. The server judges and keeps the log (POST /api/judge).
+// after a few seconds. The server judges and keeps the log (POST /api/judge). While the server
+// cannot be reached the page says so in plain words and asks again by itself: the verdict
+// appears once the server answers.
 
 import { api, el, navLinks } from './common.js';
 
@@ -9,6 +11,8 @@ const params = new URLSearchParams(location.search);
 const clearAfter = Math.max(0.5, Number(params.get('clear')) || 6) * 1000;
 let busy = false;
 let clearTimer = null;
+let retryTimer = null;
+const RETRY_MS = 2000;
 
 function words() {
   return $('words').value.split(/[\s,]+/).filter(Boolean);
@@ -16,6 +20,8 @@ function words() {
 
 async function judge() {
   if (busy) return;
+  clearTimeout(retryTimer);
+  retryTimer = null;
   $('judge-error').textContent = '';
   const w = words();
   if (w.length === 0) {
@@ -36,8 +42,17 @@ async function judge() {
     const r = await api('/api/judge', { json: body });
     show(r.acceptable, body.words.length);
   } catch (e) {
-    $('judge-error').textContent = `The play could not be judged: ${e.message}`;
     busy = false;
+    if (e.status && e.status < 500) {
+      $('judge-error').textContent = `The play could not be judged: ${e.message}`;
+      return;
+    }
+    // The server is away (or failing): say so, and ask again by itself with the same words
+    // (typing anything else stops that; Tab then judges what is typed).
+    $('judge-error').textContent = e.status
+      ? `The server could not judge the play just now (${e.message}). It is asked again by itself: the verdict appears here as soon as it answers.`
+      : 'The server cannot be reached just now, so the play is not judged yet. It is asked again by itself: the verdict appears here as soon as the server answers.';
+    retryTimer = setTimeout(judge, RETRY_MS);
   }
 }
 
@@ -70,16 +85,22 @@ function reset() {
 }
 
 async function loadLexicons() {
+  // A director may fix the kiosk's lexicon in its address (`/judge?lexicon=csw21`).
+  const fixed = params.get('lexicon');
   try {
     const lx = await api('/api/lexicons');
-    // A director may fix the kiosk's lexicon in its address (`/judge?lexicon=csw21`).
-    const fixed = params.get('lexicon');
     $('lexicon').replaceChildren(...(lx.lexicons || []).map((n) => el('option', {
       value: n, selected: (fixed ? n === fixed : n === lx.default) ? true : null,
     }, n)));
     $('lexicon').disabled = !!fixed && (lx.lexicons || []).includes(fixed);
   } catch {
-    $('lexicon').replaceChildren(el('option', { value: '' }, 'server default'));
+    // Until the list loads (asked again by itself), the address's lexicon or the server's own.
+    if (!$('lexicon').options.length || $('lexicon').value === '') {
+      $('lexicon').replaceChildren(fixed
+        ? el('option', { value: fixed }, fixed)
+        : el('option', { value: '' }, 'server default'));
+    }
+    setTimeout(loadLexicons, 5000);
   }
 }
 
@@ -94,6 +115,14 @@ if (params.get('nav') === '1') {
 $('judge-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   judge();
+});
+$('words').addEventListener('input', () => {
+  // Other words typed: the play waiting for the server is no longer the one to judge.
+  if (retryTimer) {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    $('judge-error').textContent = '';
+  }
 });
 $('words').addEventListener('keydown', (ev) => {
   // The challenged player's key. With nothing typed, Tab moves on as usual.

@@ -1,10 +1,20 @@
-// The lobby: create a game (rules preset, lexicon, time control, names), hand out the seat and
-// observer links, list the games.
+// The lobby: play the computer (first: a name, a level and the button; the rules, lexicon, time
+// and seat one step away, in a disclosure), create a game between two people (the same way),
+// hand out the seat and observer links, list the games. While the server cannot be reached the
+// page says so in plain words, and catches up by itself when it is back.
 
 import { api, el, navLinks } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 let presets = [];
+let lexicons = null;
+
+/** What went wrong, in plain words: the server's own message, or that it cannot be reached (a
+ *  failed `fetch` says only "Failed to fetch"). */
+function problem(e) {
+  if (e && e.status) return e.message;
+  return 'The server cannot be reached just now (the connection or the server is down)';
+}
 
 function describe(p) {
   const r = p.ruleset;
@@ -40,11 +50,27 @@ function onPreset(prefix = '') {
     m.disabled = true;
     m.value = '';
   }
+  summarise(prefix);
 }
 
+/** The choices now in force, shown on the closed disclosure: "naspa-2013, 25 minutes, enable1". */
+function summarise(prefix) {
+  const out = $(`${prefix || 'create-'}options-now`);
+  if (!out) return;
+  const m = $(`${prefix}minutes`);
+  const parts = [$(`${prefix}preset`).value];
+  if (!m.disabled && m.value !== '') parts.push(`${m.value} minutes`);
+  if ($(`${prefix}lexicon`).value) parts.push($(`${prefix}lexicon`).value);
+  out.textContent = parts.every(Boolean) ? `(now: ${parts.join(', ')})` : '';
+}
+
+let loading = false;
 async function load() {
+  if (loading) return;
+  loading = true;
   try {
     const [pr, lx] = await Promise.all([api('/api/presets'), api('/api/lexicons')]);
+    lexicons = lx;
     presets = pr.presets || [];
     // The server takes a seed only when its operator allows it (serve --allow-seeds).
     for (const e of document.querySelectorAll('.seed-field')) e.hidden = !pr.allow_seeds;
@@ -61,9 +87,19 @@ async function load() {
     if (!computer.length) {
       $('bot-create').disabled = true;
       $('bot-error').textContent = 'The computer has no lexicon on this server.';
+    } else {
+      $('bot-create').disabled = false;
+      $('bot-error').textContent = '';
     }
+    $('create-error').textContent = '';
+    summarise('');
+    summarise('bot-');
   } catch (e) {
-    $('create-error').textContent = `Cannot reach the server: ${e.message}`;
+    // Tried again when the server is back (the list's stream reopens).
+    lexicons = null;
+    $('create-error').textContent = `The rules and lexicons could not be loaded: ${problem(e)}. They load by themselves when the server is back.`;
+  } finally {
+    loading = false;
   }
   listGames();
 }
@@ -71,22 +107,28 @@ async function load() {
 function linkItem(label, path, testid) {
   const url = new URL(path, location.origin).href;
   const input = el('input', { readonly: true, value: url, 'aria-label': `${label} link`, 'data-testid': testid });
+  // Each control's name starts with what it shows (WCAG 2.5.3), then says which link.
+  const show = (text) => {
+    copy.textContent = text;
+    copy.setAttribute('aria-label', `${text} the ${label} link`);
+  };
   const copy = el('button', {
     type: 'button',
-    'aria-label': `Copy the ${label} link`,
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(url);
-        copy.textContent = 'Copied';
+        show('Copied');
       } catch {
         input.select();
-        copy.textContent = 'Selected: copy it';
+        show('Selected: copy');
       }
-      setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+      setTimeout(() => show('Copy'), 2000);
     },
-  }, 'Copy');
+  });
+  show('Copy');
   return el('li', {}, el('div', { class: 'link-label' }, label),
-    el('div', { class: 'link-row' }, input, copy, el('a', { href: url, target: '_blank', rel: 'noopener' }, 'Open')));
+    el('div', { class: 'link-row' }, input, copy,
+      el('a', { href: url, target: '_blank', rel: 'noopener', 'aria-label': `Open the ${label} link` }, 'Open')));
 }
 
 async function create(ev) {
@@ -119,7 +161,7 @@ async function create(ev) {
     $('created-h').focus();
     listGames();
   } catch (e) {
-    $('create-error').textContent = e.message;
+    $('create-error').textContent = e.status ? e.message : `${problem(e)}: the game was not created. Try again in a moment.`;
   } finally {
     $('create').disabled = false;
   }
@@ -143,7 +185,7 @@ async function playComputer(ev) {
     // Straight to the game, in the human's seat.
     location.href = gamePath(g.seats[0].link);
   } catch (e) {
-    $('bot-error').textContent = e.message;
+    $('bot-error').textContent = e.status ? e.message : `${problem(e)}: the game was not started. Try again in a moment.`;
     $('bot-create').disabled = false;
   }
 }
@@ -181,7 +223,14 @@ function gameRow(g) {
     el('td', { 'data-testid': 'game-rules' }, rulesText(g)),
     el('td', {}, scores && g.started !== false ? `${scores[0]}\u2013${scores[1]}` : ''),
     el('td', { 'data-testid': 'game-status' }, statusText(g)),
-    el('td', {}, el('a', { href: `/game/${encodeURIComponent(g.id)}`, 'aria-label': `Watch ${g.players[0]} vs ${g.players[1]}` }, g.status === 'ended' ? 'View' : 'Watch')));
+    el('td', {}, watchLink(g)));
+}
+
+/** "Watch" (or "View" once the game is over), named for the game: the name starts with what
+ *  the link shows (WCAG 2.5.3), "Watch Alice vs Bob". */
+function watchLink(g) {
+  const verb = g.status === 'ended' ? 'View' : 'Watch';
+  return el('a', { href: `/game/${encodeURIComponent(g.id)}`, 'aria-label': `${verb} ${g.players[0]} vs ${g.players[1]}` }, verb);
 }
 
 async function listGames() {
@@ -195,10 +244,25 @@ async function listGames() {
     $('games-empty').hidden = casual.length > 0;
     $('event-games').tBodies[0].replaceChildren(...event.map(gameRow));
     $('event-games-area').hidden = event.length === 0;
-    $('games-updated').textContent = `Kept up to date by the server; last change at ${new Date().toLocaleTimeString()}.`;
-  } catch {
-    // The list is a convenience; creating a game still works.
+    updated(`Kept up to date by the server; last change at ${new Date().toLocaleTimeString()}.`, 'live');
+  } catch (e) {
+    // The list is a convenience: say that it may be out of date, and why.
+    if (e && e.status) updated(`The list could not be loaded: ${e.message}.`, 'error');
+    else away();
   }
+}
+
+/** The line over the list: how current it is. */
+function updated(text, state) {
+  const p = $('games-updated');
+  p.textContent = text;
+  p.dataset.state = state;
+}
+
+/** The server cannot be reached: the list stays, marked as possibly out of date. */
+function away() {
+  updated('The server cannot be reached just now, so this list may be out of date. '
+    + 'It brings itself up to date when the server is back.', 'offline');
 }
 
 // The list keeps itself current: the server pushes an event whenever games change
@@ -216,14 +280,28 @@ if (window.EventSource) {
   // Closed when the page is left, opened again if it is shown from the back/forward cache: a
   // kept page's open stream would hold one of the six connections a browser speaking HTTP/1.1
   // keeps to a server, and after a few visits the next page would wait for one.
+  // The stream ends when the server stops; the browser then tries again every few seconds (and
+  // gives up only on a refusal, when the page tries again itself). The first answer after that
+  // fetches the list (and the rules, if they never loaded).
   let changes = null;
+  let retry = null;
   const open = () => {
+    clearTimeout(retry);
     changes = new EventSource('/api/lobby/changes');
     changes.addEventListener('games', refresh);
-    changes.addEventListener('open', refresh);
+    changes.addEventListener('open', () => {
+      if (!lexicons) load(); else refresh();
+    });
+    changes.addEventListener('error', () => {
+      away();
+      if (changes && changes.readyState === EventSource.CLOSED) {
+        changes = null;
+        retry = setTimeout(open, 5000);
+      }
+    });
   };
   open();
-  window.addEventListener('pagehide', () => { if (changes) changes.close(); changes = null; });
+  window.addEventListener('pagehide', () => { clearTimeout(retry); if (changes) changes.close(); changes = null; });
   window.addEventListener('pageshow', (e) => { if (e.persisted && !changes) open(); });
   $('games').dataset.live = 'push';
 } else {
@@ -235,6 +313,9 @@ $('nav').replaceWith(navLinks('/'));
 $('preset').addEventListener('change', () => onPreset());
 $('lexicon').addEventListener('change', () => onPreset());
 $('bot-preset').addEventListener('change', () => onPreset('bot-'));
+$('bot-lexicon').addEventListener('change', () => summarise('bot-'));
+$('minutes').addEventListener('input', () => summarise(''));
+$('bot-minutes').addEventListener('input', () => summarise('bot-'));
 $('bot-form').addEventListener('submit', playComputer);
 $('create-form').addEventListener('submit', create);
 $('refresh').addEventListener('click', listGames);

@@ -2,6 +2,11 @@
 // notation, the score the player announced), check every score against the board with the
 // server's engine (POST /api/gcg/verify), track the unseen tiles, export GCG. The sheet is kept
 // in localStorage.
+//
+// A line is shown as checked only by a check of the sheet as it now is up to that line: a line
+// added or corrected since, or while the server cannot be reached, is "not checked" (never a
+// tick, never in the board's totals), the page says why in plain words, and checks again by
+// itself until the server answers.
 
 import { api, download, el, navLinks, renderTracking, signed, tileValue } from './common.js';
 import { BoardView } from './board.js';
@@ -13,7 +18,11 @@ const HEADER_LINES = 3;
 let sheet = load();
 let board;
 let verifySeq = 0;
-let last = null; // the last verification
+let last = null; // the last verification that the server answered, with the lines it checked
+let failed = null; // why the latest check could not be made ({ message, away }), or null
+let checking = false; // a check is on its way
+let retryTimer = null;
+const RETRY_MS = 3000;
 let editing = null; // the index of the line being edited, or null (a new line)
 let computeSeq = 0;
 let computeTimer = null;
@@ -34,6 +43,32 @@ function save() {
   } catch {
     // no storage: the sheet lives as long as the page
   }
+}
+
+/** What went wrong, in plain words: the server's own message, or that it cannot be reached (a
+ *  failed `fetch` says only "Failed to fetch"). */
+function problem(e) {
+  if (e && e.status) return e.message;
+  return 'the server cannot be reached just now';
+}
+
+/** How many of the sheet's first lines the last check is about: it checked them as they are now
+ *  (a line's score depends on every line before it). */
+function checkedPrefix() {
+  if (!last || !Array.isArray(last.checked)) return 0;
+  let n = 0;
+  while (n < sheet.lines.length && n < last.checked.length) {
+    const a = sheet.lines[n];
+    const b = last.checked[n];
+    if (a.player !== b.player || a.move !== b.move || a.score !== b.score) break;
+    n += 1;
+  }
+  return n;
+}
+
+/** The check of line `i`, if the last check is about the line as it now is. */
+function resultOf(i) {
+  return i < checkedPrefix() && last.lines ? last.lines[i] || null : null;
 }
 
 function nicks() {
@@ -131,20 +166,35 @@ function addLine(ev) {
     score = Number(scoreText);
     if (move === '(time)' && score > 0) score = -score;
   }
+  let added;
   if (editing !== null && editing < sheet.lines.length) {
     // An earlier line corrected in place; the lines after it stay.
     sheet.lines[editing] = { player, move, score };
+    added = editing + 1;
   } else {
     sheet.lines.push({ player, move, score });
+    added = sheet.lines.length;
   }
   stopEditing();
   save();
+  // The entry's own score, computed as it was typed, is done with.
+  clearTimeout(computeTimer);
+  computeSeq += 1;
   $('entry-move').value = '';
   $('entry-score').value = '';
   $('entry-player').value = String(defaultPlayer(''));
   $('entry-computed').textContent = '';
+  delete $('entry-computed').dataset.kind;
   render();
-  verify();
+  verify().then(() => {
+    // The line went in, but the board could not check it: say so where the eye is.
+    const out = $('entry-computed');
+    if (failed && out.textContent === '') {
+      out.dataset.kind = 'unchecked';
+      out.textContent = `Line ${added} is not checked: ${problem(failed.error)}. `
+        + 'It is checked by itself when the server is back.';
+    }
+  });
   $('entry-move').focus();
 }
 
@@ -193,6 +243,7 @@ async function computeEntry() {
   try {
     const r = await api('/api/gcg/verify', { json: { gcg: gcgText(lines.slice(0, at + 1)) } });
     if (seq !== computeSeq) return;
+    delete out.dataset.kind;
     const line = r.lines && r.lines[at];
     // (The move was sent with a score of 0: a score that differs is expected, not an error.)
     if (line && line.checked && line.score !== null && line.score !== undefined) {
@@ -205,23 +256,32 @@ async function computeEntry() {
       out.textContent = `Not scored: ${why.replace(/^line \d+: /, '')}`;
     }
   } catch (e) {
-    if (seq === computeSeq) out.textContent = '';
+    if (seq !== computeSeq) return;
+    delete out.dataset.score;
+    out.textContent = `The board's score cannot be computed: ${problem(e)}.`;
   }
 }
 
 function render() {
   const cums = cumulatives();
-  // The running totals by the board (the engine's score of each line, where it has one).
+  // The running totals by the board (the engine's score of each line, where it has one). A line
+  // the board has not checked is not counted as if it agreed: its player's total by the board
+  // is not known from there on.
   const btot = [0, 0];
+  const unchecked = [0, 0];
   const bcums = sheet.lines.map((l, i) => {
-    const r = last && last.lines ? last.lines[i] : null;
-    btot[l.player] += r && r.score !== null && r.score !== undefined ? r.score : l.score;
-    return btot[l.player];
+    const r = resultOf(i);
+    if (!r) {
+      unchecked[l.player] += 1;
+      return '?';
+    }
+    btot[l.player] += r.score !== null && r.score !== undefined ? r.score : l.score;
+    return unchecked[l.player] ? '?' : String(btot[l.player]);
   });
   const tbody = $('sheet').tBodies[0];
   const names = sheet.names;
   tbody.replaceChildren(...sheet.lines.map((l, i) => {
-    const r = last && last.lines ? last.lines[i] : null;
+    const r = resultOf(i);
     let check = '';
     let cls = '';
     if (r && r.error) {
@@ -230,8 +290,11 @@ function render() {
     } else if (r && r.checked) {
       cls = 'agrees';
       check = `${signed(r.score)} \u2713`;
-    } else if (last && last.lines) {
+    } else if (r) {
       check = 'not checked';
+    } else {
+      cls = 'unchecked';
+      check = checking && !failed ? 'checking' : 'not checked';
     }
     const words = r && r.words && r.words.length ? el('div', { class: 'words' }, r.words.join(', ')) : null;
     return el('tr', { class: `seat-${l.player} ${cls}`, 'data-testid': 'ots-row' },
@@ -241,18 +304,22 @@ function render() {
       el('td', { class: 'score' }, signed(l.score)),
       el('td', { class: 'cum' }, String(cums[i])),
       el('td', { class: 'engine', 'aria-label': r && r.error ? `differs: ${r.error}` : null }, check),
-      el('td', { class: 'cum board-cum', 'data-testid': 'board-cum' }, String(bcums[i])),
+      el('td', { class: 'cum board-cum', 'data-testid': 'board-cum' }, bcums[i]),
       el('td', {}, el('button', {
         type: 'button', class: 'edit-line', 'data-testid': 'edit-line',
-        'aria-label': `Correct line ${i + 1}`, onclick: () => editLine(i),
+        'aria-label': `Edit line ${i + 1}`, onclick: () => editLine(i),
       }, 'Edit')));
   }));
   const tot = [0, 0];
   sheet.lines.forEach((l) => { tot[l.player] += l.score; });
   $('total-0').textContent = `${names[0]} ${tot[0]}`;
   $('total-1').textContent = `${names[1]} ${tot[1]}`;
-  $('btotal-0').textContent = `${names[0]} ${btot[0]}`;
-  $('btotal-1').textContent = `${names[1]} ${btot[1]}`;
+  for (const p of [0, 1]) {
+    const n = unchecked[p];
+    $(`btotal-${p}`).textContent = n
+      ? `${names[p]} ${btot[p]} + ? (${n} line${n === 1 ? '' : 's'} not checked)`
+      : `${names[p]} ${btot[p]}`;
+  }
   const sel = $('entry-player');
   const cur = sel.value;
   sel.replaceChildren(...names.map((n, i) => el('option', { value: String(i) }, n)));
@@ -265,34 +332,49 @@ function render() {
 
 function renderCheck() {
   const box = $('check');
-  if (!last) {
-    box.textContent = sheet.lines.length ? 'Checking…' : 'No moves yet.';
-    box.dataset.kind = '';
-    return;
-  }
-  if (last.failed) {
-    box.textContent = `Cannot check the sheet: ${last.failed}`;
-    box.dataset.kind = 'error';
-    return;
-  }
+  const n = sheet.lines.length;
+  const upTo = checkedPrefix();
+  // What the last check found about the lines it is still about.
   const items = [];
-  if (last.error) {
+  if (last && last.error && upTo === n) {
     const i = last.error.line - HEADER_LINES - 1;
     items.push(lineMessage(i, last.error.message));
   }
-  (last.lines || []).forEach((r, i) => {
-    if (r.error) items.push(lineMessage(i, r.error));
-  });
-  if (items.length === 0) {
-    box.dataset.kind = 'ok';
-    box.replaceChildren(el('p', {}, sheet.lines.length
-      ? `Every score agrees with the board (${sheet.lines.length} line${sheet.lines.length === 1 ? '' : 's'}).`
-      : 'No moves yet.'));
-    return;
+  for (let i = 0; i < upTo; i++) {
+    const r = last.lines && last.lines[i];
+    if (r && r.error) items.push(lineMessage(i, r.error));
   }
-  box.dataset.kind = 'error';
-  box.replaceChildren(el('p', {}, 'The sheet differs from the board:'),
-    el('ul', {}, items.map((t) => el('li', { 'data-testid': 'difference' }, t))));
+  const parts = [];
+  let kind = 'ok';
+  if (upTo < n) {
+    // Lines the board has not checked (yet): which ones, and why.
+    const which = upTo + 1 === n ? `line ${n} is` : `lines ${upTo + 1}\u2013${n} are`;
+    if (failed) {
+      kind = 'unchecked';
+      const why = failed.away
+        ? 'The server cannot be reached just now (the connection or the server is down)'
+        : `The sheet could not be checked: ${failed.error.message}`;
+      parts.push(el('p', { 'data-testid': 'unchecked' },
+        `${why}, so ${which} not checked. The sheet is kept on this device; it is checked by itself `
+        + 'as soon as the server answers.'));
+    } else {
+      kind = '';
+      parts.push(el('p', {}, `Checking ${which.replace(/ (is|are)$/, '')}\u2026`));
+    }
+  }
+  if (items.length) {
+    kind = 'error';
+    parts.push(el('p', {}, 'The sheet differs from the board:'),
+      el('ul', {}, items.map((t) => el('li', { 'data-testid': 'difference' }, t))));
+  } else if (upTo === n) {
+    parts.push(el('p', {}, n
+      ? `Every score agrees with the board (${n} line${n === 1 ? '' : 's'}).`
+      : 'No moves yet.'));
+  } else if (upTo > 0) {
+    parts.push(el('p', { class: 'check-so-far' }, upTo === 1 ? 'Line 1 agrees with the board.' : `Lines 1\u2013${upTo} agree with the board.`));
+  }
+  box.dataset.kind = kind;
+  box.replaceChildren(...parts);
 }
 
 function lineMessage(i, message) {
@@ -306,26 +388,32 @@ function lineMessage(i, message) {
   return `${what}: ${m}`;
 }
 
+/** Check the sheet as it now is. While it cannot be checked, try again every few seconds. */
 async function verify() {
   const seq = ++verifySeq;
-  if (sheet.lines.length === 0) {
-    last = { lines: [], board: [], unseen: null };
-    try {
-      last = await api('/api/gcg/verify', { json: { gcg: gcgText() } });
-    } catch {
-      // an empty sheet needs no check
-    }
-    if (seq === verifySeq) render();
-    return;
-  }
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  const lines = sheet.lines.map((l) => ({ ...l }));
+  checking = true;
+  if (lines.length && checkedPrefix() < lines.length) render();
   try {
-    const r = await api('/api/gcg/verify', { json: { gcg: gcgText() } });
+    const r = await api('/api/gcg/verify', { json: { gcg: gcgText(lines) } });
     if (seq !== verifySeq) return;
-    last = r;
+    last = { ...r, checked: lines };
+    failed = null;
+    const out = $('entry-computed');
+    if (out.dataset.kind === 'unchecked') {
+      out.textContent = '';
+      delete out.dataset.kind;
+    }
   } catch (e) {
     if (seq !== verifySeq) return;
-    last = { failed: e.message, lines: [] };
+    failed = { error: e, away: !e.status };
+    // The server away (or failing): try again by itself. A refusal of the sheet itself (4xx)
+    // would only be refused again.
+    if (!e.status || e.status >= 500) retryTimer = setTimeout(verify, RETRY_MS);
   }
+  checking = false;
   render();
 }
 
@@ -374,7 +462,7 @@ async function importGcg() {
     render();
     verify();
   } catch (e) {
-    $('entry-error').textContent = e.message;
+    $('entry-error').textContent = e.status ? e.message : `The record could not be read: ${problem(e)}. Try again in a moment.`;
   }
 }
 
@@ -411,6 +499,8 @@ function init() {
   });
   $('clear').addEventListener('click', clearSheet);
   $('import').addEventListener('click', importGcg);
+  // Back on line: check at once rather than at the next retry.
+  window.addEventListener('online', () => { if (failed) verify(); });
   render();
   verify();
 }

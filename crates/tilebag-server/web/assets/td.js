@@ -83,20 +83,91 @@ if (box && (box.dataset.stream || box.dataset.poll)) {
   }
 }
 
-// The players' pages (pairings and standings on the wall): reload every minute while the box is
-// ticked; the choice is kept per browser.
-const auto = document.getElementById('auto-refresh');
-if (auto) {
-  const KEY = 'tilebag.events.autoRefresh';
-  auto.checked = localStorage.getItem(KEY) !== 'off';
-  let timer = null;
-  const arm = () => {
-    clearTimeout(timer);
-    if (auto.checked) timer = setTimeout(() => location.reload(), 60000);
+// The players' event pages (pairings and standings on the wall, on the players' phones) are
+// live: the server pushes the page's body whenever it changes (`data-stream`, Server-Sent Events:
+// `page` events carrying `{version, html}`, one when the stream opens so that a page that was
+// away catches up), and it is put in place without a reload, keeping the focus and the tables'
+// scroll. A line says whether the page is live, and says so in plain words when the server
+// cannot be reached; the browser reconnects by itself (the page too, after a refusal). The box
+// beside it turns the updates off (WCAG 2.2.2); the choice is kept per browser.
+const live = document.getElementById('live-body');
+if (live && live.dataset.stream && window.EventSource) {
+  const KEY = 'tilebag.events.live';
+  const bar = document.getElementById('live-bar');
+  const status = document.getElementById('live-status');
+  const toggle = document.getElementById('live-updates');
+  let version = live.dataset.version;
+  let source = null;
+  let retry = null;
+  const say = (state, text) => {
+    if (status.dataset.state === state && status.textContent === text) return;
+    status.dataset.state = state;
+    status.textContent = text;
   };
-  auto.addEventListener('change', () => {
-    localStorage.setItem(KEY, auto.checked ? 'on' : 'off');
-    arm();
+  const time = () => new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const liveText = (at) => `Live: results and pairings appear here as the director enters them${at ? ` (last change at ${at})` : ''}.`;
+  let changedAt = null;
+
+  /** Put a new body in place, keeping what the reader was on. */
+  const replace = (html) => {
+    const focused = document.activeElement && live.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused && (focused.id ? `#${CSS.escape(focused.id)}`
+      : focused.getAttribute('href') ? `a[href="${CSS.escape(focused.getAttribute('href'))}"]` : null);
+    const scrolls = [...live.querySelectorAll('.scroll')].map((b) => [b.querySelector('table')?.id, b.scrollLeft]);
+    live.innerHTML = html;
+    for (const [id, left] of scrolls) {
+      const box = id && live.querySelector(`#${CSS.escape(id)}`)?.closest('.scroll');
+      if (box) box.scrollLeft = left;
+    }
+    if (focusKey) live.querySelector(focusKey)?.focus({ preventScroll: true });
+  };
+
+  const open = () => {
+    clearTimeout(retry);
+    say('connecting', 'Connecting for live updates\u2026');
+    source = new EventSource(live.dataset.stream);
+    source.addEventListener('open', () => say('live', liveText(changedAt)));
+    source.addEventListener('page', (e) => {
+      let data;
+      try { data = JSON.parse(e.data); } catch (_) { return; /* a damaged event: the next one mends it */ }
+      if (data.version !== version) {
+        replace(data.html);
+        version = data.version;
+        changedAt = time();
+      }
+      say('live', liveText(changedAt));
+    });
+    source.addEventListener('error', () => {
+      say('offline', 'The server cannot be reached just now, so this page may be out of date. '
+        + 'It brings itself up to date when the server is back.');
+      // The browser tries again by itself after a dropped connection, but not after a refusal.
+      if (source && source.readyState === EventSource.CLOSED) {
+        source = null;
+        retry = setTimeout(open, 5000);
+      }
+    });
+  };
+  const close = () => {
+    clearTimeout(retry);
+    if (source) source.close();
+    source = null;
+  };
+  const start = () => {
+    if (toggle.checked) open();
+    else {
+      close();
+      say('paused', 'Live updates are off: this page stays as it is. Tick the box to see results as they come in.');
+    }
+  };
+  bar.hidden = false;
+  toggle.checked = localStorage.getItem(KEY) !== 'off';
+  toggle.addEventListener('change', () => {
+    localStorage.setItem(KEY, toggle.checked ? 'on' : 'off');
+    start();
   });
-  arm();
+  // Closed when the page is left (a kept page's open stream would hold one of the browser's few
+  // connections to the server), opened again if it is shown from the back/forward cache.
+  window.addEventListener('pagehide', close);
+  window.addEventListener('pageshow', (e) => { if (e.persisted && !source) start(); });
+  start();
 }

@@ -7,12 +7,14 @@
 //! leaves the tournament as it was. It is a table: one handler per action, each in the file named
 //! after what it handles:
 //!
-//! - `setup.rs`: the tournament, its divisions and their settings;
-//! - `players.rs`: entering, editing, withdrawing, reinstating and ejecting players;
+//! - `setup.rs`: the tournament (its name and date), its divisions and their settings;
+//! - `players.rs`: entering, editing, withdrawing, reinstating and ejecting players, and what an
+//!   imported `.t` line keeps (`KeepTshFields`, a player's tsh `class` too);
 //! - `pairings.rs`: posting, hand-pairing, reseating and removing pairings;
 //! - `online.rs`: games played on the server;
 //! - `results.rs`: tally slips, results the director enters or corrects, spread adjustments;
-//! - `validate.rs`: the look-ups and range checks the handlers share.
+//! - `validate.rs`: the look-ups and range checks the handlers share;
+//! - `../tsh/archive.rs`: an imported `.tsh` archive's lines outside its files (`KeepTshConfig`).
 
 mod online;
 mod pairings;
@@ -42,6 +44,14 @@ pub const SPREAD_RANGE: std::ops::RangeInclusive<i32> = -10_000..=10_000;
 pub enum Action {
     /// Starts the log.
     CreateTournament { name: String, date: Option<String> },
+    /// Renames the event or sets its first day (`YYYY-MM-DD`), at any time; a field left out is
+    /// kept.
+    EditEvent {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        date: Option<String>,
+    },
     /// A division under a ruleset preset, with its schedule and seed.
     AddDivision {
         division: String,
@@ -84,14 +94,26 @@ pub enum Action {
     /// The player may be paired again.
     Reinstate { division: String, player: PlayerId },
     /// What an imported `.t` line carries that tilebag does not read, kept for export: unknown
-    /// `; key …` fields verbatim and the `p12` codes as read.
+    /// `; key …` fields verbatim and the `p12` codes as read; the comment (and blank) lines
+    /// before the player's line, and after it at the end of the file; scores the line has for
+    /// games whose opponent's line has none, as (round, score) (not a result: kept only for the
+    /// file while the game has none). Replaces what was kept before.
     KeepTshFields {
         division: String,
         player: PlayerId,
         fields: Vec<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         p12: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lines_before: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lines_after: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        one_sided: Vec<(u32, i32)>,
     },
+    /// The lines of an imported `.tsh` archive outside its files (`config …`, `division NAME
+    /// FILE`, comments, …), verbatim and in order, kept for the archive tilebag writes.
+    KeepTshConfig { lines: Vec<String> },
     /// WESPA 6.2.4(a): the player is ejected for cheating or abusive behaviour, from round
     /// `from_round` on (their unplayed games become forfeits and they leave the pairings, as for a
     /// withdrawal). Their earlier games: in a round robin all are void (6.2.4(a)(i)); otherwise
@@ -260,7 +282,9 @@ impl Action {
     /// The division the action is about, if any.
     pub fn division(&self) -> Option<&str> {
         match self {
-            Action::CreateTournament { .. } => None,
+            Action::CreateTournament { .. }
+            | Action::EditEvent { .. }
+            | Action::KeepTshConfig { .. } => None,
             Action::AddDivision { division, .. }
             | Action::Configure { division, .. }
             | Action::AddPlayer { division, .. }
@@ -316,6 +340,11 @@ impl Tournament {
         match action {
             Action::CreateTournament { name, date } => self.create_tournament(name, date),
             _ if self.name.is_empty() => Err(TournamentError::NotCreated),
+            Action::EditEvent { name, date } => self.edit_event(name.as_deref(), date.as_deref()),
+            Action::KeepTshConfig { lines } => {
+                self.keep_tsh_config(lines);
+                Ok(())
+            }
             Action::AddDivision {
                 division,
                 preset,
@@ -382,7 +411,10 @@ impl Division {
     /// Applies an action about this division: the table of handlers.
     fn apply(&mut self, action: &Action) -> Result<()> {
         match action {
-            Action::CreateTournament { .. } | Action::AddDivision { .. } => {
+            Action::CreateTournament { .. }
+            | Action::EditEvent { .. }
+            | Action::KeepTshConfig { .. }
+            | Action::AddDivision { .. } => {
                 unreachable!("handled by the tournament")
             }
             Action::Configure { setting, .. } => self.configure(setting),
@@ -409,8 +441,11 @@ impl Division {
                 player,
                 fields,
                 p12,
+                lines_before,
+                lines_after,
+                one_sided,
                 ..
-            } => self.keep_tsh_fields(*player, fields, p12),
+            } => self.keep_tsh_fields(*player, fields, p12, [lines_before, lines_after], one_sided),
             Action::Eject {
                 player, from_round, ..
             } => self.eject(*player, *from_round),

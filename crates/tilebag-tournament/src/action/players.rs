@@ -1,5 +1,6 @@
 //! Entering and editing players, withdrawing and reinstating them, and ejecting them.
 
+use super::Action;
 use crate::error::{Result, TournamentError};
 use crate::model::{Correction, Division, Game, GameResult, Pairing, Player, PlayerId};
 use crate::schedule::Method;
@@ -34,6 +35,9 @@ impl Division {
             ejected: false,
             tsh_fields: Vec::new(),
             tsh_p12: Vec::new(),
+            tsh_lines_before: Vec::new(),
+            tsh_lines_after: Vec::new(),
+            tsh_one_sided: Vec::new(),
         });
         Ok(())
     }
@@ -111,18 +115,67 @@ impl Division {
         Ok(())
     }
 
-    /// `KeepTshFields`: what an imported `.t` line had that tilebag does not read, for export.
+    /// `KeepTshFields`: what an imported `.t` line had that tilebag does not read, for export:
+    /// its unknown fields, its `p12` codes, the comment lines before and after it, and its
+    /// one-sided scores.
     pub(super) fn keep_tsh_fields(
         &mut self,
         player: PlayerId,
         fields: &[String],
         p12: &[u8],
+        [before, after]: [&[String]; 2],
+        one_sided: &[(u32, i32)],
     ) -> Result<()> {
         self.check_player(player)?;
         let p = &mut self.players[player as usize - 1];
         p.tsh_fields = fields.to_vec();
         p.tsh_p12 = p12.to_vec();
+        p.tsh_lines_before = before.to_vec();
+        p.tsh_lines_after = after.to_vec();
+        p.tsh_one_sided = one_sided.to_vec();
         Ok(())
+    }
+
+    /// The action that gives player `player` the tsh `class` (`; class B`, what class prizes by
+    /// class read), or takes their class away (`None`), keeping everything else an imported line
+    /// had. A class is one word, as tsh reads it.
+    pub fn class_action(&self, player: PlayerId, class: Option<&str>) -> Result<Action> {
+        self.check_player(player)?;
+        let class = class.map(str::trim).filter(|c| !c.is_empty());
+        if let Some(c) = class {
+            if c.contains(|ch: char| ch.is_whitespace() || ch == ';' || ch.is_control()) {
+                return Err(TournamentError::BadSetting {
+                    division: self.name.clone(),
+                    reason: format!(
+                        "a class is one word, as tsh reads its `class` field, not {c:?}"
+                    ),
+                });
+            }
+        }
+        let p = &self.players[player as usize - 1];
+        let is_class = |f: &String| {
+            let f = f.trim().trim_start_matches(';').trim();
+            f.split_whitespace().next() == Some("class")
+        };
+        let mut fields: Vec<String> = p.tsh_fields.clone();
+        let at = fields.iter().position(is_class);
+        fields.retain(|f| !is_class(f));
+        if let Some(c) = class {
+            let field = format!("class {c}");
+            match at {
+                Some(i) => fields.insert(i.min(fields.len()), field),
+                None => fields.push(field),
+            }
+        }
+        Ok(Action::KeepTshFields {
+            division: self.name.clone(),
+            player,
+            fields,
+            p12: p.tsh_p12.clone(),
+            lines_before: p.tsh_lines_before.clone(),
+            lines_after: p.tsh_lines_after.clone(),
+            one_sided: p.tsh_one_sided.clone(),
+        })
     }
 
     /// `Eject` (WESPA 6.2.4(a)): withdraws the player from `from_round` on, changes their earlier

@@ -128,6 +128,7 @@ impl Division {
                 division: self.name.clone(),
                 round,
                 player: self.who(p),
+                has: self.entry_in(round, p),
             });
         };
         *s = spread;
@@ -135,6 +136,24 @@ impl Division {
         *forfeit = spread < 0;
         *pending = false;
         Ok(())
+    }
+
+    /// What `p` has in `round`, in words, for a refusal that names something else.
+    fn entry_in(&self, round: u32, p: PlayerId) -> String {
+        match self.player_round(round, p) {
+            None => "they are not paired in it (a late entry, or a round still being paired)"
+                .to_string(),
+            Some(pr) => match pr.pairing {
+                Pairing::Game(g) => format!(
+                    "they have a game against {}; enter its result instead",
+                    self.who(g.opponent_of(p).unwrap_or(p))
+                ),
+                Pairing::Absent { .. } => {
+                    "they have withdrawn; their automatic result is the division's".to_string()
+                }
+                Pairing::Bye { .. } => "they have a bye".to_string(),
+            },
+        }
     }
 
     /// The result a game's entry gives (`None` clears it), from `p`'s side, with the division's

@@ -20,6 +20,33 @@ impl Tournament {
         Ok(())
     }
 
+    /// `EditEvent`: a new name, a new first day, or both (a `.TOU` header needs the day). The
+    /// name must not be blank and the day must be on the calendar, `YYYY-MM-DD`.
+    pub(super) fn edit_event(&mut self, name: Option<&str>, date: Option<&str>) -> Result<()> {
+        let refuse = |reason: String| TournamentError::BadEvent {
+            name: self.name.clone(),
+            reason,
+        };
+        let name = name.map(str::trim);
+        if name.is_some_and(str::is_empty) {
+            return Err(refuse("the event needs a name".into()));
+        }
+        if let Some(d) = date {
+            if !is_calendar_date(d) {
+                return Err(refuse(format!(
+                    "the date must be a day of the calendar as YYYY-MM-DD, not {d:?}"
+                )));
+            }
+        }
+        if let Some(n) = name {
+            self.name = n.to_string();
+        }
+        if let Some(d) = date {
+            self.date = Some(d.to_string());
+        }
+        Ok(())
+    }
+
     /// `AddDivision`: a new division, its settings taken from the ruleset preset.
     pub(super) fn add_division(
         &mut self,
@@ -54,6 +81,33 @@ impl Tournament {
         });
         Ok(())
     }
+}
+
+/// `YYYY-MM-DD` naming a day of the (proleptic Gregorian) calendar.
+fn is_calendar_date(d: &str) -> bool {
+    let b = d.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r.clone()]
+            .iter()
+            .all(u8::is_ascii_digit)
+            .then(|| d[r].parse::<u32>().ok())
+            .flatten()
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let (Some(y), Some(m), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return false;
+    };
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
 }
 
 impl Setting {
@@ -122,5 +176,32 @@ impl Division {
             Setting::ClassPrizes(x) => c.class_prizes = x.clone(),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_calendar_date;
+
+    #[test]
+    fn calendar_dates() {
+        for ok in ["2024-02-29", "2000-02-29", "2023-12-31", "1999-01-01"] {
+            assert!(is_calendar_date(ok), "{ok}");
+        }
+        for bad in [
+            "2023-02-29",
+            "1900-02-29",
+            "2024-04-31",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-01-00",
+            "2024-1-01",
+            "04.05.2024",
+            "2024-01-0a",
+            "+024-01-01",
+            "",
+        ] {
+            assert!(!is_calendar_date(bad), "{bad}");
+        }
     }
 }

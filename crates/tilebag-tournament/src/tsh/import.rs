@@ -24,7 +24,8 @@ fn left_entry(own: i32, opp: i32, margin: i32) -> Option<ResultEntry> {
 
 /// The actions that rebuild a `.t` file as division `division` (the tournament must already
 /// exist): the division, its players, each round's pairings and results, withdrawals and spread
-/// adjustments.
+/// adjustments. [`import_division`] gives the same actions with what the director should be
+/// told about the file.
 pub fn division_actions(
     text: &str,
     division: &str,
@@ -32,6 +33,30 @@ pub fn division_actions(
     schedule: &str,
     seed: u64,
 ) -> Result<Vec<Action>, TshError> {
+    Ok(import_division(text, division, preset, schedule, seed)?.actions)
+}
+
+/// A `.t` file read as a division: the actions that rebuild it, and warnings for the director.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DivisionImport {
+    pub actions: Vec<Action>,
+    /// What the file has that is not a result although it looks like one: a score entered for
+    /// one side of a game only (kept for the file, but the game has no result), one line each,
+    /// starting with the line number.
+    pub warnings: Vec<String>,
+}
+
+/// Reads a `.t` file as division `division` (see [`division_actions`]), warning about each
+/// score entered for one side of a game only: tsh's line for the opponent stops before it, so
+/// the game has no result; the score is kept and written back to the file while the game has
+/// none.
+pub fn import_division(
+    text: &str,
+    division: &str,
+    preset: &str,
+    schedule: &str,
+    seed: u64,
+) -> Result<DivisionImport, TshError> {
     let players = parse_t(text)?;
     if players.is_empty() {
         return Err(TshError::Archive {
@@ -77,7 +102,10 @@ pub fn division_actions(
             });
         }
     }
-    Ok(out)
+    Ok(DivisionImport {
+        actions: out,
+        warnings: import.warnings(),
+    })
 }
 
 /// A `.t` file's lines being turned into the actions of division `division`.
@@ -92,6 +120,8 @@ struct Import<'a> {
     margin: i32,
     /// The spread of a bye the file has not scored yet.
     bye_spread: i32,
+    /// Each player's scores for games whose opponent's line has none: (round, score).
+    one_sided: Vec<Vec<(u32, i32)>>,
 }
 
 impl<'a> Import<'a> {
@@ -105,7 +135,26 @@ impl<'a> Import<'a> {
             rounds: players.iter().map(|p| p.opponents.len()).max().unwrap_or(0),
             margin: config.as_ref().map_or(50, |c| c.resignation_margin),
             bye_spread: config.as_ref().map_or(50, |c| c.bye_spread),
+            one_sided: players.iter().map(|p| one_sided(players, p)).collect(),
         }
+    }
+
+    /// A warning for each one-sided score.
+    fn warnings(&self) -> Vec<String> {
+        let who = |n: PlayerId| format!("#{n} ({})", self.players[n as usize - 1].name);
+        let mut out = Vec::new();
+        for (i, p) in self.players.iter().enumerate() {
+            for &(round, score) in &self.one_sided[i] {
+                let opp = p.opponents[round as usize - 1];
+                out.push(format!(
+                    "line {}: round {round}: {} has a score ({score}) but {} has none for their game, so the game has no result; the score is kept for the .t file",
+                    p.line,
+                    who(i as PlayerId + 1),
+                    who(opp)
+                ));
+            }
+        }
+        out
     }
 
     /// Each player, with the fields tilebag keeps for export.
@@ -119,12 +168,21 @@ impl<'a> Import<'a> {
                 career_games: p.lifeg,
                 members: Vec::new(),
             });
-            if !p.extra.is_empty() || p.has_p12 {
+            let one_sided = &self.one_sided[i];
+            if !p.extra.is_empty()
+                || p.has_p12
+                || !p.lines_before.is_empty()
+                || !p.lines_after.is_empty()
+                || !one_sided.is_empty()
+            {
                 out.push(Action::KeepTshFields {
                     division: self.division.into(),
                     player: i as PlayerId + 1,
                     fields: p.extra.clone(),
                     p12: p.p12.clone(),
+                    lines_before: p.lines_before.clone(),
+                    lines_after: p.lines_after.clone(),
+                    one_sided: one_sided.clone(),
                 });
             }
         }
@@ -328,6 +386,21 @@ fn withdrawn_from(p: &TshPlayer) -> Option<u32> {
             from as u32 + 1
         })
     })
+}
+
+/// The scores `p`'s line has for games (rows with an opponent, not forfeits) whose opponent's
+/// line has no score in that round, as (round, score).
+fn one_sided(players: &[TshPlayer], p: &TshPlayer) -> Vec<(u32, i32)> {
+    p.opponents
+        .iter()
+        .enumerate()
+        .filter(|&(r, &o)| o != 0 && p.forfeit(r).is_none())
+        .filter_map(|(r, &o)| {
+            let own = *p.scores.get(r)?;
+            let theirs = players.get(o as usize - 1)?.scores.get(r);
+            theirs.is_none().then_some((r as u32 + 1, own))
+        })
+        .collect()
 }
 
 /// A line's `p12` code for round `r` (0 when it has none).

@@ -10,7 +10,9 @@
 //! with no opponent the spread (a bye `50`, a forfeit loss `-50`). tsh's own fields we write:
 //! `p12` for firsts (1 first, 2 second, 0 neither), `off` for a withdrawn player's automatic
 //! spread, and `lifeg` for career games. Reading is tolerant (comments, blank lines, unknown keys,
-//! one-sided scores); errors give the line number.
+//! one-sided scores); errors give the line number. What tilebag does not read is kept and
+//! written back in its place: unknown fields, comment and blank lines, and a score entered for
+//! one side of a game only (which is no result: [`import_division`] warns about it).
 //!
 //! ## Forfeits, and what else tsh has no field for
 //!
@@ -36,7 +38,8 @@
 //! a forfeit name each other and that their spreads agree.
 //!
 //! An archive is `division NAME FILE` lines plus each file between `#begin_file name=FILE` and
-//! `#end_file name=FILE` (Woogles' tsh export).
+//! `#end_file name=FILE` (Woogles' tsh export). An imported archive's other lines (`config …`,
+//! `classes …`, comments) and its file names are kept with the event and written back.
 //!
 //! The files: `read.rs` reads a `.t` file's lines ([`parse_t`]), `import.rs` turns them into a
 //! division's actions ([`division_actions`]), `write.rs` writes a division as a `.t` file
@@ -48,8 +51,10 @@ mod import;
 mod read;
 mod write;
 
-pub use archive::{file_name, read_tsh_archive, write_tsh_archive};
-pub use import::division_actions;
+pub use archive::{
+    file_name, read_tsh_archive, read_tsh_archive_with_config, write_tsh_archive, TshArchive,
+};
+pub use import::{division_actions, import_division, DivisionImport};
 pub use read::{parse_t, TshPlayer};
 pub use write::write_t;
 

@@ -35,6 +35,10 @@ pub struct TshPlayer {
     pub has_p12: bool,
     /// Fields tilebag does not read (`board 1 3 2`, `class A`, …), verbatim.
     pub extra: Vec<String>,
+    /// The comment (`#`) and blank lines just before this line, verbatim.
+    pub lines_before: Vec<String>,
+    /// The comment and blank lines after this line at the end of the file (the last player's).
+    pub lines_after: Vec<String>,
 }
 
 impl TshPlayer {
@@ -50,16 +54,24 @@ impl TshPlayer {
 }
 
 /// Reads the player lines of a `.t` file, checking that opponents (and both sides of each
-/// forfeit) refer to each other.
+/// forfeit) refer to each other. Comment (`#`) and blank lines are kept with the player line
+/// after them (or, at the end of the file, the last one).
 pub fn parse_t(text: &str) -> Result<Vec<TshPlayer>, TshError> {
-    let mut players = Vec::new();
+    let mut players: Vec<TshPlayer> = Vec::new();
+    let mut pending: Vec<String> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
         if t.is_empty() || t.starts_with('#') {
+            pending.push(raw.to_string());
             continue;
         }
         let number = players.len() as PlayerId + 1;
-        players.push(parse_player_line(t, i + 1, number)?);
+        let mut p = parse_player_line(t, i + 1, number)?;
+        p.lines_before = std::mem::take(&mut pending);
+        players.push(p);
+    }
+    if let Some(last) = players.last_mut() {
+        last.lines_after = pending;
     }
     check_opponents(&players)?;
     Ok(players)
@@ -94,6 +106,8 @@ fn parse_player_line(t: &str, line: usize, number: PlayerId) -> Result<TshPlayer
         adjustments: Vec::new(),
         has_p12: false,
         extra: Vec::new(),
+        lines_before: Vec::new(),
+        lines_after: Vec::new(),
     };
     for field in parts {
         read_field(&mut p, field, number)?;

@@ -33,8 +33,17 @@ pub fn write_t(div: &Division) -> Result<String, TshError> {
         push_tsh_fields(&mut line, div, p, &columns.p12);
         push_tb_fields(&mut line, div, p, &columns);
         push_kept_fields(&mut line, p);
+        // Comment and blank lines an imported file had, in their places.
+        for l in &p.tsh_lines_before {
+            out.push_str(l);
+            out.push('\n');
+        }
         out.push_str(line.trim_end());
         out.push('\n');
+        for l in &p.tsh_lines_after {
+            out.push_str(l);
+            out.push('\n');
+        }
     }
     if !missing.is_empty() {
         return Err(TshError::Missing {
@@ -107,6 +116,16 @@ impl RoundCells {
                     cells.code = Some(kept.unwrap_or(c));
                 }
                 cells.game(div, p.id, r.number, g)?;
+                // A score the imported line had for this game alone: written back while the
+                // game has no result.
+                if g.result.is_none() {
+                    if let Some(&(_, score)) =
+                        p.tsh_one_sided.iter().find(|(round, _)| *round == r.number)
+                    {
+                        cells.score = Some(score);
+                        cells.unscored = None;
+                    }
+                }
             }
         }
         Ok(cells)

@@ -1,13 +1,13 @@
 //! What the `tilebag td` handlers share: the event-and-division arguments, appending an action,
-//! the date check and the one-line description of a game. The handlers import from here; this file imports none of
-//! them.
+//! the date check, the `.TOU` file and the one-line description of a game. The handlers import
+//! from here; this file imports none of them.
 
 use anyhow::{bail, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use tilebag_events::EventFile;
 use tilebag_tournament::tables::result_text;
-use tilebag_tournament::{Action, Division, Pairing, PlayerId, Tournament};
+use tilebag_tournament::{tou, Action, Division, Pairing, PlayerId, Tournament};
 
 /// The event file and the division, shared by most commands.
 #[derive(Args, Clone)]
@@ -30,20 +30,39 @@ pub fn append(event: &Path, action: Action) -> Result<Tournament> {
     EventFile::open(event)?.append(|_| Ok(vec![action]))
 }
 
-/// Refuses a date that is not YYYY-MM-DD (`td new --date`, `td import --date`).
-pub fn check_date(d: &str) -> Result<()> {
-    let ok = d.len() == 10
+/// Whether `d` has the form YYYY-MM-DD.
+fn is_date(d: &str) -> bool {
+    d.len() == 10
         && d.bytes().enumerate().all(|(i, b)| {
             if i == 4 || i == 7 {
                 b == b'-'
             } else {
                 b.is_ascii_digit()
             }
-        });
-    if !ok {
+        })
+}
+
+/// Refuses a date that is not YYYY-MM-DD (`td new --date`, `td event --date`, `td import
+/// --date`).
+pub fn check_date(d: &str) -> Result<()> {
+    if !is_date(d) {
         bail!("the date must be YYYY-MM-DD, not {d:?}");
     }
     Ok(())
+}
+
+/// The `.TOU` file of the named divisions, a section each (`td export --tou`, `td submit`). An
+/// event without a date is refused with the command that sets it.
+pub fn tou_file(event: &Path, t: &Tournament, divisions: &[&str]) -> Result<String> {
+    let set = format!("tilebag td event {} --date YYYY-MM-DD", event.display());
+    match t.date.as_deref() {
+        None => bail!("the event has no date, which a .TOU file's header needs; set it with `{set}`"),
+        Some(d) if !is_date(d) => bail!(
+            "the event's date {d:?} is not YYYY-MM-DD, which a .TOU file's header needs; set it with `{set}`"
+        ),
+        Some(_) => {}
+    }
+    Ok(tou::write_tou_divisions(t, divisions)?)
 }
 
 /// `round 3, board 2: #1 (A) 400 – #4 (B) 300`.

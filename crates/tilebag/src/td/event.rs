@@ -1,6 +1,7 @@
-//! `td new` (create an event file) and `td state` (print the whole replayed state).
+//! `td new` (create an event file), `td event` (print or change the event's name and date) and
+//! `td state` (print the whole replayed state).
 
-use super::common::{check_date, EventArg};
+use super::common::{append, check_date, EventArg};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -33,6 +34,42 @@ pub fn new(args: NewArgs) -> Result<()> {
         }])
     })?;
     println!("created {name:?} in {}", event.display());
+    Ok(())
+}
+
+// The arguments of `td event`.
+#[derive(Args)]
+pub struct EventArgs {
+    /// The event's SQLite file.
+    event: PathBuf,
+    /// The event's new name.
+    #[arg(long)]
+    name: Option<String>,
+    /// The event's first day, YYYY-MM-DD (a `.TOU` file's header needs it).
+    #[arg(long)]
+    date: Option<String>,
+}
+
+/// `td event`: with --name or --date, logs the change (an `edit-event` action, which `td undo`
+/// takes back); then, or without them, prints the event's name and date.
+pub fn event(args: EventArgs) -> Result<()> {
+    let EventArgs { event, name, date } = args;
+    let t = if name.is_none() && date.is_none() {
+        EventFile::open_read(&event)?.load()?
+    } else {
+        if let Some(d) = &date {
+            check_date(d)?;
+        }
+        append(&event, Action::EditEvent { name, date })?
+    };
+    match &t.date {
+        Some(d) => println!("{:?}, {d}", t.name),
+        None => println!(
+            "{:?}, no date (a .TOU file needs one: tilebag td event {} --date YYYY-MM-DD)",
+            t.name,
+            event.display()
+        ),
+    }
     Ok(())
 }
 

@@ -1,5 +1,7 @@
 //! `td import`: a tsh `.t` file (or a `.tsh` archive) as a division, creating the event if
-//! needed.
+//! needed. What the file has that tilebag does not read is kept for export (unknown fields,
+//! comment lines, an archive's `config` lines and file names); a score entered for one side of
+//! a game only is kept too, with a warning, as the game has no result.
 
 use super::common::check_date;
 use anyhow::{Context, Result};
@@ -42,7 +44,7 @@ pub fn import(args: ImportArgs) -> Result<()> {
         name,
         date,
     } = args;
-    let (stem, files) = read_divisions(&file, division)?;
+    let (stem, files, keep) = read_divisions(&file, division)?;
     if let Some(d) = &date {
         check_date(d)?;
     }
@@ -50,12 +52,19 @@ pub fn import(args: ImportArgs) -> Result<()> {
     // event file behind (an existing one is left as it was: the append is one
     // transaction).
     let mut actions = Vec::new();
+    let mut warnings = Vec::new();
     for (div, body) in &files {
-        actions.push(
-            tsh::division_actions(body, div, &rules, &schedule, seed)
-                .with_context(|| format!("{} (division {div})", file.display()))?,
+        let imported = tsh::import_division(body, div, &rules, &schedule, seed)
+            .with_context(|| format!("{} (division {div})", file.display()))?;
+        actions.push(imported.actions);
+        warnings.extend(
+            imported
+                .warnings
+                .into_iter()
+                .map(|w| format!("{} (division {div}) {w}", file.display())),
         );
     }
+    actions.extend(keep.map(|a| vec![a]));
     let existed = event.exists();
     let imported = (|| -> Result<Tournament> {
         let mut store = EventFile::create(&event)?;
@@ -89,15 +98,20 @@ pub fn import(args: ImportArgs) -> Result<()> {
             d.rounds.len()
         );
     }
+    for w in warnings {
+        println!("warning: {w}");
+    }
     Ok(())
 }
 
-/// The file's stem, and its divisions as (name, text): an archive's own, or the one division of
-/// a `.t` file, named by --division (default: the stem).
-fn read_divisions(
-    file: &Path,
-    division: Option<String>,
-) -> Result<(String, Vec<(String, String)>)> {
+/// What `td import` reads from a file: its stem, its divisions as (name, text), and for an
+/// archive the action keeping its lines outside the files.
+type Read = (String, Vec<(String, String)>, Option<Action>);
+
+/// The file's stem, and its divisions as (name, text): an archive's own (with the action that
+/// keeps its other lines), or the one division of a `.t` file, named by --division (default:
+/// the stem).
+fn read_divisions(file: &Path, division: Option<String>) -> Result<Read> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     // UTF-8 (a byte-order mark dropped) or Latin-1, as older tsh files are.
     let text = tsh::decode_text(&bytes).with_context(|| file.display().to_string())?;
@@ -109,12 +123,14 @@ fn read_divisions(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("tsh"))
         || text.lines().any(|l| l.trim().starts_with("#begin_file"));
-    let files = if archive {
-        tsh::read_tsh_archive(&text).with_context(|| file.display().to_string())?
-    } else {
-        vec![(division.unwrap_or_else(|| stem.clone()), text)]
-    };
-    Ok((stem, files))
+    if archive {
+        let archive =
+            tsh::read_tsh_archive_with_config(&text).with_context(|| file.display().to_string())?;
+        let keep = archive.keep_action();
+        return Ok((stem, archive.divisions, Some(keep)));
+    }
+    let name = division.unwrap_or_else(|| stem.clone());
+    Ok((stem, vec![(name, text)], None))
 }
 
 /// Removes an event file this command created (and SQLite's side files).

@@ -39,6 +39,9 @@ use std::process::ExitCode;
 pub enum TdCommand {
     /// Create an event file.
     New(event::NewArgs),
+    /// Print the event's name and date, or change them with --name and --date YYYY-MM-DD (a
+    /// `.TOU` file's header needs the date).
+    Event(event::EventArgs),
     /// Add or configure a division.
     Division {
         #[command(subcommand)]
@@ -93,11 +96,13 @@ pub enum TdCommand {
     /// high-wins, high-losses, upsets, rating-by-round, performance, wallchart or roster (plain
     /// text unless --csv/--html).
     Show(reports::ShowArgs),
-    /// Write a file: tsh `.t` (--tsh) or `.tsh` archive (--archive), AUPAIR `.TOU` (--tou), or a
-    /// CSV/HTML report of WHAT.
+    /// Write a file: tsh `.t` (--tsh) or `.tsh` archive (--archive), AUPAIR `.TOU` (--tou; of the
+    /// whole event, a section per division, unless DIVISION is named), or a CSV/HTML report of
+    /// WHAT.
     Export(reports::ExportArgs),
-    /// Write the rating-submission files for a finished division into DIR: NASPA's tsh `.t` file
-    /// (what tsh's SUBMIT uploads) and/or WESPA's AUPAIR `.TOU` file. Refused, writing nothing,
+    /// Write the rating-submission files for a finished division (without DIVISION: every
+    /// division) into DIR: NASPA's tsh `.t` file a division (what tsh's SUBMIT uploads) and/or
+    /// WESPA's AUPAIR `.TOU` file, one for all the divisions submitted. Refused, writing nothing,
     /// while any paired game has no result.
     Submit(submit::SubmitArgs),
     /// Import a tsh `.t` file (or a `.tsh` archive) as a division; creates the event if needed.
@@ -119,6 +124,7 @@ pub enum TdCommand {
 pub fn run(command: TdCommand) -> Result<ExitCode> {
     match command {
         TdCommand::New(args) => event::new(args),
+        TdCommand::Event(args) => event::event(args),
         TdCommand::Division { command } => division::run(command),
         TdCommand::Player { command } => players::run(command),
         TdCommand::Pair(args) => pairings::pair(args),

@@ -1,9 +1,10 @@
 //! `td player add|edit|withdraw|reinstate|eject`.
 
 use super::common::{append, At};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Subcommand;
-use tilebag_tournament::{Action, PlayerId};
+use tilebag_events::EventFile;
+use tilebag_tournament::{Action, Division, PlayerId};
 
 #[derive(Subcommand)]
 pub enum PlayerCommand {
@@ -16,11 +17,14 @@ pub enum PlayerCommand {
         /// Member id.
         #[arg(long)]
         id: Option<String>,
-        /// Career rated games before the event.
+        /// Career rated games before the event (unknown, the ratings take 100, as tsh does).
         #[arg(long)]
         games: Option<u32>,
+        /// The player's class (tsh's `class` field, one word), for class prizes by class.
+        #[arg(long)]
+        class: Option<String>,
     },
-    /// Change a player's name, rating or member id.
+    /// Change a player's name, rating, member id or class.
     Edit {
         #[command(flatten)]
         at: At,
@@ -31,6 +35,9 @@ pub enum PlayerCommand {
         rating: Option<i32>,
         #[arg(long)]
         id: Option<String>,
+        /// The player's class (tsh's `class` field, one word); an empty one takes it away.
+        #[arg(long)]
+        class: Option<String>,
     },
     /// The player misses every round from --from on.
     Withdraw {
@@ -66,67 +73,104 @@ pub fn run(command: PlayerCommand) -> Result<()> {
             rating,
             id,
             games,
-        } => add(at, name, rating, id, games),
+            class,
+        } => add(at, name, rating, id, games, class),
         PlayerCommand::Edit {
             at,
             player,
             name,
             rating,
             id,
-        } => edit(at, player, name, rating, id),
+            class,
+        } => edit(at, player, Details { name, rating, id }, class),
         PlayerCommand::Withdraw { at, player, from } => withdraw(at, player, from),
         PlayerCommand::Reinstate { at, player } => reinstate(at, player),
         PlayerCommand::Eject { at, player, from } => eject(at, player, from),
     }
 }
 
-fn add(at: At, name: String, rating: i32, id: Option<String>, games: Option<u32>) -> Result<()> {
-    let t = append(
-        &at.event,
-        Action::AddPlayer {
-            division: at.division.clone(),
-            name: name.clone(),
-            rating,
-            member_id: id.clone(),
-            career_games: games,
-            members: Vec::new(),
-        },
-    )?;
+fn add(
+    at: At,
+    name: String,
+    rating: i32,
+    id: Option<String>,
+    games: Option<u32>,
+    class: Option<String>,
+) -> Result<()> {
+    let add = Action::AddPlayer {
+        division: at.division.clone(),
+        name: name.clone(),
+        rating,
+        member_id: id.clone(),
+        career_games: games,
+        members: Vec::new(),
+    };
+    // The player and their class go into the log together.
+    let t = EventFile::open(&at.event)?.append(|t| {
+        let mut actions = vec![add.clone()];
+        if let Some(c) = &class {
+            let mut after = t.clone();
+            after.apply(&add)?;
+            let d = after.division(&at.division)?;
+            let p = d.players.last().expect("just added").id;
+            actions.push(d.class_action(p, Some(c))?);
+        }
+        Ok(actions)
+    })?;
     let d = t.division(&at.division)?;
     let p = d.players.last().expect("just added");
     println!(
-        "added {} rated {} to division {}",
+        "added {} rated {}{} to division {}",
         d.who(p.id),
         p.rating,
+        class_words(d, p.id),
         d.name
     );
     Ok(())
 }
 
-fn edit(
-    at: At,
-    player: PlayerId,
+/// What `td player edit` changes besides the class.
+struct Details {
     name: Option<String>,
     rating: Option<i32>,
     id: Option<String>,
-) -> Result<()> {
-    let t = append(
-        &at.event,
-        Action::EditPlayer {
-            division: at.division.clone(),
-            player,
-            name: name.clone(),
-            rating,
-            member_id: id.clone(),
-        },
-    )?;
+}
+
+fn edit(at: At, player: PlayerId, details: Details, class: Option<String>) -> Result<()> {
+    let Details { name, rating, id } = details;
+    if name.is_none() && rating.is_none() && id.is_none() && class.is_none() {
+        bail!("say what to change: --name, --rating, --id or --class");
+    }
+    let edit = (name.is_some() || rating.is_some() || id.is_some()).then(|| Action::EditPlayer {
+        division: at.division.clone(),
+        player,
+        name,
+        rating,
+        member_id: id,
+    });
+    let t = EventFile::open(&at.event)?.append(|t| {
+        let mut actions: Vec<Action> = edit.into_iter().collect();
+        if let Some(c) = &class {
+            let d = t.division(&at.division)?;
+            actions.push(d.class_action(player, Some(c))?);
+        }
+        Ok(actions)
+    })?;
     let d = t.division(&at.division)?;
     println!(
-        "{} rated {}",
+        "{} rated {}{}",
         d.who(player),
-        d.player(player).expect("edited").rating
+        d.player(player).expect("edited").rating,
+        class_words(d, player)
     );
     Ok(())
+}
+
+/// `, class B` for a player with a class, else nothing.
+fn class_words(d: &Division, p: PlayerId) -> String {
+    tilebag_tournament::prizes::tsh_class(d, p)
+        .map(|c| format!(", class {c}"))
+        .unwrap_or_default()
 }
 
 fn withdraw(at: At, player: PlayerId, from: u32) -> Result<()> {

@@ -1,7 +1,7 @@
 //! The director's tables and files: `td show` (print a view of a division) and `td export`
 //! (tsh `.t`, `.tsh` archive, AUPAIR `.TOU`, or a view as CSV or printable HTML).
 
-use super::common::At;
+use super::common::{tou_file, At};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use tilebag_events::EventFile;
 use tilebag_tournament::tables::{
     firsts_table, pairings_table, players_table, ratings_table, standings_table,
 };
-use tilebag_tournament::{prizes, report, tou, tsh, Division, Tournament};
+use tilebag_tournament::{prizes, report, tsh, Division, Tournament};
 
 // The arguments of `td show`.
 #[derive(Args)]
@@ -31,7 +31,7 @@ pub struct ShowArgs {
 pub struct ExportArgs {
     /// The event's SQLite file.
     event: PathBuf,
-    /// The division (not needed with --archive).
+    /// The division (not needed with --archive; without it --tou writes the whole event).
     division: Option<String>,
     /// pairings | standings | firsts | ratings | players | scorecards | slips (--csv/--html).
     what: Option<View>,
@@ -41,7 +41,8 @@ pub struct ExportArgs {
     /// The whole event as a `.tsh` archive (every division).
     #[arg(long, group = "format")]
     archive: bool,
-    /// The division as an AUPAIR `.TOU` file (CRLF lines) for WESPA ratings.
+    /// An AUPAIR `.TOU` file (CRLF lines) for WESPA ratings: the division, or the whole event
+    /// (a section per division).
     #[arg(long, group = "format")]
     tou: bool,
     /// WHAT as CSV.
@@ -133,7 +134,12 @@ pub fn export(args: ExportArgs) -> Result<()> {
     } else if tsh {
         tsh::write_t(need_div()?)?
     } else if tou {
-        tou::write_tou(&t, &need_div()?.name)?
+        // Without a division: the whole event, a section per division (as AUPAIR writes it).
+        let names: Vec<&str> = match &division {
+            Some(_) => vec![need_div()?.name.as_str()],
+            None => t.divisions.iter().map(|d| d.name.as_str()).collect(),
+        };
+        tou_file(&event, &t, &names)?
     } else if csv || html {
         let what = what.context(
             "say what to export: pairings, standings, firsts, ratings, players, scorecards or slips",
