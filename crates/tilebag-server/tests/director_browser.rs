@@ -111,8 +111,15 @@ fn division_page_in_tabs_keeps_focus_fits_a_phone_and_passes_axe() {
     s.click_css("#propose");
     s.click_css("#post-pairings");
     s.wait_for_banner("Round 1 pairings posted.");
-    s.enter_result(1, "412", "389");
-    // Issue 29 item 3: the banner says what was recorded, not only that something was.
+    // Issue 29 item 3: the director types the scores and leaves the kind of result as it is:
+    // a final result, in the standings at once, and the banner says what was recorded.
+    assert_eq!(
+        s.js("return document.querySelector('#entry-1').value", json!([])),
+        json!("final")
+    );
+    s.fill("#score-1-first", "412");
+    s.fill("#score-1-second", "389");
+    s.click_css("#enter-1");
     let said = s.wait_for_banner_containing("recorded as final, 412\u{2013}389");
     assert!(
         said.starts_with("Round 1, board 1 (") && said.ends_with("it counts in the standings."),
