@@ -82,6 +82,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/new", post(new_event))
         .route("/td/{event}", get(event_page))
         .route("/td/{event}/details", post(edit_event))
+        .route("/td/{event}/submit-wespa.tou", get(submit_event_tou))
         .route("/td/{event}/division", post(add_division))
         .route("/td/{event}/undo", get(undo_page).post(undo))
         .route("/td/{event}/d/{division}", get(division_page))
@@ -396,6 +397,64 @@ async fn event_page(
         StatusCode::OK,
         tpl::event_page(&f, &event, &t, &s.hub.default_preset),
     )
+}
+
+/// `GET /td/{event}/submit-wespa.tou`: the whole event as one AUPAIR `.TOU` file, a section
+/// per division (what `tilebag td submit --to wespa` writes); refused, naming the division,
+/// while any division still has games without a result.
+async fn submit_event_tou(
+    State(s): State<DirectorState>,
+    headers: HeaderMap,
+    Path(event): Path<String>,
+) -> Response {
+    if let Some(r) = guard(&s, &headers, false) {
+        return r;
+    }
+    let (t, _) = match load(&s, &event).await {
+        Ok(x) => x,
+        Err(e) => return director_error(StatusCode::NOT_FOUND, &e),
+    };
+    for d in &t.divisions {
+        if let Some(why) = tilebag_tournament::checks::submission_refusal(d) {
+            return director_error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &format!(
+                    "division {}: {why}; nothing to submit yet (its Reports tab lists the games still missing)",
+                    d.name
+                ),
+            );
+        }
+    }
+    match tou::write_tou_event(&t) {
+        Ok(body) => download(
+            "text/plain; charset=utf-8",
+            body,
+            Some(&format!("{event}.TOU")),
+        ),
+        Err(e) => director_error(StatusCode::UNPROCESSABLE_ENTITY, &e.to_string()),
+    }
+}
+
+/// A file to download: its type, its body and, for `Content-Disposition`, its name with every
+/// character but letters, digits, `.` and `-` made `_` (a name cannot break out of the header).
+fn download(content_type: &'static str, body: String, name: Option<&str>) -> Response {
+    let mut r = ([(header::CONTENT_TYPE, content_type)], body).into_response();
+    if let Some(name) = name {
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
+            r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+        }
+    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -1880,25 +1939,7 @@ async fn export(
         _ => return director_error(StatusCode::NOT_FOUND, &format!("no export named {what:?}")),
     };
     match body {
-        Ok(b) => {
-            let mut r = ([(header::CONTENT_TYPE, ct)], b).into_response();
-            if let Some(name) = file {
-                let safe: String = name
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                            c
-                        } else {
-                            '_'
-                        }
-                    })
-                    .collect();
-                if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
-                    r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-                }
-            }
-            r
-        }
+        Ok(b) => download(ct, b, file.as_deref()),
         Err(e) => director_error(StatusCode::UNPROCESSABLE_ENTITY, &e),
     }
 }
@@ -1969,25 +2010,11 @@ fn report_export(
         _ => return None,
     };
     Some(if ext == "csv" {
-        let file: String = format!("{event}-{}-{name}.csv", d.name)
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let mut r = (
-            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+        download(
+            "text/csv; charset=utf-8",
             table.csv(),
+            Some(&format!("{event}-{}-{name}.csv", d.name)),
         )
-            .into_response();
-        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
-            r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-        }
-        r
     } else {
         html_response(StatusCode::OK, printouts::report(t, d, &title, &table, id))
     })

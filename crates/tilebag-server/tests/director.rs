@@ -1464,3 +1464,67 @@ async fn a_score_the_director_types_is_final_and_the_message_says_what_was_recor
     server.shutdown().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 27 item 13 on the pages: an event of two divisions offers one WESPA `.TOU` file for the
+/// whole event on its page (the `*M` header once, then a section per division, as AUPAIR writes
+/// it), refused, naming the division, while a division still lacks a result.
+#[tokio::test]
+async fn the_event_page_offers_one_tou_file_for_the_whole_event() {
+    let (dir, server, td) = club("director-event-tou").await;
+    td.post("/td/club/details", "name=Club+Open&date=2024-06-01")
+        .await;
+    for division in ["A", "B"] {
+        td.post(
+            "/td/club/division",
+            &format!("name={division}&preset=wespa-2010&schedule=RR%3A1&seed=3"),
+        )
+        .await;
+        for body in ["name=Ann&rating=1800", "name=Bob&rating=1700"] {
+            td.post(&format!("/td/club/d/{division}/player"), body)
+                .await;
+        }
+        let preview = td
+            .get(&format!("/td/club/d/{division}/pair?round=1"))
+            .await
+            .text();
+        let version = between(&preview, "name=\"version\" value=\"", "\"").unwrap();
+        let to = td
+            .post(
+                &format!("/td/club/d/{division}/pair"),
+                &format!("round=1&method=&based_on=&version={version}"),
+            )
+            .await;
+        assert!(to.ends_with("pairings posted."), "{to}");
+    }
+    let page = td.get("/td/club").await.text();
+    assert!(
+        page.contains("href=\"/td/club/submit-wespa.tou\""),
+        "{page}"
+    );
+    let first = |division: &str| {
+        load(&dir).division(division).unwrap().rounds[0]
+            .pairings
+            .iter()
+            .find_map(|p| p.game().map(|g| g.first))
+            .unwrap()
+    };
+    let result =
+        |player| format!("round=1&player={player}&entry=final&score=400&opponent_score=300");
+    td.post("/td/club/d/A/result", &result(first("A"))).await;
+    // B has no result yet: refused, naming B.
+    let r = td.get("/td/club/submit-wespa.tou").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("division B"), "{}", r.text());
+    td.post("/td/club/d/B/result", &result(first("B"))).await;
+    let r = td.get("/td/club/submit-wespa.tou").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let tou = r.text();
+    let lines: Vec<&str> = tou.split("\r\n").collect();
+    assert_eq!(lines[0], "*M01.06.2024 Club Open", "{tou}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("*M")).count(), 1);
+    // Header, then *A, its high-word line and two players, then *B.
+    assert_eq!((lines[1], lines[5]), ("*A", "*B"), "{tou}");
+    assert!(tou.ends_with("*** END OF FILE ***\r\n"), "{tou}");
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

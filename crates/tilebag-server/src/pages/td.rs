@@ -164,6 +164,14 @@ pub(crate) fn event_page(f: &Flash, event: &str, t: &Tournament, default_preset:
             p { "The header of the WESPA .TOU file carries the date. Either can be changed at any time \
                  (a date cannot be removed, only changed); each change is an action of the event's log." }
         }
+        @if t.divisions.len() > 1 {
+            section aria-labelledby="event-submit-h" {
+                h2 #event-submit-h { "Ratings" }
+                p { a #submit-wespa-event href=(format!("{}/submit-wespa.tou", event_url(event))) {
+                        "WESPA: the AUPAIR .TOU file of the whole event" }
+                    " (a section per division, as AUPAIR writes it; each division's own files are on its Print tab)" }
+            }
+        }
         (undo_link(event))
     };
     director_layout(&t.name, &[(event_url(event), t.name.clone())], body, None)
