@@ -33,11 +33,31 @@ pub enum Rule {
     ClockNeutralised,
     /// Who goes first.
     FirstPlayer,
+    /// The word list that judges the words (NASPA's international-lexicon preset cites VI.A).
+    WordSource,
+    /// The tile set: its letters, counts and values.
+    TileSet,
+    /// How many tiles a rack holds.
+    RackSize,
+    /// Whether an unsuccessful challenge of an out play costs the challenger.
+    OutPlayChallenge,
+    /// The clocks when a player goes out.
+    OutPlayClock,
+    /// How long a hold may last.
+    HoldLimit,
+    /// Each player's time (or Literacy's game clock).
+    Clock,
+    /// Overtime: its penalty and its limit.
+    Overtime,
+    /// The spread a bye scores.
+    ByeSpread,
+    /// The spread a forfeit scores.
+    ForfeitSpread,
 }
 
 impl Rule {
     /// Every rule, for the test that checks each number against its book.
-    pub const ALL: [Rule; 12] = [
+    pub const ALL: [Rule; 22] = [
         Rule::FirstPlay,
         Rule::Placement,
         Rule::BlankDesignation,
@@ -50,6 +70,16 @@ impl Rule {
         Rule::DirectorEndsTheGame,
         Rule::ClockNeutralised,
         Rule::FirstPlayer,
+        Rule::WordSource,
+        Rule::TileSet,
+        Rule::RackSize,
+        Rule::OutPlayChallenge,
+        Rule::OutPlayClock,
+        Rule::HoldLimit,
+        Rule::Clock,
+        Rule::Overtime,
+        Rule::ByeSpread,
+        Rule::ForfeitSpread,
     ];
 
     /// The rule's name in kebab case (the citations test keys its subject words by it).
@@ -67,6 +97,16 @@ impl Rule {
             Rule::DirectorEndsTheGame => "director-shortened-deducts-racks",
             Rule::ClockNeutralised => "clock-neutralised",
             Rule::FirstPlayer => "first-player",
+            Rule::WordSource => "word-source",
+            Rule::TileSet => "tile-set",
+            Rule::RackSize => "rack-size",
+            Rule::OutPlayChallenge => "out-play-challenge-penalised",
+            Rule::OutPlayClock => "out-play-clock",
+            Rule::HoldLimit => "hold-limit",
+            Rule::Clock => "clock",
+            Rule::Overtime => "overtime",
+            Rule::ByeSpread => "bye-spread",
+            Rule::ForfeitSpread => "forfeit-spread",
         }
     }
 
@@ -151,12 +191,82 @@ impl Rule {
                 "SANSPA 14",
                 "NSA II.A (Literacy defers to NSA)",
             ],
+            Rule::WordSource => [
+                "NASPA III.A.1",
+                "NSA III.A.1",
+                "WESPA 1.2",
+                "SANSPA 3",
+                "Literacy header",
+            ],
             Rule::FirstPlayer => [
                 "NASPA III.D",
                 "NSA III.D",
                 "WESPA 2.1",
                 "SANSPA 6.4",
                 "Literacy play",
+            ],
+            Rule::TileSet => [
+                "NASPA III.A.2",
+                "NSA III.A.2",
+                "WESPA 1.3.1",
+                "SANSPA 4.6, 18.7",
+                "Literacy scoring 1",
+            ],
+            Rule::RackSize => [
+                "NASPA IV.B.4.a",
+                "NSA IV.B.4.b",
+                "WESPA 3.9.5",
+                "SANSPA 6.5",
+                "Literacy play",
+            ],
+            Rule::OutPlayChallenge => [
+                "NASPA IV.I.3",
+                "NSA V.C note",
+                "WESPA 3.10.15(b)",
+                "SANSPA 18.2",
+                "NSA V.C note (Literacy defers to NSA)",
+            ],
+            Rule::OutPlayClock => [
+                "NASPA V.E",
+                "NSA V.D",
+                "WESPA 5.1.2, 5.1.3",
+                "SANSPA 18.2",
+                "Literacy play",
+            ],
+            Rule::HoldLimit => [
+                "NASPA IV.I.2",
+                "NSA IV.I.2",
+                "WESPA 3.10.5",
+                "SANSPA 13.1",
+                "NSA IV.I.2 (Literacy defers to NSA)",
+            ],
+            Rule::Clock => [
+                "NASPA III.A.3, V.G.2",
+                "NSA III.A.3",
+                "WESPA 5.3.5",
+                "SANSPA 4.4",
+                "Literacy play",
+            ],
+            Rule::Overtime => [
+                "NASPA V.G.2, V.G.3",
+                "NSA V.F.2",
+                "WESPA 5.3.2, 5.3.3",
+                "SANSPA 18.5",
+                "Literacy play",
+            ],
+            Rule::ByeSpread => [
+                "NASPA V.K.4",
+                "NSA V.J.4",
+                "not in WESPA 2010 (the organiser's choice)",
+                "SANSPA 19.1",
+                "NSA V.J.4 (Literacy defers to NSA)",
+            ],
+            Rule::ForfeitSpread => [
+                "NASPA V.K.1",
+                "NSA V.J.1",
+                "WESPA 2.3.6(a)",
+                "SANSPA 19.2",
+                "NSA V.J.1 (Literacy defers to NSA)",
             ],
         }
     }

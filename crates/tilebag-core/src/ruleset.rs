@@ -521,24 +521,6 @@ impl Ruleset {
         ]
     }
 
-    /// Of one citation per book, the one for the book this ruleset follows.
-    fn cite(
-        &self,
-        naspa: &'static str,
-        nsa: &'static str,
-        wespa: &'static str,
-        sanspa: &'static str,
-        literacy: &'static str,
-    ) -> &'static str {
-        match self.book() {
-            "NASPA" => naspa,
-            "NSA" => nsa,
-            "WESPA" => wespa,
-            "SANSPA" => sanspa,
-            _ => literacy,
-        }
-    }
-
     /// The choices the organiser made over the preset, as given.
     fn describe_organiser_choices(&self) -> RuleLine {
         (
@@ -556,13 +538,7 @@ impl Ruleset {
         (
             "tile-set",
             format!("{} (100 tiles, 187 points)", self.tile_set),
-            self.cite(
-                "NASPA III.A.2",
-                "NSA III.A.2",
-                "WESPA 1.3.1",
-                "SANSPA 4.6, 18.7",
-                "Literacy scoring 1",
-            ),
+            self.citation(Rule::TileSet),
         )
     }
 
@@ -572,13 +548,11 @@ impl Ruleset {
         (
             "word-source",
             self.word_source.clone(),
-            self.cite(
-                if csw { "NASPA VI.A" } else { "NASPA III.A.1" },
-                "NSA III.A.1",
-                "WESPA 1.2",
-                "SANSPA 3",
-                "Literacy header",
-            ),
+            if csw {
+                "NASPA VI.A"
+            } else {
+                self.citation(Rule::WordSource)
+            },
         )
     }
 
@@ -586,13 +560,7 @@ impl Ruleset {
         (
             "rack-size",
             self.rack_size.to_string(),
-            self.cite(
-                "NASPA IV.B.4.a",
-                "NSA IV.B.4.b",
-                "WESPA 3.9.5",
-                "SANSPA 6.5",
-                "Literacy play",
-            ),
+            self.citation(Rule::RackSize),
         )
     }
 
@@ -637,13 +605,7 @@ impl Ruleset {
         (
             "out-play-challenge-penalised",
             self.out_play_challenge_penalised.to_string(),
-            self.cite(
-                "NASPA IV.I.3",
-                "NSA V.C note",
-                "WESPA 3.10.15(b)",
-                "SANSPA 18.2",
-                "NSA V.C note (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::OutPlayChallenge),
         )
     }
 
@@ -662,17 +624,7 @@ impl Ruleset {
                 "the opponent's clock runs until they accept or challenge".into()
             }
         };
-        (
-            "out-play-clock",
-            value,
-            self.cite(
-                "NASPA V.E",
-                "NSA V.D",
-                "WESPA 5.1.2, 5.1.3",
-                "SANSPA 18.2",
-                "Literacy play",
-            ),
-        )
+        ("out-play-clock", value, self.citation(Rule::OutPlayClock))
     }
 
     /// How long a hold may last.
@@ -683,13 +635,7 @@ impl Ruleset {
                 None => "none: a hold runs on the holder's clock until released".to_string(),
                 Some(ms) => format!("{} s, then the play is accepted", ms / 1000),
             },
-            self.cite(
-                "NASPA IV.I.2",
-                "NSA IV.I.2",
-                "WESPA 3.10.5",
-                "SANSPA 13.1",
-                "NSA IV.I.2 (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::HoldLimit),
         )
     }
 
@@ -737,17 +683,7 @@ impl Ruleset {
                 fmt_ms(per_turn_max_ms)
             ),
         };
-        (
-            "clock",
-            value,
-            self.cite(
-                "NASPA III.A.3, V.G.2",
-                "NSA III.A.3",
-                "WESPA 5.3.5",
-                "SANSPA 4.4",
-                "Literacy play",
-            ),
-        )
+        ("clock", value, self.citation(Rule::Clock))
     }
 
     /// The penalty per minute over, and what happens past the limit, if there is one.
@@ -771,17 +707,7 @@ impl Ruleset {
                 }
             ),
         };
-        (
-            "overtime",
-            value,
-            self.cite(
-                "NASPA V.G.2, V.G.3",
-                "NSA V.F.2",
-                "WESPA 5.3.2, 5.3.3",
-                "SANSPA 18.5",
-                "Literacy play",
-            ),
-        )
+        ("overtime", value, self.citation(Rule::Overtime))
     }
 
     /// The least margin a player who resigns or leaves loses by.
@@ -835,13 +761,7 @@ impl Ruleset {
         (
             "bye-spread",
             self.bye_spread.to_string(),
-            self.cite(
-                "NASPA V.K.4",
-                "NSA V.J.4",
-                "not in WESPA 2010 (the organiser's choice)",
-                "SANSPA 19.1",
-                "NSA V.J.4 (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::ByeSpread),
         )
     }
 
@@ -850,13 +770,7 @@ impl Ruleset {
         (
             "forfeit-spread",
             self.forfeit_spread.to_string(),
-            self.cite(
-                "NASPA V.K.1",
-                "NSA V.J.1",
-                "WESPA 2.3.6(a)",
-                "SANSPA 19.2",
-                "NSA V.J.1 (Literacy defers to NSA)",
-            ),
+            self.citation(Rule::ForfeitSpread),
         )
     }
 }

@@ -7,46 +7,12 @@
 //! S T U L N 1, D 2, B C M P 3, F H V W Y 4, K 5, J X 8, Q Z 10, blank 0.
 
 use tilebag_core::board::Premium;
-use tilebag_core::play::{score_placement, ScoredPlay, BINGO_BONUS};
-use tilebag_core::{Board, Layout, Placement, Position, Square, TileSet};
+use tilebag_core::play::BINGO_BONUS;
+use tilebag_core::{Board, Layout, Square, TileSet};
 
-/// `"H8"` → the square in column H, row 8.
-fn sq(name: &str) -> Square {
-    let col = name.as_bytes()[0] - b'A';
-    let row: u8 = name[1..].parse().unwrap();
-    Square::new(row - 1, col)
-}
+mod board_support;
 
-fn placement(b: &Board, pos: &str, word: &str) -> Placement {
-    Placement::from_gcg(
-        b,
-        &Layout::standard(),
-        &TileSet::english(),
-        Position::parse(pos, 15).unwrap(),
-        word,
-    )
-    .unwrap()
-}
-
-/// Tiles that were played on earlier turns.
-fn put(b: &mut Board, pos: &str, word: &str) {
-    for (s, t) in placement(b, pos, word).tiles {
-        b.set(s, t);
-    }
-}
-
-/// Score a play (GCG notation: uppercase from the rack, lowercase a blank, letters already on the
-/// board spelled out) with a rack of seven.
-fn score(b: &Board, pos: &str, word: &str) -> ScoredPlay {
-    score_placement(
-        b,
-        &Layout::standard(),
-        &TileSet::english(),
-        &placement(b, pos, word),
-        7,
-    )
-    .unwrap()
-}
+use board_support::{put, score, sq};
 
 fn premium(name: &str) -> Premium {
     Layout::standard().premium(sq(name))

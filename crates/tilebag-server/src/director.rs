@@ -1664,31 +1664,14 @@ fn what_was_recorded(
         d.who(g.second)
     );
     match (&g.result, &g.slip) {
-        (Some(r), _) => format!(
+        (Some(_), _) => format!(
             "{game}: {} {}; it counts in the standings.",
             if correcting {
                 "corrected to"
             } else {
                 "recorded as final,"
             },
-            match r {
-                tilebag_tournament::GameResult::Played {
-                    first_score,
-                    second_score,
-                    left_by,
-                    resigned_by,
-                    ..
-                } => format!(
-                    "{}{}",
-                    crate::pages::score(*first_score, *second_score),
-                    match (left_by, resigned_by) {
-                        (Some(p), _) => format!(" ({} left)", d.who(*p)),
-                        (None, Some(p)) => format!(" ({} resigned)", d.who(*p)),
-                        (None, None) => String::new(),
-                    }
-                ),
-                other => tilebag_tournament::tables::result_text(d, Some(other), false),
-            }
+            crate::pages::result_words(d, &g, None)
         ),
         (None, Some(slip)) => format!(
             "{game}: a tally slip from {} ({}) is recorded and awaits {}'s confirmation; \

@@ -9,67 +9,9 @@
 
 mod browser_support;
 
-use browser_support::{keys, sit_both, Browser, TestServer};
-use serde_json::{json, Value};
+use browser_support::{keys, sit_both, Browser, Driver, TestServer};
+use serde_json::json;
 use std::time::Duration;
-use tilebag_server::client::WsClient;
-
-/// Both seats of a game driven over the API (by the test, not the page), and the game's id.
-struct Driver {
-    seats: Vec<WsClient>,
-    views: Vec<Value>,
-}
-
-impl Driver {
-    fn open(server: &TestServer, g: &Value) -> Driver {
-        server.rt.block_on(async {
-            let mut seats = Vec::new();
-            for s in 0..2 {
-                let ws = g["seats"][s]["ws"].as_str().unwrap();
-                seats.push(WsClient::connect(server.addr, ws).await.unwrap());
-            }
-            let mut d = Driver {
-                seats,
-                views: vec![Value::Null, Value::Null],
-            };
-            d.settle().await;
-            d
-        })
-    }
-
-    /// Read what has arrived until every view is quiet for a moment.
-    async fn settle(&mut self) {
-        for s in 0..2 {
-            while let Ok(Ok(Some(m))) =
-                tokio::time::timeout(Duration::from_millis(150), self.seats[s].recv()).await
-            {
-                if m["type"] == "state" {
-                    self.views[s] = m["view"].clone();
-                }
-            }
-        }
-    }
-
-    fn act(&mut self, server: &TestServer, seat: usize, msg: Value) -> Value {
-        server.rt.block_on(async {
-            self.seats[seat].send_json(&msg).await.unwrap();
-            let reply = loop {
-                let m = self.seats[seat]
-                    .recv_timeout(Duration::from_secs(10))
-                    .await
-                    .unwrap()
-                    .unwrap();
-                if m["type"] == "state" {
-                    self.views[seat] = m["view"].clone();
-                    continue;
-                }
-                break m;
-            };
-            self.settle().await;
-            reply
-        })
-    }
-}
 
 /// A game driven to the point where seat `out` has just gone out: every play lays a whole rack
 /// in a row (rows 8 to 15, then 7 up to 1; columns B onwards), each word taken by the `test`

@@ -18,80 +18,12 @@
 mod browser_support;
 mod common;
 
-use browser_support::{keys, Browser, Session, TestServer};
+use browser_support::{keys, Browser, Driver, Session, TestServer};
 use serde_json::{json, Value};
 use std::time::Duration;
-use tilebag_server::client::WsClient;
 
 /// The two sizes every test is run at: a phone's viewport and a desktop's.
 const SIZES: [(&str, u32, u32); 2] = [("phone", 360, 740), ("desktop", 1400, 900)];
-
-/// Both seats of a game driven over the API (by the test, not a page).
-struct Driver {
-    seats: Vec<WsClient>,
-    views: Vec<Value>,
-}
-
-impl Driver {
-    fn open(server: &TestServer, g: &Value) -> Driver {
-        server.rt.block_on(async {
-            let mut seats = Vec::new();
-            for s in 0..2 {
-                let ws = g["seats"][s]["ws"].as_str().unwrap();
-                seats.push(WsClient::connect(server.addr, ws).await.unwrap());
-            }
-            let mut d = Driver {
-                seats,
-                views: vec![Value::Null, Value::Null],
-            };
-            d.settle().await;
-            d
-        })
-    }
-
-    /// Reads what has arrived until every view is quiet for a moment.
-    async fn settle(&mut self) {
-        for s in 0..2 {
-            while let Ok(Ok(Some(m))) =
-                tokio::time::timeout(Duration::from_millis(150), self.seats[s].recv()).await
-            {
-                if m["type"] == "state" {
-                    self.views[s] = m["view"].clone();
-                }
-            }
-        }
-    }
-
-    /// Sends `msg` from `seat`; the answer (`ack` or `error`).
-    fn act(&mut self, server: &TestServer, seat: usize, msg: Value) -> Value {
-        server.rt.block_on(async {
-            self.seats[seat].send_json(&msg).await.unwrap();
-            let reply = loop {
-                let m = self.seats[seat]
-                    .recv_timeout(Duration::from_secs(10))
-                    .await
-                    .unwrap()
-                    .unwrap();
-                if m["type"] == "state" {
-                    self.views[seat] = m["view"].clone();
-                    continue;
-                }
-                break m;
-            };
-            self.settle().await;
-            reply
-        })
-    }
-
-    fn ok(&mut self, server: &TestServer, seat: usize, msg: Value) {
-        let reply = self.act(server, seat, msg.clone());
-        assert_eq!(reply["type"], "ack", "{msg} -> {reply}");
-    }
-
-    fn close(self, server: &TestServer) {
-        server.rt.block_on(async move { drop(self) });
-    }
-}
 
 /// A seed whose first rack (seat 0's, Alice's) holds a blank, so that the blank's prompt can be
 /// shown. Games are made (and left unplayed) until one does.

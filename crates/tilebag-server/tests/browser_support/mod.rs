@@ -1265,3 +1265,74 @@ impl Session<'_> {
         );
     }
 }
+
+/// Both seats of a game driven over the API (by the test, not a page).
+pub struct Driver {
+    pub seats: Vec<tilebag_server::client::WsClient>,
+    pub views: Vec<Value>,
+}
+
+impl Driver {
+    pub fn open(server: &TestServer, g: &Value) -> Driver {
+        server.rt.block_on(async {
+            let mut seats = Vec::new();
+            for s in 0..2 {
+                let ws = g["seats"][s]["ws"].as_str().unwrap();
+                seats.push(
+                    tilebag_server::client::WsClient::connect(server.addr, ws)
+                        .await
+                        .unwrap(),
+                );
+            }
+            let mut d = Driver {
+                seats,
+                views: vec![Value::Null, Value::Null],
+            };
+            d.settle().await;
+            d
+        })
+    }
+
+    /// Reads what has arrived until every view is quiet for a moment.
+    pub async fn settle(&mut self) {
+        for s in 0..2 {
+            while let Ok(Ok(Some(m))) =
+                tokio::time::timeout(Duration::from_millis(150), self.seats[s].recv()).await
+            {
+                if m["type"] == "state" {
+                    self.views[s] = m["view"].clone();
+                }
+            }
+        }
+    }
+
+    /// Sends `msg` from `seat`; the answer (`ack` or `error`).
+    pub fn act(&mut self, server: &TestServer, seat: usize, msg: Value) -> Value {
+        server.rt.block_on(async {
+            self.seats[seat].send_json(&msg).await.unwrap();
+            let reply = loop {
+                let m = self.seats[seat]
+                    .recv_timeout(Duration::from_secs(10))
+                    .await
+                    .unwrap()
+                    .unwrap();
+                if m["type"] == "state" {
+                    self.views[seat] = m["view"].clone();
+                    continue;
+                }
+                break m;
+            };
+            self.settle().await;
+            reply
+        })
+    }
+
+    pub fn ok(&mut self, server: &TestServer, seat: usize, msg: Value) {
+        let reply = self.act(server, seat, msg.clone());
+        assert_eq!(reply["type"], "ack", "{msg} -> {reply}");
+    }
+
+    pub fn close(self, server: &TestServer) {
+        server.rt.block_on(async move { drop(self) });
+    }
+}
