@@ -8,7 +8,6 @@
 
 use crate::api_error::ApiError;
 use crate::app_state::AppState;
-use crate::protocol::ErrorCode;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -19,6 +18,7 @@ use tilebag_core::Ruleset;
 use tilebag_engine::analysis::{analyze, TurnAnalysis};
 use tilebag_engine::grid::{letter_char, N};
 use tilebag_engine::{Engine, Leaves, Move, MoveKind};
+use tilebag_live::protocol::ErrorCode;
 
 /// Alternatives listed per turn.
 const TOP: usize = 5;

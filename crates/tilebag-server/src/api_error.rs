@@ -1,11 +1,11 @@
 //! The error answer of the HTTP API: `{"type":"error","code":"...","message":"..."}` with a
 //! fitting status, and how a game's or the web helpers' errors become one.
 
-use crate::game_handle::HubError;
-use crate::protocol::ErrorCode;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use tilebag_live::game_handle::HubError;
+use tilebag_live::protocol::ErrorCode;
 
 /// An error answer: `{"type":"error","code":"...","message":"..."}` with a fitting status.
 #[derive(Debug)]

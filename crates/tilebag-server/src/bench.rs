@@ -12,13 +12,13 @@
 
 use crate::client::{post_json, ClientError, WsClient};
 use crate::config::ServeConfig;
-use crate::server_error::ServerError;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tilebag_core::bag::Rng;
 use tilebag_engine::random::{phony_play, word_play};
+use tilebag_live::server_error::ServerError;
 
 /// How the load tool plays.
 #[derive(Debug, Clone)]
@@ -137,7 +137,7 @@ pub async fn bench_serve(
             let dir = std::env::temp_dir().join(format!(
                 "tilebag-bench-{}-{}",
                 std::process::id(),
-                crate::ids::game_id()
+                tilebag_live::ids::game_id()
             ));
             std::fs::create_dir_all(&dir)
                 .map_err(|e| BenchError::Setup(format!("{}: {e}", dir.display())))?;
@@ -147,10 +147,10 @@ pub async fn bench_serve(
                 database: db.to_string_lossy().into_owned(),
                 default_lexicon: "accept-all".into(),
                 // Clients that think for 0 ms outrun any human; the limit is for people.
-                limits: crate::config::Limits {
+                limits: tilebag_live::config::Limits {
                     messages_per_second: 1000.0,
                     burst: 1000.0,
-                    ..crate::config::Limits::default()
+                    ..tilebag_live::config::Limits::default()
                 },
                 // Reproducible runs: the games' bags come from the bench's seed.
                 allow_seeds: true,
@@ -159,11 +159,11 @@ pub async fn bench_serve(
                     max_connections_per_address: 0,
                     ..crate::net::NetLimits::default()
                 },
-                quotas: crate::quota::Quotas {
+                quotas: tilebag_live::quota::Quotas {
                     games_per_minute: 0,
                     max_waiting_games: 0,
                     max_waiting_per_address: 0,
-                    ..crate::quota::Quotas::default()
+                    ..tilebag_live::quota::Quotas::default()
                 },
                 ..ServeConfig::default()
             };

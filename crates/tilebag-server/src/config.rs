@@ -2,16 +2,13 @@
 //! ([`Limits`]), and the lexicons games are judged with ([`Judge`]).
 
 use crate::net::NetLimits;
-use crate::quota::Quotas;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use tilebag_core::WordJudge;
-
-/// A lexicon the server can judge words with.
-pub type Judge = Arc<dyn WordJudge + Send + Sync>;
+use tilebag_live::config::{Judge, Limits, LiveConfig};
+use tilebag_live::quota::Quotas;
 
 /// Everything `tilebag serve` can be told.
 #[derive(Clone)]
@@ -59,35 +56,6 @@ pub struct ServeConfig {
     pub director_key: Option<String>,
 }
 
-/// Limits on each WebSocket connection.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// The largest message a client may send (16 KiB).
-    pub max_message_bytes: usize,
-    /// Token bucket: messages per second refilled (10) and the burst allowed (20). Past it the
-    /// server sends a `rate-limited` error and closes with 1008 (policy violation).
-    pub messages_per_second: f64,
-    pub burst: f64,
-    /// Watchers (observer connections) of one game at most (5,000); past it a new one is
-    /// refused `too-many-watchers`. 0 = no cap.
-    pub max_watchers_per_game: usize,
-    /// Connections on one seat at most (4): a new one replaces the oldest, which is told
-    /// `replaced` and closed. 0 = no cap.
-    pub max_connections_per_seat: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_message_bytes: 16 * 1024,
-            messages_per_second: 10.0,
-            burst: 20.0,
-            max_watchers_per_game: 5000,
-            max_connections_per_seat: 4,
-        }
-    }
-}
-
 impl Default for ServeConfig {
     fn default() -> ServeConfig {
         ServeConfig {
@@ -112,6 +80,20 @@ impl Default for ServeConfig {
 }
 
 impl ServeConfig {
+    /// What the live games need of it.
+    pub fn live(&self) -> LiveConfig {
+        LiveConfig {
+            lexicons: self.lexicons.clone(),
+            default_lexicon: self.default_lexicon.clone(),
+            default_preset: self.default_preset.clone(),
+            word_sources: self.word_sources.clone(),
+            time_scale: self.time_scale,
+            limits: self.limits,
+            quotas: self.quotas,
+            allow_seeds: self.allow_seeds,
+        }
+    }
+
     /// Adds a lexicon by name: games may be judged with it, and the computer may play with it
     /// (its GADDAG is built on first use).
     pub fn add_word_source(&mut self, name: &str, source: tilebag_lexicon::WordSource) {
@@ -128,7 +110,7 @@ impl std::fmt::Debug for ServeConfig {
         f.debug_struct("ServeConfig")
             .field("bind", &self.bind)
             .field("port", &self.port)
-            .field("database", &crate::store::redact_url(&self.database))
+            .field("database", &tilebag_store::redact_url(&self.database))
             .field("default_preset", &self.default_preset)
             .field("lexicons", &names)
             .field("default_lexicon", &self.default_lexicon)

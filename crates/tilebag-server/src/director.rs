@@ -17,12 +17,8 @@
 //! that is not this server) is refused.
 
 use crate::director_access::{cookie_token, Access, SignIn, COOKIE};
-use crate::live::{Hub, NewGame};
 use crate::online_results::{self, Reporter};
-use crate::pages::td::{self as tpl, div_url, Call, OnlineCell, OnlineStatus, Tab};
-use crate::pages::{
-    back, based_on_text, director_error, enc, html_response, login_page, printouts, Flash,
-};
+use crate::respond::{back, director_error, html_response, login_page};
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -34,6 +30,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tilebag_events::{EventFile, EventsDir};
+use tilebag_live::live::{Hub, NewGame};
+use tilebag_pages::td::{self as tpl, div_url, Call, OnlineCell, OnlineStatus, Tab};
+use tilebag_pages::{based_on_text, enc, printouts, Flash};
 use tilebag_tournament::report;
 use tilebag_tournament::tables::{name_of, why_first, Table};
 use tilebag_tournament::{
@@ -53,6 +52,8 @@ pub(crate) struct Director {
 pub(crate) struct DirectorState {
     pub(crate) director: Arc<Director>,
     pub(crate) hub: Arc<Hub>,
+    /// The connection limits (a live page's stream keeps itself inside the idle timeout).
+    pub(crate) net: crate::net::NetLimits,
 }
 
 impl Director {
@@ -72,7 +73,7 @@ impl Director {
 }
 
 /// The director's routes (`/td/...`). The players' pages are `player_pages::router`.
-pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
+pub(crate) fn router(state: DirectorState) -> Router {
     Router::new()
         .route("/td", get(home))
         .route("/td/", get(home))
@@ -99,7 +100,7 @@ pub(crate) fn router(director: Arc<Director>, hub: Arc<Hub>) -> Router {
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
         .route("/td/{event}/d/{division}/links", get(links_page))
-        .with_state(DirectorState { director, hub })
+        .with_state(state)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -767,7 +768,7 @@ fn describe_pairing(t: &Tournament, a: &Action) -> String {
 
 /// An online game started, or its result reported.
 fn describe_online_game(t: &Tournament, a: &Action) -> String {
-    let score = crate::pages::score;
+    let score = tilebag_pages::score;
     match a {
         Action::StartOnline {
             division,
@@ -807,7 +808,7 @@ fn describe_online_game(t: &Tournament, a: &Action) -> String {
 /// A result: a tally slip, its confirmation, a result set by the director, a spread
 /// adjustment.
 fn describe_result(t: &Tournament, a: &Action) -> String {
-    let score = crate::pages::score;
+    let score = tilebag_pages::score;
     match a {
         Action::SubmitSlip {
             division,
@@ -1000,7 +1001,7 @@ async fn online_cells(
             .and_then(|x| x.view.table.result.as_ref())
             .filter(|_| from_it)
         {
-            if let Some(e) = crate::pages::ending_words(d, g, o.first, res) {
+            if let Some(e) = tilebag_pages::ending_words(d, g, o.first, res) {
                 endings.insert(g.board, e);
             }
         }
@@ -1167,6 +1168,7 @@ async fn calls_stream(
         Err(_) => return (StatusCode::NOT_FOUND, "no such event").into_response(),
     }
     let hub = s.hub.clone();
+    let idle = s.net.idle_timeout;
     let last: Arc<Mutex<Option<String>>> = Arc::default();
     let ask: crate::push::Ask = Arc::new(move || {
         let (s, event, division, last) = (s.clone(), event.clone(), division.clone(), last.clone());
@@ -1186,7 +1188,7 @@ async fn calls_stream(
             )
         })
     });
-    crate::push::stream(&hub, std::time::Duration::from_secs(1), true, ask).into_response()
+    crate::push::stream(&hub, idle, std::time::Duration::from_secs(1), true, ask).into_response()
 }
 
 #[derive(Deserialize)]
@@ -1238,7 +1240,7 @@ async fn game_act(
         Ok(Ok(())) => back(&here, Ok(said.to_string())),
         // The database is down: a refusal of its own (503), not a redirect that looks like a
         // page answered normally.
-        Ok(Err(r)) if r.code == crate::protocol::ErrorCode::Unavailable => {
+        Ok(Err(r)) if r.code == tilebag_live::protocol::ErrorCode::Unavailable => {
             director_error(StatusCode::SERVICE_UNAVAILABLE, &r.message)
         }
         Ok(Err(r)) => back(&here, Err(format!("refused: {}", r.message))),
@@ -1501,7 +1503,7 @@ fn result_guard(d: &Division, g: &tilebag_tournament::Game, f: &ResultForm) -> a
                     first_score,
                     second_score,
                     ..
-                } => crate::pages::score(*first_score, *second_score),
+                } => tilebag_pages::score(*first_score, *second_score),
                 other => tilebag_tournament::tables::result_text(d, Some(other), false),
             },
             g.board
@@ -1671,14 +1673,14 @@ fn what_was_recorded(
             } else {
                 "recorded as final,"
             },
-            crate::pages::result_words(d, &g, None)
+            tilebag_pages::result_words(d, &g, None)
         ),
         (None, Some(slip)) => format!(
             "{game}: a tally slip from {} ({}) is recorded and awaits {}'s confirmation; \
              it is not in the standings until then. To record the result yourself, choose \
              \u{201c}final (director)\u{201d}.",
             d.who(slip.submitted_by),
-            crate::pages::score(slip.first_score, slip.second_score),
+            tilebag_pages::score(slip.first_score, slip.second_score),
             g.opponent_of(slip.submitted_by)
                 .map_or_else(|| "the opponent".to_string(), |o| d.who(o)),
         ),
@@ -1754,7 +1756,7 @@ async fn start_online(
                 player: g.first,
                 game_id: h.meta.id.clone(),
             }),
-            Err(e) if e.code() == crate::protocol::ErrorCode::Unavailable => {
+            Err(e) if e.code() == tilebag_live::protocol::ErrorCode::Unavailable => {
                 return director_error(
                     StatusCode::SERVICE_UNAVAILABLE,
                     &format!("could not start a game: {e}"),
@@ -1839,7 +1841,7 @@ async fn export(
     let paired = (1..=last).contains(&round);
     const HTML: &str = "text/html; charset=utf-8";
     const TEXT: &str = "text/plain; charset=utf-8";
-    let (through, _) = crate::pages::standings_through(d);
+    let (through, _) = tilebag_pages::standings_through(d);
     if let Some((name, ext)) = what.rsplit_once('.') {
         if ext == "html" || ext == "csv" {
             if let Some(r) = report_export(&t, d, &event, name, ext, asked.unwrap_or(through)) {
@@ -2026,7 +2028,7 @@ async fn links_page(
         let mut f = dir.events.open(&ev)?;
         players
             .iter()
-            .map(|id| f.player_key(&div, *id, crate::ids::token))
+            .map(|id| f.player_key(&div, *id, tilebag_live::ids::token))
             .collect::<anyhow::Result<Vec<String>>>()
     })
     .await;

@@ -13,12 +13,12 @@
 //! a stranger guessing keys cannot lock out a director who is signed in, and a session token
 //! (160 random bits) is not worth guessing.
 
-use crate::ids::same_secret;
-use crate::quota::address_key;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tilebag_live::ids::same_secret;
+use tilebag_live::quota::address_key;
 
 /// The cookie that carries a director's session token.
 pub(crate) const COOKIE: &str = "tilebag_director";
@@ -123,7 +123,7 @@ impl Access {
                 return SignIn::Wrong;
             }
         }
-        let token = crate::ids::token();
+        let token = tilebag_live::ids::token();
         let mut s = self.sessions.lock().expect("sessions lock");
         s.retain(|_, v| alive(v, now));
         if s.len() >= MAX_SESSIONS {

@@ -3,11 +3,6 @@
 use crate::api_error::ApiError;
 use crate::app_state::AppState;
 use crate::config::ServeConfig;
-use crate::live::Hub;
-use crate::live::NewGame;
-use crate::protocol::ErrorCode;
-use crate::quota::PerAddress;
-use crate::view::ObserverView;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::ConnectInfo;
@@ -22,6 +17,11 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tilebag_core::Ruleset;
+use tilebag_live::live::Hub;
+use tilebag_live::live::NewGame;
+use tilebag_live::protocol::ErrorCode;
+use tilebag_live::quota::PerAddress;
+use tilebag_live::view::ObserverView;
 
 /// The largest request body (creating a game needs a few hundred bytes).
 const MAX_BODY: usize = 16 * 1024;
@@ -36,6 +36,7 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
         quota_games: Arc::new(PerAddress::new(config.quotas.games_per_minute)),
         quota_judge: Arc::new(PerAddress::new(config.quotas.judge_per_minute)),
         quota_verify: Arc::new(PerAddress::new(config.quotas.verify_per_minute)),
+        net: config.net,
     };
     Router::new()
         .route("/api/games", get(list_games).post(create_game))
@@ -69,7 +70,7 @@ const HEALTH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// when it cannot, so that a load balancer or an orchestrator can act.
 async fn health(State(app): State<AppState>) -> Response {
     let db = app.hub.database();
-    let checked = tokio::time::timeout(HEALTH_TIMEOUT, crate::store::Store::ping(&**db)).await;
+    let checked = tokio::time::timeout(HEALTH_TIMEOUT, tilebag_store::Store::ping(&**db)).await;
     let error = match checked {
         Ok(Ok(())) => None,
         Ok(Err(e)) => Some(e.to_string()),
@@ -78,7 +79,7 @@ async fn health(State(app): State<AppState>) -> Response {
             HEALTH_TIMEOUT.as_secs()
         )),
     };
-    let kind = crate::store::Store::kind(&**db);
+    let kind = tilebag_store::Store::kind(&**db);
     match error {
         None => Json(serde_json::json!({
             "ok": true,
@@ -277,7 +278,7 @@ async fn create_game_checked(
     let bot = match &req.bot {
         None => None,
         Some(b) => {
-            let level = crate::bot::parse_level(&b.level)
+            let level = tilebag_live::bot::parse_level(&b.level)
                 .map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
             let seat = match &b.seat {
                 None | Some(Value::Null) => random_seat(),
@@ -320,7 +321,7 @@ async fn create_game_checked(
             }
             let human = clean_name(&req.players[0], 1 - seat)?;
             let mut names = [human.clone(), human];
-            names[seat] = crate::bot::bot_name(level);
+            names[seat] = tilebag_live::bot::bot_name(level);
             names
         }
     };
@@ -422,7 +423,14 @@ async fn lobby_changes(State(s): State<AppState>) -> Response {
             )
         })
     });
-    crate::push::stream(&s.hub, std::time::Duration::from_secs(2), false, ask).into_response()
+    crate::push::stream(
+        &s.hub,
+        s.net.idle_timeout,
+        std::time::Duration::from_secs(2),
+        false,
+        ask,
+    )
+    .into_response()
 }
 
 async fn list_games(

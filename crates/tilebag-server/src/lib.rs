@@ -1,64 +1,50 @@
-//! tilebag-server: the play server. Two people play a tournament-rules game in their browsers,
-//! with the clocks kept here, exactly as the presets define it.
+//! tilebag-server: the play server's shell. Two people play a tournament-rules game in their
+//! browsers, with the clocks kept here, exactly as the presets define it; directors run events
+//! on `/td`. This crate speaks HTTP and WebSocket and nothing else: the games live in
+//! `tilebag-live`, last in `tilebag-store`, and the pages' HTML is `tilebag-pages`.
 //!
 //! - [`ServeConfig`], [`run`] (blocking, for the CLI) and [`start`] (async, for tests): the
 //!   server itself. `API.md` beside this crate documents every endpoint and message.
-//! - `store`: persistence behind the [`store::Store`] trait: SQLite (the default, a file) and
-//!   PostgreSQL. A game is stored as (ruleset, seed, events) and rebuilt by replaying its events.
-//! - `live`: one task owns each live game, applies events in order, commits each accepted event
-//!   before acknowledging or broadcasting it, and lets time act (flags, windows, the game clock).
-//! - [`view`]: what each audience may see, built at the source: a seat sees its own rack, an
-//!   observer sees no rack, nobody sees the bag's order.
-//! - [`protocol`]: the typed JSON messages of the WebSocket.
+//! - `http` (the game API), `ws` (a seat's or a watcher's WebSocket), `analysis`, `web` (the
+//!   embedded pages and the judge kiosk), `push` (Server-Sent Events for pages of many games).
 //! - `director`: the director's pages (`/td`) over the event files of `tilebag-events`;
-//!   `player_pages`: the players' pages (`/events/...`, `/p/...`); `pages`: their HTML (maud
-//!   templates); `online_results`: the reporting of online games' results into their events.
+//!   `player_pages`: the players' pages (`/events/...`, `/p/...`); `respond`: a page as an
+//!   answer; `online_results`: the reporting of online games' results into their events.
+//! - `net` and `request_body`: the accept loop, its caps and timeouts, and request bodies.
 //! - [`bench`]: the load tool ([`bench_serve`]); [`client`]: the small HTTP/WebSocket client it
 //!   and the tests use.
 
 mod analysis;
-mod analysis_cache;
 mod api_error;
 mod app_state;
 pub mod bench;
-mod bot;
 pub mod client;
-mod clock;
 mod config;
 mod director;
 mod director_access;
-mod game_handle;
-mod health;
 mod http;
-mod ids;
-mod live;
-mod meta;
 mod net;
 mod online_results;
-mod pages;
 mod player_pages;
-pub mod protocol;
 mod push;
-mod quota;
 mod request_body;
+mod respond;
 mod server;
-mod server_error;
-mod shutdown;
-pub mod store;
-pub mod view;
 pub mod web;
 mod ws;
 
 pub use bench::{bench_serve, BenchOptions, LoadReport};
-pub use config::{Judge, Limits, ServeConfig};
+pub use config::ServeConfig;
 pub use net::{raise_fd_limit, NetLimits};
-pub use quota::Quotas;
 pub use server::{start, RunningServer};
-pub use server_error::ServerError;
+pub use tilebag_live::config::{Judge, Limits};
+pub use tilebag_live::quota::Quotas;
+pub use tilebag_live::{protocol, view, ServerError};
+pub use tilebag_store as store;
 
 /// A new random secret (32 lower-case letters and digits), as for seat tokens and player keys.
 pub fn secret_token() -> String {
-    ids::token()
+    tilebag_live::ids::token()
 }
 
 /// Serve until Ctrl-C or SIGTERM (blocking): builds a tokio runtime, prints where it listens.

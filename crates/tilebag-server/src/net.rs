@@ -316,7 +316,7 @@ pub(crate) async fn serve(
                     continue;
                 }
             },
-            _ = crate::shutdown::stopped(&mut stop) => break,
+            _ = tilebag_live::shutdown::stopped(&mut stop) => break,
         };
         let slot = match gate.admit(peer.ip()) {
             Ok(s) => s,
@@ -507,7 +507,7 @@ async fn connection(
                     break;
                 }
             }
-            _ = crate::shutdown::stopped(&mut stop), if !stopping => {
+            _ = tilebag_live::shutdown::stopped(&mut stop), if !stopping => {
                 stopping = true;
                 conn.as_mut().graceful_shutdown();
             }

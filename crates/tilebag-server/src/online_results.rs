@@ -8,11 +8,12 @@
 //!
 //! This module knows nothing of pages: the director's pages ask it, the live games tell it.
 
-use crate::live::{Ended, Final, Hub};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tilebag_core::game::EndReason;
 use tilebag_events::EventsDir;
+use tilebag_live::live::{Ended, Final, Hub};
+use tilebag_pages::td::Conflict;
 use tilebag_tournament::OnlineEnding;
 use tilebag_tournament::{Action, Division, GameResult, ResultSource, Tournament};
 use tokio::sync::mpsc;
@@ -145,18 +146,6 @@ impl Reporter {
             }
         }
     }
-}
-
-/// An online game that ended but whose result is not the pairing's: the pairing already had a
-/// result (a slip, the director) when the game ended, so the event kept that one.
-pub(crate) struct Conflict {
-    pub round: u32,
-    pub board: u32,
-    pub game_id: String,
-    /// The online game's final scores, from the pairing's first player's side.
-    pub online: (i32, i32),
-    /// The result the event holds.
-    pub kept: GameResult,
 }
 
 /// Every ended online game of the division whose result the event does not hold.

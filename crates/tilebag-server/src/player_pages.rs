@@ -13,8 +13,7 @@
 //! a path of the server's (only what the visitor asked for).
 
 use crate::director::{blocking, change, same_origin, DirectorState};
-use crate::pages::public::{self as tpl, GameInfo, GameState, SlipState};
-use crate::pages::{back, enc, ending_words, html_response, public_error, score, Flash};
+use crate::respond::{back, html_response, public_error};
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -23,6 +22,8 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde::Deserialize;
 use std::collections::HashMap;
+use tilebag_pages::public::{self as tpl, GameInfo, GameState, SlipState};
+use tilebag_pages::{enc, ending_words, score, Flash};
 use tilebag_tournament::{Action, Division, Pairing, PlayerId, Seat, Tournament};
 
 pub(crate) fn router(state: DirectorState) -> Router {
@@ -63,7 +64,7 @@ async fn public_load(s: &DirectorState, event: &str) -> Result<Tournament, Respo
     }
 }
 
-/// Keys are made by `crate::ids::token`: letters and digits, 16 to 64 of them.
+/// Keys are made by `tilebag_live::ids::token`: letters and digits, 16 to 64 of them.
 fn plausible_key(key: &str) -> bool {
     (16..=64).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_alphanumeric())
 }
@@ -412,6 +413,7 @@ fn live_stream(s: DirectorState, event: String, page: LivePage) -> Response {
     type Seen = (Option<(u64, std::time::SystemTime)>, Option<String>);
     let seen: Arc<Mutex<Seen>> = Arc::default();
     let hub = s.hub.clone();
+    let idle = s.net.idle_timeout;
     let path = s.director.events().path(&event).ok();
     let ask: crate::push::Ask = Arc::new(move || {
         let (s, event, page, seen, path) = (
@@ -436,7 +438,7 @@ fn live_stream(s: DirectorState, event: String, page: LivePage) -> Response {
                 }
             }
             let body = live_body(&s, &event, &page).await?;
-            let version = crate::pages::live_version(&body);
+            let version = tilebag_pages::live_version(&body);
             let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
             seen.0 = stamp;
             if seen.1.as_deref() == Some(version.as_str()) {
@@ -453,6 +455,7 @@ fn live_stream(s: DirectorState, event: String, page: LivePage) -> Response {
     });
     crate::push::stream_ticking(
         &hub,
+        idle,
         std::time::Duration::from_secs(1),
         Some(LIVE_TICK),
         true,

@@ -14,13 +14,13 @@
 //! a stream about it also asks every `tick` ([`stream_ticking`]), and its `ask` answers `None`
 //! cheaply when its file has not changed.
 
-use crate::live::Hub;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::future::BoxFuture;
 use futures_util::Stream;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
+use tilebag_live::live::Hub;
 
 /// What a stream sends after a change: `None` when there is nothing new to say.
 pub(crate) type Ask = Arc<dyn Fn() -> BoxFuture<'static, Option<Event>> + Send + Sync>;
@@ -29,16 +29,18 @@ pub(crate) type Ask = Arc<dyn Fn() -> BoxFuture<'static, Option<Event>> + Send +
 /// any game, at most once per `gap`.
 pub(crate) fn stream(
     hub: &Hub,
+    idle: Duration,
     gap: Duration,
     initial: bool,
     ask: Ask,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    stream_ticking(hub, gap, None, initial, ask)
+    stream_ticking(hub, idle, gap, None, initial, ask)
 }
 
 /// As [`stream`], and also asking every `tick` (if given) whether anything changed.
 pub(crate) fn stream_ticking(
     hub: &Hub,
+    idle: Duration,
     gap: Duration,
     tick: Option<Duration>,
     initial: bool,
@@ -84,7 +86,6 @@ pub(crate) fn stream_ticking(
         }
     });
     // A comment line well inside the idle timeout keeps the connection from being closed as idle.
-    let idle = hub.net.idle_timeout;
     let every = (idle / 2).clamp(Duration::from_millis(200), Duration::from_secs(15));
     Sse::new(events).keep_alive(KeepAlive::new().interval(every))
 }

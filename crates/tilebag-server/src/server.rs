@@ -3,13 +3,15 @@
 
 use crate::config::ServeConfig;
 use crate::net::raise_fd_limit;
-use crate::server_error::ServerError;
-use crate::shutdown::stopped;
-use crate::{director, health, http, ids, live, net, player_pages, store, web};
+use crate::{director, http, net, player_pages, web};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use tilebag_live::server_error::ServerError;
+use tilebag_live::shutdown::stopped;
+use tilebag_live::{health, ids, live};
+use tilebag_store as store;
 use tokio::sync::watch;
 
 /// A server started by [`start`]: where it listens, and how to stop it.
@@ -99,7 +101,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let store = health::Monitored::new(store::open(&config.database).await?);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let probe = store.spawn_probe(shutdown_rx.clone());
-    let hub = live::Hub::new(store, &config, shutdown_rx.clone());
+    let hub = live::Hub::new(store, &config.live(), shutdown_rx.clone());
     let events_dir = config
         .events_dir
         .clone()
@@ -143,8 +145,13 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .merge(player_pages::router(director::DirectorState {
             director: director.clone(),
             hub: hub.clone(),
+            net: config.net,
         }))
-        .merge(director::router(director, hub.clone()))
+        .merge(director::router(director::DirectorState {
+            director,
+            hub: hub.clone(),
+            net: config.net,
+        }))
         .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
     let trim = spawn_memory_trim(shutdown_rx.clone());

@@ -14,7 +14,6 @@
 //! The handlers here are plain functions (no HTTP types) so they can be tested directly; `http.rs`
 //! routes to them.
 
-use crate::protocol::ErrorCode;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -24,6 +23,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tilebag_core::gcg::{parse_gcg, ExchangedTiles, GcgEventKind, GcgRecord};
 use tilebag_core::replay::{Completion, Replayer};
 use tilebag_core::{Square, WordJudge};
+use tilebag_live::protocol::ErrorCode;
 
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";

@@ -5,10 +5,6 @@
 
 use crate::api_error::ApiError;
 use crate::app_state::AppState;
-use crate::config::Limits;
-use crate::game_handle::{Command, GameHandle};
-use crate::protocol::{error_text, parse_client, ClientMessage, ErrorCode};
-use crate::view::Audience;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{
     rejection::WebSocketUpgradeRejection, CloseFrame, Message, Utf8Bytes, WebSocket,
@@ -19,6 +15,10 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::time::Instant;
+use tilebag_live::config::Limits;
+use tilebag_live::game_handle::{Command, GameHandle};
+use tilebag_live::protocol::{error_text, parse_client, ClientMessage, ErrorCode};
+use tilebag_live::view::Audience;
 use tokio::sync::{mpsc, watch};
 
 /// Messages queued for a connection before it counts as too slow and is dropped.
@@ -79,7 +79,7 @@ pub(crate) async fn upgrade(
         }
     };
     let limits = app.hub.limits;
-    let net = app.hub.net;
+    let net = app.net;
     let stop = app.hub.shutdown.clone();
     // The library's own limit is a backstop; our smaller limit answers with an error first.
     let cap = limits.max_message_bytes.saturating_mul(4).max(4096);
@@ -350,7 +350,7 @@ async fn serve(
                     break;
                 }
             }
-            _ = crate::shutdown::stopped(&mut stop) => {
+            _ = tilebag_live::shutdown::stopped(&mut stop) => {
                 let _ = sink.send(close(GOING_AWAY, "server shutting down")).await;
                 break;
             }
@@ -389,7 +389,7 @@ impl Feed {
     async fn open(
         handle: &GameHandle,
         audience: Audience,
-    ) -> Result<(Feed, u64), Option<crate::game_handle::Refused>> {
+    ) -> Result<(Feed, u64), Option<tilebag_live::game_handle::Refused>> {
         match audience {
             Audience::Seat(_) => {
                 let (out_tx, out_rx) = mpsc::channel::<Utf8Bytes>(OUTBOX);

@@ -156,12 +156,12 @@ pub struct BotSeat {
     pub level: String,
 }
 
-pub(crate) fn encode_bot(bot: &Option<BotSeat>) -> Option<String> {
+pub fn encode_bot(bot: &Option<BotSeat>) -> Option<String> {
     bot.as_ref()
         .map(|b| serde_json::to_string(b).expect("bot seats serialise"))
 }
 
-pub(crate) fn decode_bot(game: &str, json: Option<String>) -> Result<Option<BotSeat>, StoreError> {
+pub fn decode_bot(game: &str, json: Option<String>) -> Result<Option<BotSeat>, StoreError> {
     match json {
         None => Ok(None),
         Some(j) => serde_json::from_str(&j)
@@ -263,7 +263,7 @@ pub fn redact_url(url: &str) -> String {
     url.to_string()
 }
 
-pub(crate) fn wall_ms() -> i64 {
+pub fn wall_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
@@ -271,31 +271,27 @@ pub(crate) fn wall_ms() -> i64 {
 }
 
 /// Decoding shared by both stores.
-pub(crate) fn decode_ruleset(game: &str, json: &str) -> Result<Ruleset, StoreError> {
+pub fn decode_ruleset(game: &str, json: &str) -> Result<Ruleset, StoreError> {
     serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
         game: game.to_string(),
         message: format!("ruleset: {e}"),
     })
 }
 
-pub(crate) fn decode_event(
-    game: &str,
-    seq: i64,
-    json: &str,
-) -> Result<StoredEventParts, StoreError> {
+pub fn decode_event(game: &str, seq: i64, json: &str) -> Result<StoredEventParts, StoreError> {
     serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
         game: game.to_string(),
         message: format!("event {seq}: {e}"),
     })
 }
 
-pub(crate) type StoredEventParts = Event;
+pub type StoredEventParts = Event;
 
-pub(crate) fn encode_event(ev: &Event) -> String {
+pub fn encode_event(ev: &Event) -> String {
     serde_json::to_string(ev).expect("events serialise")
 }
 
-pub(crate) fn encode_ruleset(r: &Ruleset) -> String {
+pub fn encode_ruleset(r: &Ruleset) -> String {
     serde_json::to_string(r).expect("rulesets serialise")
 }
 

@@ -24,7 +24,6 @@
 
 use crate::game_handle::{Command, GameHandle};
 use crate::protocol::ClientMessage;
-use crate::store::BotSeat;
 use crate::view::Audience;
 use serde::Deserialize;
 use serde_json::Value;
@@ -36,6 +35,7 @@ use tilebag_core::ruleset::{ChallengeRule, OutPlayClock};
 use tilebag_core::Ruleset;
 use tilebag_engine::{Engine, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation};
 use tilebag_lexicon::{Lexicon, WordSource};
+use tilebag_store::BotSeat;
 use tokio::sync::{mpsc, watch};
 
 /// The longest the simulating level thinks about one move.
@@ -44,7 +44,7 @@ const MAX_THINK: Duration = Duration::from_secs(3);
 const MIN_SIM: Duration = Duration::from_millis(150);
 
 /// A level as the API names it: `beginner`, `static` (or `strong`), `sim` (or `simulating`).
-pub(crate) fn parse_level(s: &str) -> Result<Level, String> {
+pub fn parse_level(s: &str) -> Result<Level, String> {
     Level::parse(s.trim()).ok_or_else(|| {
         format!(
             "unknown level {s:?}: the computer plays at beginner, static (strong) or simulating"
@@ -53,7 +53,7 @@ pub(crate) fn parse_level(s: &str) -> Result<Level, String> {
 }
 
 /// The name the computer's seat gets.
-pub(crate) fn bot_name(level: Level) -> String {
+pub fn bot_name(level: Level) -> String {
     match level {
         Level::Beginner => "Computer (beginner)",
         Level::Static => "Computer (strong)",
@@ -63,7 +63,7 @@ pub(crate) fn bot_name(level: Level) -> String {
 }
 
 /// A lexicon in the form the generator needs.
-pub(crate) enum GenLexicon {
+pub enum GenLexicon {
     /// A single lexicon: the word source's own.
     Source(Arc<WordSource>),
     /// A layered source compiled with its windows.
@@ -71,7 +71,7 @@ pub(crate) enum GenLexicon {
 }
 
 impl GenLexicon {
-    pub(crate) fn lexicon(&self) -> &Lexicon {
+    pub fn lexicon(&self) -> &Lexicon {
         static EMPTY: OnceLock<Lexicon> = OnceLock::new();
         match self {
             GenLexicon::Source(s) => s
@@ -85,13 +85,13 @@ impl GenLexicon {
 type Ready = Arc<tokio::sync::OnceCell<Arc<GenLexicon>>>;
 
 /// The lexicons the computer can play with (and analyse games in), each prepared once.
-pub(crate) struct Engines {
+pub struct Engines {
     sources: HashMap<String, Arc<WordSource>>,
     ready: Mutex<HashMap<String, Ready>>,
 }
 
 impl Engines {
-    pub(crate) fn new(sources: HashMap<String, Arc<WordSource>>) -> Engines {
+    pub fn new(sources: HashMap<String, Arc<WordSource>>) -> Engines {
         Engines {
             sources,
             ready: Mutex::new(HashMap::new()),
@@ -99,7 +99,7 @@ impl Engines {
     }
 
     /// The lexicons the computer can play with, sorted.
-    pub(crate) fn names(&self) -> Vec<String> {
+    pub fn names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.sources.keys().cloned().collect();
         v.sort();
         v
@@ -107,7 +107,7 @@ impl Engines {
 
     /// The lexicon `name` ready for move generation (its GADDAG built, once, off the async
     /// threads).
-    pub(crate) async fn prepare(&self, name: &str) -> Result<Arc<GenLexicon>, String> {
+    pub async fn prepare(&self, name: &str) -> Result<Arc<GenLexicon>, String> {
         let Some(source) = self.sources.get(name).cloned() else {
             let mut known: Vec<&String> = self.sources.keys().collect();
             known.sort();
@@ -144,7 +144,7 @@ impl Engines {
 
 /// Checks that the computer can play this ruleset (the engine knows the standard board and the
 /// English tiles only).
-pub(crate) fn check_ruleset(ruleset: &Ruleset) -> Result<(), String> {
+pub fn check_ruleset(ruleset: &Ruleset) -> Result<(), String> {
     Engine::tables_for(ruleset)
         .map(|_| ())
         .map_err(|e| format!("the computer cannot play these rules: {e}"))
@@ -154,7 +154,7 @@ pub(crate) fn check_ruleset(ruleset: &Ruleset) -> Result<(), String> {
 // What the computer reads: a seat's view, as sent to any player.
 
 #[derive(Debug, Deserialize)]
-pub(crate) struct SeatState {
+pub struct SeatState {
     pub audience: String,
     pub seat: usize,
     pub seq: u64,
@@ -172,12 +172,12 @@ pub(crate) struct SeatState {
 }
 
 #[derive(Debug, Deserialize)]
-pub(crate) struct PlayerState {
+pub struct PlayerState {
     pub score: i32,
 }
 
 #[derive(Debug, Deserialize)]
-pub(crate) struct ClockState {
+pub struct ClockState {
     pub remaining_ms: Option<[i64; 2]>,
     pub game_remaining_ms: Option<i64>,
     pub turn_remaining_ms: Option<i64>,
@@ -185,7 +185,7 @@ pub(crate) struct ClockState {
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
-pub(crate) enum PhaseState {
+pub enum PhaseState {
     AwaitingMove,
     PlayPending {
         player: usize,
@@ -198,12 +198,12 @@ pub(crate) enum PhaseState {
 }
 
 #[derive(Debug, Deserialize)]
-pub(crate) struct PendingState {
+pub struct PendingState {
     pub words: Vec<String>,
 }
 
 /// The computer's situation, read from its seat's view and nothing else.
-pub(crate) fn situation_from_view(v: &SeatState) -> Result<Situation, String> {
+pub fn situation_from_view(v: &SeatState) -> Result<Situation, String> {
     if v.audience != "seat" || v.players.len() != 2 || v.seat > 1 {
         return Err("not a seat's view".into());
     }
@@ -222,7 +222,7 @@ pub(crate) fn situation_from_view(v: &SeatState) -> Result<Situation, String> {
 }
 
 /// How long the computer may think: a share of its time left, at most [`MAX_THINK`].
-pub(crate) fn think_budget(v: &SeatState) -> Duration {
+pub fn think_budget(v: &SeatState) -> Duration {
     let mut left = i64::MAX;
     if let Some(r) = v.clocks.remaining_ms {
         left = left.min(r[v.seat.min(1)]);
@@ -240,7 +240,7 @@ pub(crate) fn think_budget(v: &SeatState) -> Duration {
 }
 
 /// The computer's move as a client would send it.
-pub(crate) fn to_message(m: &Move) -> ClientMessage {
+pub fn to_message(m: &Move) -> ClientMessage {
     match m.kind {
         MoveKind::Place => ClientMessage::Play {
             position: m.coordinate(),
@@ -279,7 +279,7 @@ enum Decision {
 ///
 /// A limited hold (SANSPA 13.1: about 20 seconds) is no cost either: the verdict follows at
 /// once, and the computer thinks about its own move for at most [`MAX_THINK`].
-pub(crate) fn holds_before_verdict(ruleset: &Ruleset, out: bool) -> bool {
+pub fn holds_before_verdict(ruleset: &Ruleset, out: bool) -> bool {
     if ruleset.challenge == ChallengeRule::Void {
         return false;
     }
@@ -359,7 +359,7 @@ fn choose_move(
 }
 
 /// Everything the computer's actor needs.
-pub(crate) struct BotActor {
+pub struct BotActor {
     pub handle: GameHandle,
     pub bot: BotSeat,
     pub level: Level,
@@ -371,7 +371,7 @@ pub(crate) struct BotActor {
 
 impl BotActor {
     /// Start the actor (it prepares the lexicon first).
-    pub(crate) fn spawn(self) {
+    pub fn spawn(self) {
         tokio::spawn(self.run());
     }
 

@@ -22,21 +22,21 @@ fn encode(bytes: &[u8], len: usize) -> String {
 }
 
 /// A public game id: 10 characters.
-pub(crate) fn game_id() -> String {
+pub fn game_id() -> String {
     encode(&random_bytes::<10>(), 10)
 }
 
 /// A secret seat token: 32 characters.
-pub(crate) fn token() -> String {
+pub fn token() -> String {
     encode(&random_bytes::<32>(), 32)
 }
 
-pub(crate) fn seed() -> u64 {
+pub fn seed() -> u64 {
     u64::from_le_bytes(random_bytes::<8>())
 }
 
 /// Compare secrets without an early exit, so timing tells nothing about how much matched.
-pub(crate) fn same_secret(a: &str, b: &str) -> bool {
+pub fn same_secret(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -45,7 +45,7 @@ pub(crate) fn same_secret(a: &str, b: &str) -> bool {
 }
 
 /// A game id as it may appear in a URL: our alphabet only, bounded length.
-pub(crate) fn plausible_id(id: &str) -> bool {
+pub fn plausible_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 

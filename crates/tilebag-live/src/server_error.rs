@@ -1,7 +1,7 @@
 //! Why the server could not start or a request could not be served.
 
-use crate::store;
 use std::net::SocketAddr;
+use tilebag_store as store;
 
 /// Why the server could not start or a request could not be served.
 #[derive(Debug, thiserror::Error)]

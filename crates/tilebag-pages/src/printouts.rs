@@ -32,7 +32,7 @@ fn layout(t: &Tournament, d: &Division, title: &str, body: Markup) -> Markup {
 /// result once it is in (the server's own page of `tilebag_tournament::report::pairings_html`, in
 /// the printouts' layout: it fits a phone, and its table scrolls in its own box).
 // For director.rs's `export` (`pairings.html`), in place of tilebag-tournament's page.
-pub(crate) fn pairings(t: &Tournament, d: &Division, round: u32) -> Markup {
+pub fn pairings(t: &Tournament, d: &Division, round: u32) -> Markup {
     let mut entries: Vec<&Pairing> = d
         .round(round)
         .map(|r| r.pairings.iter().collect())
@@ -81,7 +81,7 @@ pub(crate) fn pairings(t: &Tournament, d: &Division, round: u32) -> Markup {
 /// Tally slips for a round's games, to be filled in and signed by both players (NASPA V.J,
 /// WESPA 5.4, SANSPA 18.10), in the printouts' layout (each slip fits a phone's width).
 // For director.rs's `export` (`slips.html`), in place of tilebag-tournament's page.
-pub(crate) fn tally_slips(t: &Tournament, d: &Division, round: u32) -> Markup {
+pub fn tally_slips(t: &Tournament, d: &Division, round: u32) -> Markup {
     let mut games: Vec<&tilebag_tournament::Game> = d
         .round(round)
         .map(|r| r.pairings.iter().filter_map(Pairing::game).collect())
@@ -110,7 +110,7 @@ pub(crate) fn tally_slips(t: &Tournament, d: &Division, round: u32) -> Markup {
 }
 
 /// One line per player, sorted by name: their board, opponent and seat (or bye).
-pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Markup {
+pub fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Markup {
     let mut lines: Vec<(String, PlayerId, String, String, String)> = Vec::new();
     if let Some(r) = d.round(round) {
         for p in &r.pairings {
@@ -168,7 +168,7 @@ pub(crate) fn pairings_by_name(t: &Tournament, d: &Division, round: u32) -> Mark
 
 /// The standings for the wall, headed by what is really in ("after round N" only when round N
 /// is complete).
-pub(crate) fn standings(t: &Tournament, d: &Division) -> Markup {
+pub fn standings(t: &Tournament, d: &Division) -> Markup {
     let (through, heading) = super::standings_through(d);
     let table = tilebag_tournament::tables::standings_table(d, through);
     let body = html! {
@@ -212,7 +212,7 @@ fn seat_text(s: Option<Seat>) -> &'static str {
 /// One scorecard per player: every round of the schedule, the played ones with scores and the
 /// running record, the coming ones with the opponent when it is known (`coming`: the rounds the
 /// schedule fixes, paired ahead on a copy of the event), blank lines to fill in otherwise.
-pub(crate) fn scorecards(t: &Tournament, d: &Division, coming: &[Round]) -> Markup {
+pub fn scorecards(t: &Tournament, d: &Division, coming: &[Round]) -> Markup {
     let total = d
         .total_rounds()
         .max(d.rounds.len() as u32 + coming.len() as u32);
@@ -335,7 +335,7 @@ fn score_record(w2: u32, l2: u32) -> String {
 /// A report from the tournament crate's tables (prize table, wall chart, roster, high wins, …)
 /// as a page for the wall, in the printouts' style (a wide one scrolls in its own box on a
 /// phone, and prints whole).
-pub(crate) fn report(
+pub fn report(
     t: &Tournament,
     d: &Division,
     title: &str,

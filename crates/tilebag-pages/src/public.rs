@@ -13,7 +13,7 @@ use tilebag_tournament::tables::{name_of, standings_table, Table};
 use tilebag_tournament::{Division, Pairing, PlayerId, Seat, Tournament};
 
 /// An event's page: its divisions, live.
-pub(crate) fn event(event: &str, t: &Tournament) -> Markup {
+pub fn event(event: &str, t: &Tournament) -> Markup {
     let body = event_body(event, t);
     let live = Live {
         stream: format!("/live/events/{}", enc(event)),
@@ -23,7 +23,7 @@ pub(crate) fn event(event: &str, t: &Tournament) -> Markup {
 }
 
 /// What the event's page shows under its heading (and what its live updates replace).
-pub(crate) fn event_body(event: &str, t: &Tournament) -> Markup {
+pub fn event_body(event: &str, t: &Tournament) -> Markup {
     html! {
         ul #divisions { @for d in &t.divisions {
             li { a href=(format!("/events/{}/{}", enc(event), enc(&d.name))) { "Division " (d.name) }
@@ -79,7 +79,7 @@ fn pairings_table(d: &Division, round: u32, endings: &HashMap<u32, String>) -> T
 
 /// A division's page (pairings of `round`, standings), live. `pinned`: the visitor asked for
 /// this round (`?round=N`) and the page stays on it; otherwise it follows the latest round.
-pub(crate) fn division(
+pub fn division(
     event: &str,
     t: &Tournament,
     d: &Division,
@@ -104,7 +104,7 @@ pub(crate) fn division(
 }
 
 /// What a division's page shows under its heading (and what its live updates replace).
-pub(crate) fn division_body(
+pub fn division_body(
     event: &str,
     d: &Division,
     round: u32,
@@ -129,14 +129,14 @@ pub(crate) fn division_body(
 }
 
 /// What a player's page says about their game of the current round.
-pub(crate) enum GameState {
+pub enum GameState {
     NotPaired,
     Bye { round: u32, spread: i32 },
     Absent { round: u32 },
     Game(Box<GameInfo>),
 }
 
-pub(crate) struct GameInfo {
+pub struct GameInfo {
     pub round: u32,
     pub board: u32,
     pub opponent: PlayerId,
@@ -151,7 +151,7 @@ pub(crate) struct GameInfo {
     pub winner_submits: bool,
 }
 
-pub(crate) enum SlipState {
+pub enum SlipState {
     /// The result is in: won/lost/tie, the text of the scores, and how an online game ended.
     Final {
         words: &'static str,
@@ -169,7 +169,7 @@ pub(crate) enum SlipState {
     Open,
 }
 
-pub(crate) struct PlayerPage<'a> {
+pub struct PlayerPage<'a> {
     pub event: &'a str,
     pub key: &'a str,
     pub t: &'a Tournament,
@@ -179,7 +179,7 @@ pub(crate) struct PlayerPage<'a> {
     pub game: GameState,
 }
 
-pub(crate) fn player(p: &PlayerPage<'_>) -> Markup {
+pub fn player(p: &PlayerPage<'_>) -> Markup {
     let d = p.d;
     let here = format!("/p/{}/{}", enc(p.event), enc(p.key));
     let (through, _) = standings_through(d);

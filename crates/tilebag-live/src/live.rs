@@ -23,16 +23,12 @@
 //! stored it is made (and broadcast) then, otherwise it is forgotten; no event is lost or doubled.
 
 use crate::clock::GameClock;
-use crate::config::{Judge, Limits, ServeConfig};
+use crate::config::{Judge, Limits, LiveConfig};
 use crate::game_handle::{Command, GameHandle, HubError, Refused, Shared, Snapshot, Summary};
 use crate::health::{DbState, Monitored};
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
 use crate::quota::{WaitingGames, WaitingRefusal, WaitingSlot};
 use crate::server_error::ServerError;
-use crate::store::{
-    wall_ms, BotSeat, Checkpoint, DamagedGame, GameRecord, GameStatus, Store, StoreError,
-    StoredEvent, NOT_STARTED,
-};
 use crate::view::{observer_view, result_view, view_for, Audience, Moment, ResultView};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
@@ -45,6 +41,10 @@ use tilebag_core::game::Effect;
 use tilebag_core::gcg::{write_gcg, ExchangedTiles, GcgEventKind, GcgPlayer};
 use tilebag_core::replay::game_to_gcg;
 use tilebag_core::{Action, Actor, Event, Game, GameError, Placement, Position, Ruleset};
+use tilebag_store::{
+    wall_ms, BotSeat, Checkpoint, DamagedGame, GameRecord, GameStatus, Store, StoreError,
+    StoredEvent, NOT_STARTED,
+};
 use tokio::sync::{mpsc, watch};
 
 /// How long a finished game with no connection stays in memory.
@@ -54,18 +54,18 @@ pub use crate::meta::GameMeta;
 
 /// A game that ended: its id, final scores in seat order and why it ended (sent to whoever
 /// reports results).
-pub(crate) type Ended = (String, Final);
+pub type Ended = (String, Final);
 
 /// A game's final scores, in seat order, and why it ended (`None` if the stored record does not
 /// say).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Final {
+pub struct Final {
     pub scores: [i32; 2],
     pub reason: Option<tilebag_core::game::EndReason>,
 }
 
 /// What creating a game needs (already validated by the HTTP layer, checked again here).
-pub(crate) struct NewGame {
+pub struct NewGame {
     pub preset: Option<String>,
     /// The organiser's choices (`end-rack=double`, ...), validated against the preset's book.
     pub rules: Vec<String>,
@@ -86,41 +86,40 @@ pub(crate) struct NewGame {
 type Linked = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 /// Every game in memory, and what they share.
-pub(crate) struct Hub {
+pub struct Hub {
     /// The store, watched: writes are refused at once while the database is down.
     store: Arc<Monitored>,
     lexicons: HashMap<String, Judge>,
-    pub(crate) default_lexicon: String,
-    pub(crate) default_preset: String,
+    pub default_lexicon: String,
+    pub default_preset: String,
     time_scale: f64,
-    pub(crate) limits: Limits,
-    pub(crate) allow_seeds: bool,
-    pub(crate) quotas: crate::quota::Quotas,
+    pub limits: Limits,
+    pub allow_seeds: bool,
+    pub quotas: crate::quota::Quotas,
     /// Public games that have not started (under `quotas.max_waiting_games` and
     /// `max_waiting_per_address`).
     waiting: Arc<WaitingGames>,
     keep_waiting: std::sync::OnceLock<Linked>,
     /// Unfinished games that could not be restored, by id.
     damaged: Mutex<std::collections::BTreeMap<String, DamagedGame>>,
-    pub(crate) net: crate::net::NetLimits,
     games: RwLock<HashMap<String, GameHandle>>,
     loading: tokio::sync::Mutex<()>,
-    pub(crate) shutdown: watch::Receiver<bool>,
+    pub shutdown: watch::Receiver<bool>,
     /// Where games send their id and final scores when they end (the director's reporter).
     on_end: std::sync::OnceLock<mpsc::UnboundedSender<Ended>>,
     /// The lexicons the computer plays (and analyses) with.
-    pub(crate) engines: Arc<crate::bot::Engines>,
+    pub engines: Arc<crate::bot::Engines>,
     /// Analyses of ended games (`GET /api/games/{id}/analysis`).
-    pub(crate) analyses: crate::analysis_cache::Cache,
+    pub analyses: crate::analysis_cache::Cache,
     /// Counts changes to any game (created, joined, a move, a call, an end, an expiry): the
     /// lobby's and the director's pages are told through it (`push.rs`).
     changes: Arc<watch::Sender<u64>>,
 }
 
 impl Hub {
-    pub(crate) fn new(
+    pub fn new(
         store: Arc<Monitored>,
-        config: &ServeConfig,
+        config: &LiveConfig,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Hub> {
         Arc::new(Hub {
@@ -138,7 +137,6 @@ impl Hub {
             ),
             keep_waiting: std::sync::OnceLock::new(),
             damaged: Mutex::new(std::collections::BTreeMap::new()),
-            net: config.net,
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown,
@@ -150,7 +148,7 @@ impl Hub {
     }
 
     /// Told of every change to any game (a counter; only its changing matters).
-    pub(crate) fn changes(&self) -> watch::Receiver<u64> {
+    pub fn changes(&self) -> watch::Receiver<u64> {
         self.changes.subscribe()
     }
 
@@ -159,24 +157,24 @@ impl Hub {
     }
 
     /// The database's state as last found, and a way to check it now.
-    pub(crate) fn database(&self) -> &Arc<Monitored> {
+    pub fn database(&self) -> &Arc<Monitored> {
         &self.store
     }
 
     /// Tells which games are the director's, which wait for their players without expiring (set
     /// once, before games are restored).
-    pub(crate) fn keep_waiting_if(&self, linked: Linked) {
+    pub fn keep_waiting_if(&self, linked: Linked) {
         let _ = self.keep_waiting.set(linked);
     }
 
     /// Sends every game that ends from now on to `tx` (set once, before games are restored).
-    pub(crate) fn report_ends_to(&self, tx: mpsc::UnboundedSender<Ended>) {
+    pub fn report_ends_to(&self, tx: mpsc::UnboundedSender<Ended>) {
         let _ = self.on_end.set(tx);
     }
 
     /// The final scores of a stored game that has ended, and why it ended; `None` if it is live
     /// or unknown.
-    pub(crate) async fn ended_scores(&self, id: &str) -> Option<Final> {
+    pub async fn ended_scores(&self, id: &str) -> Option<Final> {
         if !crate::ids::plausible_id(id) {
             return None;
         }
@@ -196,7 +194,7 @@ impl Hub {
         })
     }
 
-    pub(crate) fn lexicon_names(&self) -> Vec<String> {
+    pub fn lexicon_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.lexicons.keys().cloned().collect();
         v.sort();
         v
@@ -205,7 +203,7 @@ impl Hub {
     /// Load every unfinished game and replay it (at startup). A game that cannot be read or
     /// replayed is kept out of play with its reason ([`Hub::damaged`]); the others run. Nothing
     /// is deleted. Returns how many were restored.
-    pub(crate) async fn restore_unfinished(&self) -> Result<usize, ServerError> {
+    pub async fn restore_unfinished(&self) -> Result<usize, ServerError> {
         let games = self.store.load_unfinished().await?;
         let mut n = 0;
         for one in games {
@@ -240,7 +238,7 @@ impl Hub {
     }
 
     /// The games kept out of play since start-up, with their reasons.
-    pub(crate) fn damaged(&self) -> Vec<DamagedGame> {
+    pub fn damaged(&self) -> Vec<DamagedGame> {
         self.damaged
             .lock()
             .expect("damaged lock")
@@ -395,7 +393,7 @@ impl Hub {
     }
 
     /// The game `id`, loading it from the store if it is not in memory (a finished game).
-    pub(crate) async fn get(&self, id: &str) -> Result<GameHandle, HubError> {
+    pub async fn get(&self, id: &str) -> Result<GameHandle, HubError> {
         if let Some(h) = self.games.read().expect("games lock").get(id) {
             if !h.tx.is_closed() {
                 return Ok(h.clone());
@@ -450,7 +448,7 @@ impl Hub {
         Ok(handle)
     }
 
-    pub(crate) async fn create(&self, req: NewGame) -> Result<GameHandle, HubError> {
+    pub async fn create(&self, req: NewGame) -> Result<GameHandle, HubError> {
         if req.seed.is_some() && !self.allow_seeds {
             return Err(HubError::SeedNotAllowed);
         }
@@ -563,7 +561,7 @@ impl Hub {
     }
 
     /// Stored games, newest first, with the live ones' current scores.
-    pub(crate) async fn list(&self, limit: usize) -> Result<Vec<ListEntry>, HubError> {
+    pub async fn list(&self, limit: usize) -> Result<Vec<ListEntry>, HubError> {
         let rows = self.store.list_games(limit).await?;
         let games = self.games.read().expect("games lock");
         Ok(rows
@@ -656,10 +654,7 @@ impl Hub {
     }
 
     /// Write every live game's time every `every`, so a restart loses at most that much.
-    pub(crate) fn spawn_checkpoints(
-        self: Arc<Self>,
-        every: Duration,
-    ) -> tokio::task::JoinHandle<()> {
+    pub fn spawn_checkpoints(self: Arc<Self>, every: Duration) -> tokio::task::JoinHandle<()> {
         let mut stop = self.shutdown.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
@@ -691,7 +686,7 @@ impl Hub {
         })
     }
 
-    pub(crate) async fn final_checkpoint(&self) {
+    pub async fn final_checkpoint(&self) {
         let clocks = self.live_clocks();
         if !clocks.is_empty() {
             match self.store.checkpoint(&clocks).await {
@@ -701,14 +696,14 @@ impl Hub {
         }
     }
 
-    pub(crate) fn stop_games(&self) {
+    pub fn stop_games(&self) {
         self.games.write().expect("games lock").clear();
     }
 }
 
 /// One entry of `GET /api/games`: nothing secret.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct ListEntry {
+pub struct ListEntry {
     pub id: String,
     pub players: [String; 2],
     pub preset: String,
@@ -1090,8 +1085,8 @@ impl GameTask {
         };
         match self.store.stored_event(&self.meta.id, u.stored.seq).await {
             Ok(Some(found)) => {
-                if crate::store::encode_event(&found.event)
-                    == crate::store::encode_event(&u.stored.event)
+                if tilebag_store::encode_event(&found.event)
+                    == tilebag_store::encode_event(&u.stored.event)
                 {
                     eprintln!(
                         "tilebag-server: game {}: event {} was stored before the database went \
@@ -1620,7 +1615,7 @@ fn reply_conn_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-pub(crate) fn game_error_code(e: &GameError) -> ErrorCode {
+pub fn game_error_code(e: &GameError) -> ErrorCode {
     match e {
         GameError::GameOver => ErrorCode::GameOver,
         GameError::OutOfTurn(_) => ErrorCode::OutOfTurn,

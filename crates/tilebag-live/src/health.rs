@@ -12,17 +12,17 @@
 //! be made, so they stop their clocks (WESPA 4.1(f), as when the server itself is down; see
 //! `live.rs`) and tell their clients; when it is back they go on.
 
-use crate::store::{GameRecord, Store, StoreError, StoreFuture, StoredEvent};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tilebag_store::{GameRecord, Store, StoreError, StoreFuture, StoredEvent};
 use tokio::sync::watch;
 
 /// How often a database that is down is probed.
-pub(crate) const PROBE_EVERY: Duration = Duration::from_millis(500);
+pub const PROBE_EVERY: Duration = Duration::from_millis(500);
 
 /// The database's state as the server last found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum DbState {
+pub enum DbState {
     Up,
     /// Down since `since`, for `reason`.
     Down {
@@ -32,13 +32,13 @@ pub(crate) enum DbState {
 }
 
 impl DbState {
-    pub(crate) fn is_down(&self) -> bool {
+    pub fn is_down(&self) -> bool {
         matches!(self, DbState::Down { .. })
     }
 }
 
 /// A store that tracks whether its database is reachable.
-pub(crate) struct Monitored {
+pub struct Monitored {
     inner: Arc<dyn Store>,
     state: watch::Sender<DbState>,
 }
@@ -52,7 +52,7 @@ fn reason(e: &StoreError) -> String {
 }
 
 impl Monitored {
-    pub(crate) fn new(inner: Arc<dyn Store>) -> Arc<Monitored> {
+    pub fn new(inner: Arc<dyn Store>) -> Arc<Monitored> {
         Arc::new(Monitored {
             inner,
             state: watch::Sender::new(DbState::Up),
@@ -60,11 +60,11 @@ impl Monitored {
     }
 
     /// The state now, and every change from now on.
-    pub(crate) fn subscribe(&self) -> watch::Receiver<DbState> {
+    pub fn subscribe(&self) -> watch::Receiver<DbState> {
         self.state.subscribe()
     }
 
-    pub(crate) fn state(&self) -> DbState {
+    pub fn state(&self) -> DbState {
         self.state.borrow().clone()
     }
 
@@ -130,7 +130,7 @@ impl Monitored {
     }
 
     /// Probe the database every [`PROBE_EVERY`] while it is down, until `stop`.
-    pub(crate) fn spawn_probe(
+    pub fn spawn_probe(
         self: &Arc<Self>,
         mut stop: watch::Receiver<bool>,
     ) -> tokio::task::JoinHandle<()> {
@@ -184,7 +184,7 @@ impl Store for Monitored {
         Box::pin(async move { self.read(self.inner.stored_event(game_id, seq).await) })
     }
 
-    fn checkpoint<'a>(&'a self, clocks: &'a [crate::store::Checkpoint]) -> StoreFuture<'a, ()> {
+    fn checkpoint<'a>(&'a self, clocks: &'a [tilebag_store::Checkpoint]) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.refuse_while_down()?;
             self.wrote(self.inner.checkpoint(clocks).await)
@@ -209,7 +209,7 @@ impl Store for Monitored {
         })
     }
 
-    fn load_unfinished(&self) -> StoreFuture<'_, Vec<crate::store::Unfinished>> {
+    fn load_unfinished(&self) -> StoreFuture<'_, Vec<tilebag_store::Unfinished>> {
         Box::pin(async move { self.read(self.inner.load_unfinished().await) })
     }
 

@@ -50,7 +50,7 @@ impl Default for Quotas {
 
 /// What counts as one client's address: an IPv4 address (also when mapped into IPv6), or an IPv6
 /// address's /64, which one client usually holds whole.
-pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
+pub fn address_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),
@@ -68,13 +68,13 @@ pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
 const PRUNE_AT: usize = 10_000;
 
 /// A token bucket per address: `per_minute` tokens a minute, as many at most.
-pub(crate) struct PerAddress {
+pub struct PerAddress {
     per_minute: u32,
     buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
 }
 
 impl PerAddress {
-    pub(crate) fn new(per_minute: u32) -> PerAddress {
+    pub fn new(per_minute: u32) -> PerAddress {
         PerAddress {
             per_minute,
             buckets: Mutex::new(HashMap::new()),
@@ -82,7 +82,7 @@ impl PerAddress {
     }
 
     /// Takes one token for `ip`; `Err(seconds)` until the next one if there is none.
-    pub(crate) fn take(&self, ip: IpAddr) -> Result<(), u64> {
+    pub fn take(&self, ip: IpAddr) -> Result<(), u64> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -107,13 +107,13 @@ impl PerAddress {
         }
     }
 
-    pub(crate) fn per_minute(&self) -> u32 {
+    pub fn per_minute(&self) -> u32 {
         self.per_minute
     }
 }
 
 /// The public games waiting for their players, in all and by the address that created them.
-pub(crate) struct WaitingGames {
+pub struct WaitingGames {
     max_total: usize,
     max_per_address: usize,
     total: AtomicUsize,
@@ -122,7 +122,7 @@ pub(crate) struct WaitingGames {
 
 /// Why a waiting game could not be created.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum WaitingRefusal {
+pub enum WaitingRefusal {
     /// The server's cap.
     Full(usize),
     /// The creator's address has this many waiting already.
@@ -131,7 +131,7 @@ pub(crate) enum WaitingRefusal {
 
 /// A waiting game's place under the caps; given back when dropped (the game started, expired
 /// or stopped).
-pub(crate) struct WaitingSlot {
+pub struct WaitingSlot {
     games: Arc<WaitingGames>,
     address: Option<IpAddr>,
 }
@@ -152,7 +152,7 @@ impl Drop for WaitingSlot {
 }
 
 impl WaitingGames {
-    pub(crate) fn new(max_total: usize, max_per_address: usize) -> Arc<WaitingGames> {
+    pub fn new(max_total: usize, max_per_address: usize) -> Arc<WaitingGames> {
         Arc::new(WaitingGames {
             max_total,
             max_per_address,
@@ -162,7 +162,7 @@ impl WaitingGames {
     }
 
     /// A place for a new game created from `ip`, or why not.
-    pub(crate) fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<WaitingSlot, WaitingRefusal> {
+    pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<WaitingSlot, WaitingRefusal> {
         let ip = address_key(ip);
         let mut m = self.by_address.lock().expect("waiting lock");
         if self.max_total > 0 && self.total.load(Ordering::Acquire) >= self.max_total {
@@ -182,7 +182,7 @@ impl WaitingGames {
 
     /// A place for a game restored from the store (its creator is not known; counted in all,
     /// never refused: it exists already).
-    pub(crate) fn restored(self: &Arc<Self>) -> WaitingSlot {
+    pub fn restored(self: &Arc<Self>) -> WaitingSlot {
         self.total.fetch_add(1, Ordering::AcqRel);
         WaitingSlot {
             games: self.clone(),
@@ -192,7 +192,7 @@ impl WaitingGames {
 }
 
 /// How long until `created_at_ms` (wall clock) is `expiry` old; zero if it is already.
-pub(crate) fn left_before_expiry(created_at_ms: i64, now_ms: i64, expiry: Duration) -> Duration {
+pub fn left_before_expiry(created_at_ms: i64, now_ms: i64, expiry: Duration) -> Duration {
     let age = Duration::from_millis(now_ms.saturating_sub(created_at_ms).max(0) as u64);
     expiry.saturating_sub(age)
 }

@@ -1,6 +1,6 @@
 //! A game's fixed facts, shared by the game's task (`live`) and the views (`view`).
 
-use crate::store::BotSeat;
+use tilebag_store::BotSeat;
 
 /// A game's fixed facts.
 #[derive(Debug, Clone)]
@@ -20,7 +20,7 @@ pub struct GameMeta {
 impl GameMeta {
     /// The seat a token opens, if any. The computer's seat opens to no token: only its actor
     /// (`bot.rs`) plays it.
-    pub(crate) fn seat_for_token(&self, token: &str) -> Option<usize> {
+    pub fn seat_for_token(&self, token: &str) -> Option<usize> {
         (0..2)
             .filter(|&s| self.bot.as_ref().is_none_or(|b| b.seat != s))
             .find(|&s| crate::ids::same_secret(&self.tokens[s], token))

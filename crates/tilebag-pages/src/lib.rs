@@ -11,12 +11,10 @@
 //! dash, results in words, the standings heading). Templates take plain data; they never reach
 //! the event files or the live games themselves.
 
-pub(crate) mod printouts;
-pub(crate) mod public;
-pub(crate) mod td;
+pub mod printouts;
+pub mod public;
+pub mod td;
 
-use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{html, Markup, DOCTYPE};
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -25,7 +23,7 @@ use tilebag_tournament::tables::{name_of, Table};
 use tilebag_tournament::{Division, Game, GameResult};
 
 /// Percent-encodes a path segment or query value.
-pub(crate) fn enc(s: &str) -> String {
+pub fn enc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
@@ -37,37 +35,26 @@ pub(crate) fn enc(s: &str) -> String {
     out
 }
 
-/// A page as an answer (never cached: every page shows live state).
-pub(crate) fn html_response(status: StatusCode, page: Markup) -> Response {
-    (
-        status,
-        [(header::CACHE_CONTROL, "no-store")],
-        Html(page.into_string()),
-    )
-        .into_response()
-}
-
-/// Back to `to` with a message (`Ok`) or an error (`Err`) to show there.
-pub(crate) fn back(to: &str, ok: Result<String, String>) -> Response {
+/// Where a form goes back to, with a message (`Ok`) or an error (`Err`) to show there.
+pub fn back_url(to: &str, ok: Result<String, String>) -> String {
     let sep = if to.contains('?') { '&' } else { '?' };
-    let url = match ok {
+    match ok {
         Ok(m) if m.is_empty() => to.to_string(),
         Ok(m) => format!("{to}{sep}msg={}", enc(&m)),
         Err(e) => format!("{to}{sep}err={}", enc(&e)),
-    };
-    Redirect::to(&url).into_response()
+    }
 }
 
 /// The `?msg=`/`?err=` a redirect carries back, and the page's own choices.
 #[derive(Deserialize, Default)]
-pub(crate) struct Flash {
+pub struct Flash {
     pub msg: Option<String>,
     pub err: Option<String>,
     pub round: Option<u32>,
     pub tab: Option<String>,
 }
 
-pub(crate) fn flash(f: &Flash) -> Markup {
+pub fn flash(f: &Flash) -> Markup {
     html! {
         @if let Some(m) = &f.msg { p.flash.ok #message role="status" { (m) } }
         @if let Some(e) = &f.err { p.flash.err #error role="alert" { (e) } }
@@ -113,7 +100,7 @@ fn head(title: &str, script: Option<&str>) -> Markup {
 }
 
 /// A director's page: the site navigation, the breadcrumbs from `/td`, and Sign out.
-pub(crate) fn director_layout(
+pub fn director_layout(
     title: &str,
     crumbs: &[(String, String)],
     body: Markup,
@@ -141,14 +128,14 @@ pub(crate) fn director_layout(
 
 /// What makes a players' page live: the stream its updates come from (`GET .../live`, Server-Sent
 /// Events) and the version of the body it was built with (see [`live_version`]).
-pub(crate) struct Live {
+pub struct Live {
     pub stream: String,
     pub version: String,
 }
 
 /// The version of a live page's body: a hash of its HTML, so that the page replaces its body only
 /// when the server's differs from the one it shows.
-pub(crate) fn live_version(body: &Markup) -> String {
+pub fn live_version(body: &Markup) -> String {
     // FNV-1a, 64 bits.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in body.0.as_bytes() {
@@ -162,7 +149,7 @@ pub(crate) fn live_version(body: &Markup) -> String {
 /// its updates from the server as they happen (`td.js`: pushed, not reloaded), with a line that
 /// says whether it is live and a box to turn that off (WCAG 2.2.2); without script it is a plain
 /// page.
-pub(crate) fn public_layout(title: &str, body: Markup, live: Option<&Live>) -> Markup {
+pub fn public_layout(title: &str, body: Markup, live: Option<&Live>) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -195,57 +182,48 @@ pub(crate) fn public_layout(title: &str, body: Markup, live: Option<&Live>) -> M
 }
 
 /// A refusal on a director's page.
-pub(crate) fn director_error(status: StatusCode, message: &str) -> Response {
-    html_response(
-        status,
-        director_layout(
-            "Refused",
-            &[],
-            html! { p.flash.err #error role="alert" { (message) } },
-            None,
-        ),
+pub fn director_error(message: &str) -> Markup {
+    director_layout(
+        "Refused",
+        &[],
+        html! { p.flash.err #error role="alert" { (message) } },
+        None,
     )
 }
 
 /// A refusal on a players' page: the message only (written for the public: no file path, no
 /// server detail), in the public layout.
-pub(crate) fn public_error(status: StatusCode, message: &str) -> Response {
-    html_response(
-        status,
-        public_layout(
-            "Not found",
-            html! { p.flash.err #error role="alert" { (message) } },
-            None,
-        ),
+pub fn public_error(message: &str) -> Markup {
+    public_layout(
+        "Not found",
+        html! { p.flash.err #error role="alert" { (message) } },
+        None,
     )
 }
 
-pub(crate) fn login_page(status: StatusCode, error: Option<&str>) -> Response {
-    html_response(
-        status,
-        html! {
-            (DOCTYPE)
-            html lang="en" {
-                (head("Director sign-in · tilebag", None))
-                body.page-td {
-                    (site_header("/td"))
-                    main.td.narrow #main {
-                        h1 { "Director sign-in" }
-                        @if let Some(e) = error { p.flash.err #error role="alert" { (e) } }
-                        form method="post" action="/td/login" {
-                            label { "Director key " input type="password" name="key" #key autocomplete="current-password" required; }
-                            button #sign-in { "Sign in" }
-                        }
-                        p { "The key is printed when " code { "tilebag serve" } " starts (or set with " code { "--director-key" } ")." }
+pub fn login_page(error: Option<&str>) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head("Director sign-in · tilebag", None))
+            body.page-td {
+                (site_header("/td"))
+                main.td.narrow #main {
+                    h1 { "Director sign-in" }
+                    @if let Some(e) = error { p.flash.err #error role="alert" { (e) } }
+                    form method="post" action="/td/login" {
+                        label { "Director key " input type="password" name="key" #key autocomplete="current-password" required; }
+                        button #sign-in { "Sign in" }
                     }
+                    p { "The key is printed when " code { "tilebag serve" } " starts (or set with " code { "--director-key" } ")." }
                 }
             }
-        },
-    )
+        }
+    }
 }
 
 /// A table of the tournament crate's, in its own scrolling box (the page never scrolls sideways).
-pub(crate) fn table(t: &Table, id: &str) -> Markup {
+pub fn table(t: &Table, id: &str) -> Markup {
     html! {
         div.scroll tabindex="0" {
             table id=(id) {
@@ -262,7 +240,7 @@ pub(crate) fn table(t: &Table, id: &str) -> Markup {
 
 /// Scores as written everywhere: `412–389`, with an en dash (a negative score with a minus
 /// sign, `−13–−7`, so the dash stays readable).
-pub(crate) fn score(a: i32, b: i32) -> String {
+pub fn score(a: i32, b: i32) -> String {
     let n = |x: i32| {
         if x < 0 {
             format!("\u{2212}{}", x.unsigned_abs())
@@ -274,7 +252,7 @@ pub(crate) fn score(a: i32, b: i32) -> String {
 }
 
 /// "round N", or the seeding for round 0.
-pub(crate) fn based_on_text(round: u32) -> String {
+pub fn based_on_text(round: u32) -> String {
     if round == 0 {
         "the seeding (ratings)".into()
     } else {
@@ -286,11 +264,11 @@ pub(crate) fn based_on_text(round: u32) -> String {
 /// departure (with the score it happened at, before the rule's margin was applied: "resigned at
 /// 0–0"), a game the director ended, the overtime limit. `seat0` is the pairing's player who had
 /// the game's first seat.
-pub(crate) fn ending_words(
+pub fn ending_words(
     d: &Division,
     g: &Game,
     seat0: u32,
-    res: &crate::view::ResultView,
+    res: &tilebag_live::view::ResultView,
 ) -> Option<String> {
     let player_at = |seat: usize| {
         let p = if seat == 0 {
@@ -325,7 +303,7 @@ pub(crate) fn ending_words(
 
 /// A game's result in words, scores with an en dash; `ending` says how an online game ended
 /// (so a resignation at 0–0 reads as a resignation, not as a tie).
-pub(crate) fn result_words(d: &Division, g: &Game, ending: Option<String>) -> String {
+pub fn result_words(d: &Division, g: &Game, ending: Option<String>) -> String {
     let base = match &g.result {
         Some(GameResult::Played {
             first_score,
@@ -366,7 +344,7 @@ pub(crate) fn result_words(d: &Division, g: &Game, ending: Option<String>) -> St
 
 /// The round the standings are shown after, and their heading: "after round N" only for a
 /// round whose results are all in; while one is in progress, how many of its games are in.
-pub(crate) fn standings_through(d: &Division) -> (u32, String) {
+pub fn standings_through(d: &Division) -> (u32, String) {
     let mut through = 0;
     for r in &d.rounds {
         let games: Vec<&Game> = r.pairings.iter().filter_map(|p| p.game()).collect();

@@ -3,6 +3,6 @@
 use tokio::sync::watch;
 
 /// Resolves once shutdown is signalled (or the sender is gone).
-pub(crate) async fn stopped(rx: &mut watch::Receiver<bool>) {
+pub async fn stopped(rx: &mut watch::Receiver<bool>) {
     let _ = rx.wait_for(|stop| *stop).await;
 }

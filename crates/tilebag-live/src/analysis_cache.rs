@@ -12,12 +12,12 @@ type Slot = Arc<tokio::sync::OnceCell<Result<Arc<String>, (ErrorCode, String)>>>
 
 /// The analyses made so far, by game id.
 #[derive(Default)]
-pub(crate) struct Cache {
+pub struct Cache {
     slots: Mutex<HashMap<String, Slot>>,
 }
 
 impl Cache {
-    pub(crate) fn slot(&self, id: &str) -> Slot {
+    pub fn slot(&self, id: &str) -> Slot {
         let mut slots = self.slots.lock().expect("analysis cache lock");
         if slots.len() >= KEEP && !slots.contains_key(id) {
             // Forget the finished ones; a new request recomputes.

@@ -6,7 +6,6 @@ use super::{
     based_on_text, director_layout, enc, flash, result_words, score, standings_through, table,
     Flash,
 };
-use crate::online_results::Conflict;
 use maud::{html, Markup};
 use std::collections::HashMap;
 use tilebag_core::Ruleset;
@@ -15,9 +14,21 @@ use tilebag_tournament::checks;
 use tilebag_tournament::tables::{
     firsts_table, name_of, players_table, ratings_table, standings_table, why_first, Table,
 };
-use tilebag_tournament::{Division, Method, Pairing, PlayerId, Tournament};
+use tilebag_tournament::{Division, GameResult, Method, Pairing, PlayerId, Tournament};
 
-pub(crate) fn div_url(event: &str, division: &str) -> String {
+/// An online game that ended but whose result is not the pairing's: the pairing already had a
+/// result (a slip, the director) when the game ended, so the event kept that one.
+pub struct Conflict {
+    pub round: u32,
+    pub board: u32,
+    pub game_id: String,
+    /// The online game's final scores, from the pairing's first player's side.
+    pub online: (i32, i32),
+    /// The result the event holds.
+    pub kept: GameResult,
+}
+
+pub fn div_url(event: &str, division: &str) -> String {
     format!("/td/{}/d/{}", enc(event), enc(division))
 }
 
@@ -26,7 +37,7 @@ fn event_url(event: &str) -> String {
 }
 
 /// A division's rules as the pages show them: the preset, and the organiser's choices if any.
-pub(crate) fn rules_text(d: &Division) -> String {
+pub fn rules_text(d: &Division) -> String {
     if d.config.rules.is_empty() {
         d.preset.clone()
     } else {
@@ -50,17 +61,12 @@ fn undo_link(event: &str) -> Markup {
 // ---------------------------------------------------------------------------------------------
 // Events.
 
-pub(crate) struct Damaged {
+pub struct Damaged {
     pub id: String,
     pub reason: String,
 }
 
-pub(crate) fn home(
-    f: &Flash,
-    list: &[EventEntry],
-    paths: &[String],
-    damaged: &[Damaged],
-) -> Markup {
+pub fn home(f: &Flash, list: &[EventEntry], paths: &[String], damaged: &[Damaged]) -> Markup {
     let body = html! {
         (flash(f))
         section aria-labelledby="events-h" {
@@ -112,7 +118,7 @@ pub(crate) fn home(
     director_layout("Tournament direction", &[], body, None)
 }
 
-pub(crate) fn event_page(f: &Flash, event: &str, t: &Tournament, default_preset: &str) -> Markup {
+pub fn event_page(f: &Flash, event: &str, t: &Tournament, default_preset: &str) -> Markup {
     let body = html! {
         (flash(f))
         p { (t.date.as_deref().unwrap_or("No date set")) }
@@ -178,7 +184,7 @@ pub(crate) fn event_page(f: &Flash, event: &str, t: &Tournament, default_preset:
 }
 
 /// The undo confirmation: what the newest action did, in words.
-pub(crate) fn undo_confirm(
+pub fn undo_confirm(
     event: &str,
     t: &Tournament,
     last: Option<(i64, String)>,
@@ -211,7 +217,7 @@ pub(crate) fn undo_confirm(
 // A division.
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Tab {
+pub enum Tab {
     Round,
     Players,
     Standings,
@@ -233,7 +239,7 @@ impl Tab {
     ];
 
     /// The tab a `?tab=` names; without one, Players until a round is paired, then Round.
-    pub(crate) fn from_query(q: Option<&str>, d: &Division) -> Tab {
+    pub fn from_query(q: Option<&str>, d: &Division) -> Tab {
         Tab::ALL
             .iter()
             .find(|(_, code, _)| Some(*code) == q)
@@ -247,7 +253,7 @@ impl Tab {
 }
 
 /// Where a live online game stands.
-pub(crate) enum OnlineStatus {
+pub enum OnlineStatus {
     NotFound,
     Ended,
     Called(String),
@@ -256,7 +262,7 @@ pub(crate) enum OnlineStatus {
     Live,
 }
 
-pub(crate) struct OnlineCell {
+pub struct OnlineCell {
     pub game_id: String,
     /// Seat links (seat 0 is the pairing's first player at the start), with the players' names.
     pub seats: [(String, String); 2],
@@ -266,13 +272,13 @@ pub(crate) struct OnlineCell {
 }
 
 /// A call for the director, from a live online game.
-pub(crate) struct Call {
+pub struct Call {
     pub round: u32,
     pub board: u32,
     pub who: String,
 }
 
-pub(crate) struct DivisionPage<'a> {
+pub struct DivisionPage<'a> {
     pub event: &'a str,
     pub t: &'a Tournament,
     pub d: &'a Division,
@@ -290,7 +296,7 @@ pub(crate) struct DivisionPage<'a> {
     pub default_lexicon: &'a str,
 }
 
-pub(crate) fn calls_banner(calls: &[Call]) -> Markup {
+pub fn calls_banner(calls: &[Call]) -> Markup {
     html! {
         @for c in calls {
             p.call-item {
@@ -302,7 +308,7 @@ pub(crate) fn calls_banner(calls: &[Call]) -> Markup {
     }
 }
 
-pub(crate) fn division_page(p: &DivisionPage<'_>) -> Markup {
+pub fn division_page(p: &DivisionPage<'_>) -> Markup {
     let d = p.d;
     let url = div_url(p.event, &d.name);
     let last = d.rounds.len() as u32;
@@ -882,7 +888,7 @@ fn submission_section(event: &str, d: &Division, dated: bool, ex: &str) -> Marku
 // ---------------------------------------------------------------------------------------------
 // Pairing preview and player links.
 
-pub(crate) struct Preview<'a> {
+pub struct Preview<'a> {
     pub event: &'a str,
     pub t: &'a Tournament,
     pub division: &'a str,
@@ -896,7 +902,7 @@ pub(crate) struct Preview<'a> {
     pub version: &'a str,
 }
 
-pub(crate) fn pair_preview(p: &Preview<'_>) -> Markup {
+pub fn pair_preview(p: &Preview<'_>) -> Markup {
     let here = div_url(p.event, p.division);
     let body = html! {
         section aria-labelledby="proposal-h" {
@@ -928,7 +934,7 @@ pub(crate) fn pair_preview(p: &Preview<'_>) -> Markup {
     )
 }
 
-pub(crate) fn links_page(
+pub fn links_page(
     event: &str,
     t: &Tournament,
     d: &Division,

@@ -109,7 +109,7 @@ fn describe(e: &tokio_postgres::Error) -> String {
 /// Whether an error means the database is out of reach (or cannot write now) rather than a
 /// fault of the statement: the connection was lost or refused, the server is shutting down or
 /// starting, has no room, or is a read-only standby after a failover.
-pub(crate) fn is_unavailable(e: &tokio_postgres::Error) -> bool {
+pub fn is_unavailable(e: &tokio_postgres::Error) -> bool {
     match e.code() {
         None => true,
         Some(code) => {

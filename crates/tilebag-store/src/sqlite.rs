@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS health (
 /// Whether a SQLite error means the file cannot be written now (rather than a fault of the
 /// statement): the disk is full, the file or its folder is read-only, an I/O error, the file
 /// cannot be opened, or another process holds its lock past the busy timeout.
-pub(crate) fn is_unavailable(e: &rusqlite::Error) -> bool {
+pub fn is_unavailable(e: &rusqlite::Error) -> bool {
     use rusqlite::ErrorCode::*;
     matches!(
         e.sqlite_error_code(),

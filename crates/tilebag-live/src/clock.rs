@@ -14,7 +14,7 @@
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct GameClock {
+pub struct GameClock {
     base_ms: i64,
     /// When game time last resumed from `base_ms`; `None` while the game waits to start or the
     /// clock is held (game time stands still at `base_ms`).
@@ -27,7 +27,7 @@ pub(crate) struct GameClock {
 
 impl GameClock {
     /// A clock that runs from `base_ms` now.
-    pub(crate) fn resume(base_ms: i64, scale: f64) -> GameClock {
+    pub fn resume(base_ms: i64, scale: f64) -> GameClock {
         GameClock {
             base_ms,
             resumed: Some(Instant::now()),
@@ -37,7 +37,7 @@ impl GameClock {
     }
 
     /// A clock standing at 0 until [`GameClock::start`].
-    pub(crate) fn waiting(scale: f64) -> GameClock {
+    pub fn waiting(scale: f64) -> GameClock {
         GameClock {
             base_ms: 0,
             resumed: None,
@@ -47,7 +47,7 @@ impl GameClock {
     }
 
     /// Start a waiting clock now (a started clock, running or held, is left as it is).
-    pub(crate) fn start(&mut self) {
+    pub fn start(&mut self) {
         if !self.started {
             self.started = true;
             self.resumed = Some(Instant::now());
@@ -55,23 +55,23 @@ impl GameClock {
     }
 
     /// Whether the game has started (false while it waits for its players; true while held).
-    pub(crate) fn is_started(&self) -> bool {
+    pub fn is_started(&self) -> bool {
         self.started
     }
 
     /// Whether game time runs now (false while the game waits to start, or is held).
-    pub(crate) fn is_running(&self) -> bool {
+    pub fn is_running(&self) -> bool {
         self.resumed.is_some()
     }
 
     /// Whether a started clock is held.
-    pub(crate) fn is_held(&self) -> bool {
+    pub fn is_held(&self) -> bool {
         self.started && self.resumed.is_none()
     }
 
     /// Hold a running clock at game time `at_ms` (at most the game time now): game time stands
     /// still there until [`GameClock::release`]. A waiting or held clock is left as it is.
-    pub(crate) fn hold(&mut self, at_ms: i64) {
+    pub fn hold(&mut self, at_ms: i64) {
         if self.resumed.is_some() {
             self.base_ms = at_ms.min(self.now_ms());
             self.resumed = None;
@@ -80,7 +80,7 @@ impl GameClock {
 
     /// Let a held clock run again from where it was held, or from `floor_ms` if that is later
     /// (an event stored meanwhile).
-    pub(crate) fn release(&mut self, floor_ms: i64) {
+    pub fn release(&mut self, floor_ms: i64) {
         if self.is_held() {
             self.base_ms = self.base_ms.max(floor_ms);
             self.resumed = Some(Instant::now());
@@ -88,7 +88,7 @@ impl GameClock {
     }
 
     /// The game time now.
-    pub(crate) fn now_ms(&self) -> i64 {
+    pub fn now_ms(&self) -> i64 {
         match self.resumed {
             Some(resumed) => {
                 let real = resumed.elapsed().as_secs_f64() * 1000.0;
@@ -101,7 +101,7 @@ impl GameClock {
     /// The instant at which the game time reaches `game_ms` (rounded up to the next millisecond
     /// of real time, so that waking then finds the deadline reached); `None` while the clock
     /// waits, since game time does not move then.
-    pub(crate) fn instant_for(&self, game_ms: i64) -> Option<Instant> {
+    pub fn instant_for(&self, game_ms: i64) -> Option<Instant> {
         let resumed = self.resumed?;
         let ahead = (game_ms - self.base_ms).max(0) as f64 / self.scale;
         Some(resumed + Duration::from_micros((ahead * 1000.0).ceil() as u64 + 1000))

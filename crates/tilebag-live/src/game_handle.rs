@@ -6,7 +6,6 @@
 use crate::clock::GameClock;
 use crate::meta::GameMeta;
 use crate::protocol::{ClientMessage, ErrorCode};
-use crate::store::{GameStatus, StoreError};
 use crate::view::{Audience, ObserverView, ResultView};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
@@ -14,11 +13,12 @@ use serde_json::Value;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use tilebag_core::Action;
+use tilebag_store::{GameStatus, StoreError};
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// A game's public state as the list shows it, kept current by the game's task.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct Summary {
+pub struct Summary {
     pub scores: [i32; 2],
     pub to_move: usize,
     pub seq: u64,
@@ -27,7 +27,7 @@ pub(crate) struct Summary {
     pub paused: Option<Option<usize>>,
 }
 
-pub(crate) struct Shared {
+pub struct Shared {
     pub ended: AtomicBool,
     /// Nobody started the game in time; its task has stopped.
     pub expired: AtomicBool,
@@ -41,12 +41,12 @@ pub(crate) struct Shared {
 }
 
 /// A reply to an HTTP request about a game.
-pub(crate) struct Snapshot {
+pub struct Snapshot {
     pub status: GameStatus,
     pub view: ObserverView,
 }
 
-pub(crate) enum Command {
+pub enum Command {
     Connect {
         audience: Audience,
         out: mpsc::Sender<Utf8Bytes>,
@@ -88,35 +88,35 @@ pub(crate) enum Command {
 
 /// A handle on a game's task.
 #[derive(Clone)]
-pub(crate) struct GameHandle {
+pub struct GameHandle {
     pub meta: Arc<GameMeta>,
     pub tx: mpsc::Sender<Command>,
     pub shared: Arc<Shared>,
 }
 
 impl GameHandle {
-    pub(crate) async fn send(&self, cmd: Command) -> Result<(), HubError> {
+    pub async fn send(&self, cmd: Command) -> Result<(), HubError> {
         self.tx.send(cmd).await.map_err(|_| HubError::Unavailable)
     }
 
-    pub(crate) fn is_ended(&self) -> bool {
+    pub fn is_ended(&self) -> bool {
         self.shared.ended.load(Ordering::Acquire)
     }
 
-    pub(crate) fn is_expired(&self) -> bool {
+    pub fn is_expired(&self) -> bool {
         self.shared.expired.load(Ordering::Acquire)
     }
 
-    pub(crate) fn summary(&self) -> Summary {
+    pub fn summary(&self) -> Summary {
         self.shared.summary.lock().expect("summary lock").clone()
     }
 
-    pub(crate) fn clock(&self) -> GameClock {
+    pub fn clock(&self) -> GameClock {
         *self.shared.clock.lock().expect("clock lock")
     }
 
     /// Subscribe a connection: the game sends it a `state` at once, then every change.
-    pub(crate) async fn connect(
+    pub async fn connect(
         &self,
         audience: Audience,
         out: mpsc::Sender<Utf8Bytes>,
@@ -132,7 +132,7 @@ impl GameHandle {
     }
 
     /// Watch the game as an observer: the view now, and a receiver of the latest view.
-    pub(crate) async fn watch(
+    pub async fn watch(
         &self,
     ) -> Result<Result<(Utf8Bytes, watch::Receiver<Utf8Bytes>), Refused>, HubError> {
         let (reply, rx) = oneshot::channel();
@@ -140,13 +140,13 @@ impl GameHandle {
         rx.await.map_err(|_| HubError::Unavailable)
     }
 
-    pub(crate) async fn snapshot(&self) -> Result<Snapshot, HubError> {
+    pub async fn snapshot(&self) -> Result<Snapshot, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Snapshot { reply }).await?;
         rx.await.map_err(|_| HubError::Unavailable)
     }
 
-    pub(crate) async fn gcg(&self) -> Result<String, HubError> {
+    pub async fn gcg(&self) -> Result<String, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Gcg { reply }).await?;
         rx.await.map_err(|_| HubError::Unavailable)
@@ -154,7 +154,7 @@ impl GameHandle {
 
     /// The director acts on the game; `Err` says why it was refused (the rules, or the
     /// database being down).
-    pub(crate) async fn director(&self, action: Action) -> Result<Result<(), Refused>, HubError> {
+    pub async fn director(&self, action: Action) -> Result<Result<(), Refused>, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Director { action, reply }).await?;
         rx.await.map_err(|_| HubError::Unavailable)
@@ -163,13 +163,13 @@ impl GameHandle {
 
 /// Why a game refused an action: an error code and a message for people.
 #[derive(Debug, Clone)]
-pub(crate) struct Refused {
+pub struct Refused {
     pub code: ErrorCode,
     pub message: String,
 }
 
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum HubError {
+pub enum HubError {
     #[error("no game {0:?}")]
     UnknownGame(String),
     #[error("the game's task has stopped (is the server shutting down?)")]
@@ -214,7 +214,7 @@ fn store_message(e: &StoreError) -> String {
 }
 
 impl HubError {
-    pub(crate) fn code(&self) -> ErrorCode {
+    pub fn code(&self) -> ErrorCode {
         match self {
             HubError::UnknownGame(_) => ErrorCode::UnknownGame,
             HubError::Unavailable => ErrorCode::Unavailable,
