@@ -1,6 +1,6 @@
 //! The evaluator: every move of a position with its equity, and the static player's choice.
 //!
-//! Equity is the score plus the value of the tiles kept ([`crate::leaves`]), while the bag holds
+//! Equity is the score plus the value of the tiles kept ([`crate::leave_table`]), while the bag holds
 //! tiles. With the bag empty the opponent's rack is known (it is every unseen tile), and leave
 //! values mean nothing: the choice is then searched exactly two plies deep (our move, then the
 //! opponent's best reply), counting the rack adjustment of whoever goes out
@@ -8,7 +8,7 @@
 
 use crate::cgp::CgpPosition;
 use crate::grid::{Grid, Tables, TablesError, N};
-use crate::leaves::Leaves;
+use crate::leave_table::{LeaveModel, LeaveTable};
 use crate::movegen::{generate, GenOptions, Graphs, LeaveIndex, Prepared};
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
@@ -73,23 +73,26 @@ pub struct Engine<'a> {
     pub lexicon: &'a Lexicon,
     pub graphs: Graphs<'a>,
     pub tables: &'a Tables,
-    pub leaves: &'a Leaves,
+    /// The value of every leave (see [`crate::leave_table`]).
+    pub leaves: &'a LeaveTable,
     /// Tiles the bag must hold for an exchange (NASPA IV.E.2.a: 7; WESPA 3.2.1: 7).
     pub exchange_min_bag: usize,
 }
 
 impl<'a> Engine<'a> {
-    pub fn new(
+    /// `leaves`: a [`LeaveTable`] (e.g. read from a `.klv2` file), or the weights model
+    /// [`crate::Leaves`] (its table is made on first use and kept with it).
+    pub fn new<L: LeaveModel + ?Sized>(
         lexicon: &'a Lexicon,
         tables: &'a Tables,
-        leaves: &'a Leaves,
+        leaves: &'a L,
         exchange_min_bag: usize,
     ) -> Engine<'a> {
         Engine {
             lexicon,
             graphs: Graphs::of(lexicon),
             tables,
-            leaves,
+            leaves: leaves.leave_table(),
             exchange_min_bag,
         }
     }
@@ -123,22 +126,22 @@ impl<'a> Engine<'a> {
         } else {
             0
         };
-        let leave_vals: Vec<f32> = (0..index.size)
-            .map(|u| {
+        let mut leave_vals: Vec<f32> = Vec::with_capacity(index.size);
+        if endgame {
+            leave_vals.extend((0..index.size).map(|u| {
                 let used = index.used_rack(&s.rack, u as u16);
                 let kept = s.rack.minus(&used);
-                if endgame {
-                    if kept.is_empty() {
-                        2.0 * opp_value as f32
-                    } else {
-                        // Tiles left when the bag is empty may be stuck: count them against us.
-                        -2.0 * kept.value(&self.tables.values) as f32
-                    }
+                if kept.is_empty() {
+                    2.0 * opp_value as f32
                 } else {
-                    self.leaves.value(&kept)
+                    // Tiles left when the bag is empty may be stuck: count them against us.
+                    -2.0 * kept.value(&self.tables.values) as f32
                 }
-            })
-            .collect();
+            }));
+        } else {
+            self.leaves
+                .rack_leaves(&s.rack, &mut leave_vals, &mut [0f32; 16]);
+        }
         let mut out = Vec::with_capacity(1024);
         generate(
             prep,

@@ -8,23 +8,76 @@
 //! The file format is text, one weight per line (`A1 1.5`, `A2 -2.0`, `?1 24.0`, `bal 2 3 1.0`,
 //! `QU 6.0`), `#` comments; unknown lines are an error naming the line.
 
+use crate::leave_table::{LeaveModel, LeaveShape, LeaveTable};
 use crate::rack::Rack;
+use std::sync::OnceLock;
 
 /// Vowels by code (A, E, I, O, U).
 const VOWELS: [usize; 5] = [1, 5, 9, 15, 21];
 
-/// The learned weights.
-#[derive(Clone, Debug, PartialEq)]
+/// The learned weights. The engine reads leaves from a full table: the weights evaluated on
+/// every leave ([`LeaveModel::leave_table`], made the first time it is asked and kept; the
+/// weights can only change through [`Leaves::set_weights`], which drops it).
 pub struct Leaves {
     /// `copy[code][k]`: the value of the (k+1)-th copy of a tile (k = 2 for the third and
     /// later). Code 0 is the blank.
-    pub copy: [[f32; 3]; 27],
+    copy: [[f32; 3]; 27],
     /// `balance[v][c]`: adjustment for v vowels and c consonants kept (blanks count as neither).
-    pub balance: [[f32; 8]; 8],
+    balance: [[f32; 8]; 8],
     /// Q kept together with a U.
-    pub qu: f32,
+    qu: f32,
     /// Games of self-play these weights were trained on (0: the hand-set defaults).
     pub games: u64,
+    /// The weights on every English leave, made on first use.
+    table: OnceLock<LeaveTable>,
+}
+
+impl Clone for Leaves {
+    /// The weights (the table is made again when the copy is first asked for it).
+    fn clone(&self) -> Leaves {
+        Leaves {
+            copy: self.copy,
+            balance: self.balance,
+            qu: self.qu,
+            games: self.games,
+            table: OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for Leaves {
+    fn eq(&self, other: &Leaves) -> bool {
+        self.weights() == other.weights() && self.games == other.games
+    }
+}
+
+impl std::fmt::Debug for Leaves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Leaves")
+            .field("games", &self.games)
+            .field("weights", &self.weights())
+            .finish()
+    }
+}
+
+impl LeaveTable {
+    /// The weights model evaluated on every leave of `shape`.
+    pub fn from_model(model: &Leaves, shape: LeaveShape) -> LeaveTable {
+        let mut values = Vec::with_capacity(shape.len());
+        values.push(0.0);
+        shape.for_each_leave(|leave| values.push(model.value(leave)));
+        let known = values.len() - 1;
+        LeaveTable::from_values(shape, values, known).expect("one value a leave")
+    }
+}
+
+impl LeaveModel for Leaves {
+    /// The weights evaluated on every English leave ([`LeaveTable::from_model`]; ~0.1 s the
+    /// first time, then kept with the weights).
+    fn leave_table(&self) -> &LeaveTable {
+        self.table
+            .get_or_init(|| LeaveTable::from_model(self, LeaveShape::english()))
+    }
 }
 
 /// The built-in weights for ENABLE, learned by `tilebag leaves train` (see the README).
@@ -91,6 +144,7 @@ impl Leaves {
             balance,
             qu: 6.0,
             games: 0,
+            table: OnceLock::new(),
         }
     }
 
@@ -178,6 +232,7 @@ impl Leaves {
 
     /// Sets the weights from a flat vector (the order of [`Leaves::weights`]).
     pub fn set_weights(&mut self, w: &[f32]) {
+        self.table = OnceLock::new();
         for (i, c) in self.copy.iter_mut().enumerate() {
             c.copy_from_slice(&w[i * 3..i * 3 + 3]);
         }
@@ -289,6 +344,35 @@ mod tests {
             let dot: f32 = f.iter().map(|&(i, x)| w[i] * x).sum();
             assert!((dot - l.value(&r)).abs() < 1e-3, "{s}");
         }
+    }
+
+    #[test]
+    fn the_model_table_gives_the_model_value_of_every_leave() {
+        let model = Leaves::enable();
+        let t = LeaveTable::from_model(model, LeaveShape::english());
+        assert_eq!(t.known(), 914_624);
+        let mut n = 0usize;
+        t.shape().for_each_leave(|leave| {
+            if n % 97 == 0 {
+                assert_eq!(t.value(leave), model.value(leave), "{leave}");
+            }
+            n += 1;
+        });
+        assert_eq!(n, 914_624);
+        for s in ["?", "S", "QU", "ERS", "AEINST", "??", "EEEEEE"] {
+            let leave = Rack::parse(s).unwrap();
+            assert_eq!(t.value(&leave), model.value(&leave), "{s}");
+        }
+        // The engine's table is the same, made once and kept.
+        assert_eq!(model.leave_table().values(), t.values());
+        assert!(std::ptr::eq(model.leave_table(), model.leave_table()));
+        // A copy whose weights change makes its own table.
+        let mut other = model.clone();
+        let mut w = other.weights();
+        w[19 * 3] += 1.0; // the first S
+        other.set_weights(&w);
+        let s = Rack::parse("S").unwrap();
+        assert_eq!(other.leave_table().value(&s), model.value(&s) + 1.0);
     }
 
     #[test]

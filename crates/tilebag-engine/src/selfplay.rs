@@ -29,12 +29,24 @@ pub fn play_game(
     seed: u64,
     sim: SimConfig,
 ) -> SelfPlayGame {
+    play_game_with([engine, engine], ruleset, levels, seed, sim)
+}
+
+/// Plays one game with an engine for each seat (each with its own leave table, say); the first
+/// seat's lexicon judges the words played (the engines should share it).
+pub fn play_game_with(
+    engines: [&Engine<'_>; 2],
+    ruleset: &Ruleset,
+    levels: [Level; 2],
+    seed: u64,
+    sim: SimConfig,
+) -> SelfPlayGame {
     let mut game = Game::new(ruleset.clone(), seed);
     let mut rngs = [Rng::new(seed ^ 0xB0B0_0001), Rng::new(seed ^ 0xB0B0_0002)];
     let mut at_ms = 0i64;
     let mut moves = 0usize;
     let mut notes = Vec::new();
-    let judge = engine.lexicon;
+    let judge = engines[0].lexicon;
     for _ in 0..1000 {
         if game.is_over() {
             break;
@@ -48,7 +60,7 @@ pub fn play_game(
                     .pending_play()
                     .map(|p| p.words.iter().map(|w| w.word.clone()).collect::<Vec<_>>())
                     .unwrap_or_default();
-                if should_challenge(engine, &words) {
+                if should_challenge(engines[seat], &words) {
                     Action::Challenge { words: Vec::new() }
                 } else {
                     Action::Accept
@@ -56,12 +68,12 @@ pub fn play_game(
             }
             _ => {
                 let s = Situation::from_game(&game, seat);
-                let m = choose(engine, &s, levels[seat], &mut rngs[seat], sim);
+                let m = choose(engines[seat], &s, levels[seat], &mut rngs[seat], sim);
                 let six = ruleset.six_zero;
                 let may_end =
                     six.ending == SixZeroEnding::EitherPlayerMayEnd && game.zero_run() >= six.turns;
                 moves += 1;
-                if may_end && ends_after_zeros(engine, &s, &m) {
+                if may_end && ends_after_zeros(engines[seat], &s, &m) {
                     Action::EndAfterSixZeros
                 } else {
                     m.action()

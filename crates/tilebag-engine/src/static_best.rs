@@ -6,8 +6,9 @@
 //! [`best_by_value_per_tiles`]: each anchor's score bound is raised, per number of tiles played,
 //! by the best leave that keeps the rest of the rack, anchors are searched from the highest bound
 //! down, and the search stops at the first bound that cannot beat the best equity found. The
-//! leave values are read from one array indexed by the sub-multiset used (nothing is allocated
-//! per move). Exchanges and the pass are then compared from the same array.
+//! leave values of the rack's sub-multisets are looked up once in the full table
+//! ([`crate::leave_table::LeaveTable::rack_leaves`]) into one array indexed by the sub-multiset
+//! used (nothing is allocated per move). Exchanges and the pass are then compared from the same array.
 
 use crate::engine::{Engine, Situation};
 use crate::movegen::{best_by_value_per_tiles, GenOptions, LeaveIndex, Prepared};
@@ -27,13 +28,8 @@ impl Engine<'_> {
         let mut leave_vals = Vec::with_capacity(index.size);
         // The best leave per number of tiles played.
         let mut bonus = [f32::NEG_INFINITY; 16];
-        for u in 0..index.size {
-            let used = index.used_rack(&s.rack, u as u16);
-            let v = self.leaves.value(&s.rack.minus(&used));
-            leave_vals.push(v);
-            let n = used.len().min(15);
-            bonus[n] = bonus[n].max(v);
-        }
+        self.leaves
+            .rack_leaves(&s.rack, &mut leave_vals, &mut bonus);
         let mut best = best_by_value_per_tiles(
             &prep,
             &s.rack,

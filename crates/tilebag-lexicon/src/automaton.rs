@@ -20,11 +20,13 @@
 //! ENABLE); it costs `4 × (2 × nodes + edges)` bytes.
 
 use crate::edge::{accepts, arc, is_last, letter};
+use std::borrow::Cow;
 
 /// See the module documentation.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Automaton {
-    table: Vec<u32>,
+    /// Made here, or (the built-in list's) read in place from the image embedded in the program.
+    table: Cow<'static, [u32]>,
     gaddag_root: u32,
     dawg_root: u32,
 }
@@ -118,8 +120,46 @@ impl Automaton {
         Automaton {
             gaddag_root: roots[0],
             dawg_root: roots[1],
-            table,
+            table: Cow::Owned(table),
         }
+    }
+
+    /// The `AUTO` section's payload (see [`crate::format`]): the two roots, then the table, each
+    /// word a little-endian u32.
+    pub(crate) fn to_le_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + 4 * self.table.len());
+        out.extend_from_slice(&self.gaddag_root.to_le_bytes());
+        out.extend_from_slice(&self.dawg_root.to_le_bytes());
+        for w in self.table.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// Reads what [`Automaton::to_le_bytes`] wrote, in place where it can (see
+    /// [`crate::format::le_words`]): `None` unless it is a whole number of words and the table is
+    /// well formed, so the generator's unchecked reads stay in bounds whatever the bytes.
+    /// (Whether it is the automaton of a given DAWG and GADDAG is not checked: the built-in
+    /// image, the only source of such bytes, is compared with a fresh build by a test.)
+    pub(crate) fn from_le_bytes(bytes: &'static [u8]) -> Option<Automaton> {
+        let (head, table) = bytes.split_at_checked(8)?;
+        let root = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+        let (gaddag_root, dawg_root) = (root(0), root(4));
+        let table = crate::format::le_words(table)?;
+        if !well_formed(&table, &[gaddag_root, dawg_root]) {
+            return None;
+        }
+        Some(Automaton {
+            table,
+            gaddag_root,
+            dawg_root,
+        })
+    }
+
+    /// Whether the table is read in place (from the built-in image), not copied.
+    #[cfg(test)]
+    pub(crate) fn in_place(&self) -> bool {
+        matches!(self.table, Cow::Borrowed(_))
     }
 
     /// The flat table (see the module documentation).
@@ -146,7 +186,8 @@ impl Automaton {
         child(&self.table, node, l)
     }
 
-    /// Bytes the table takes in memory.
+    /// Bytes the table takes (in memory, or for the built-in list in the program's image, mapped
+    /// from the executable and read in as the generator touches it).
     pub fn memory_bytes(&self) -> usize {
         self.table.len() * 4
     }
@@ -173,28 +214,42 @@ impl Automaton {
 /// makes (a node, `node + 1`, and `node + 2 + i` for each child `i` its set has) is in bounds.
 /// The move generator relies on it to read the table unchecked.
 pub(crate) fn well_formed(table: &[u32], roots: &[u32]) -> bool {
-    let mut starts = vec![false; table.len() + 1];
+    let len = table.len();
+    // The nodes' starts as bits (ENABLE's 1.6 million words: 200 KB, which the cache holds
+    // while the children are checked against it).
+    let mut starts = vec![0u64; len.div_ceil(64)];
     let mut n = 0;
-    while n < table.len() {
-        starts[n] = true;
-        if n + 1 >= table.len() {
+    while n < len {
+        starts[n / 64] |= 1 << (n % 64);
+        if n + 1 >= len {
             return false;
         }
         n += 2 + table[n].count_ones() as usize;
     }
-    if n != table.len() || table.len() < 2 || table[0] != 0 {
+    if n != len || len < 2 || table[0] != 0 {
         return false;
     }
-    let is_node = |c: u32| (c as usize) < table.len() && starts[c as usize];
-    let mut n = 0;
-    while n < table.len() {
-        let k = table[n].count_ones() as usize;
-        if !table[n + 2..n + 2 + k].iter().all(|&c| is_node(c)) {
-            return false;
+    let is_node = |c: u32| {
+        let c = c as usize;
+        c < len && starts[c / 64] >> (c % 64) & 1 != 0
+    };
+    // The nodes tile the table, so its children are the words that are neither a node's start
+    // nor the word after one: found 64 at a time from the bits, without walking the nodes again.
+    let mut ok = true;
+    let mut carry = 0u64;
+    for (w, &bits) in starts.iter().enumerate() {
+        let mut children = !(bits | bits << 1 | carry);
+        carry = bits >> 63;
+        let base = w * 64;
+        if len - base < 64 {
+            children &= (1u64 << (len - base)) - 1;
         }
-        n += 2 + k;
+        while children != 0 {
+            ok &= is_node(table[base + children.trailing_zeros() as usize]);
+            children &= children - 1;
+        }
     }
-    roots.iter().all(|&r| is_node(r))
+    ok && roots.iter().all(|&r| is_node(r))
 }
 
 /// The same nodes laid out breadth first from `roots` (the first root's levels, with the nodes
@@ -271,6 +326,92 @@ mod tests {
         assert!(!well_formed(&bad, &roots));
         // A root past the end.
         assert!(!well_formed(t, &[t.len() as u32]));
+    }
+
+    /// The check agrees with a plain one (walk the nodes, then look each child up among their
+    /// starts) on every table one word away from a real one, across 64-word boundaries: each
+    /// child bent to every index, each child set given one more or one fewer letter, every cut.
+    #[test]
+    fn the_bitwise_check_agrees_with_a_plain_walk() {
+        fn plain(table: &[u32], roots: &[u32]) -> bool {
+            let mut starts = Vec::new();
+            let mut n = 0;
+            while n < table.len() {
+                starts.push(n as u32);
+                n += 2 + table[n].count_ones() as usize;
+            }
+            if n != table.len() || table.len() < 2 || table[0] != 0 {
+                return false;
+            }
+            let is_node = |c: u32| starts.binary_search(&c).is_ok();
+            starts.iter().all(|&s| {
+                let (s, k) = (s as usize, table[s as usize].count_ones() as usize);
+                table[s + 2..s + 2 + k].iter().all(|&c| is_node(c))
+            }) && roots.iter().all(|&r| is_node(r))
+        }
+        let words = [
+            "CAT", "CATS", "SCAT", "ACT", "ACTS", "TACO", "COAT", "COATS", "COST", "SCOT", "DOG",
+            "GOD", "GODS", "DOGS", "ZA", "QI", "AX", "XI", "JO", "OX", "BOX", "FOX", "EXAM",
+        ];
+        let (g, dawg) = Gaddag::build(&words).unwrap();
+        let a = Automaton::new(g.edges(), &dawg);
+        let t = a.table();
+        assert!(
+            t.len() > 4 * 64,
+            "{} words: several 64-word blocks",
+            t.len()
+        );
+        let roots = [a.gaddag_root(), a.dawg_root()];
+        assert!(well_formed(t, &roots));
+        let mut node = 0;
+        let mut checked = 0;
+        while node < t.len() {
+            let k = t[node].count_ones() as usize;
+            for slot in node + 2..node + 2 + k {
+                for c in 0..t.len() as u32 + 2 {
+                    let mut bent = t.to_vec();
+                    bent[slot] = c;
+                    assert_eq!(
+                        well_formed(&bent, &roots),
+                        plain(&bent, &roots),
+                        "{slot} {c}"
+                    );
+                    checked += 1;
+                }
+            }
+            for bit in [0, 1, 13, 26, 31] {
+                let mut bent = t.to_vec();
+                bent[node] ^= 1 << bit;
+                assert_eq!(well_formed(&bent, &roots), plain(&bent, &roots));
+            }
+            node += 2 + k;
+        }
+        assert!(checked > 10_000);
+        for cut in 0..t.len() {
+            assert_eq!(
+                well_formed(&t[..cut], &roots),
+                plain(&t[..cut], &roots),
+                "cut {cut}"
+            );
+        }
+    }
+
+    /// The `AUTO` section's bytes read back to the same table; anything else is refused.
+    #[test]
+    fn the_table_reads_back_from_its_bytes() {
+        let (g, dawg) = Gaddag::build(&["CAT", "CATS", "AT", "TA"]).unwrap();
+        let a = Automaton::new(g.edges(), &dawg);
+        let bytes: &'static [u8] = Box::leak(a.to_le_bytes().into_boxed_slice());
+        assert_eq!(Automaton::from_le_bytes(bytes), Some(a.clone()));
+        assert_eq!(Automaton::from_le_bytes(&bytes[..bytes.len() - 4]), None);
+        assert_eq!(Automaton::from_le_bytes(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(Automaton::from_le_bytes(&bytes[..7]), None);
+        let mut bad = bytes.to_vec();
+        bad[..4].copy_from_slice(&(a.table().len() as u32).to_le_bytes());
+        assert_eq!(
+            Automaton::from_le_bytes(Box::leak(bad.into_boxed_slice())),
+            None
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@
 
 use crate::edge::{ACCEPTS, ARC_MASK, LAST, LETTER_SHIFT, SEPARATOR};
 use crate::error::LexiconError;
+use std::borrow::Cow;
 
 /// The edge encoding's limit, public here as before.
 pub use crate::edge::MAX_EDGES;
@@ -62,7 +63,9 @@ fn code(b: u8) -> u8 {
 /// A validated minimal DAWG.
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Dawg {
-    edges: Vec<u32>,
+    /// Built or read from a file, or (the built-in list's) read in place from the image
+    /// embedded in the program.
+    edges: Cow<'static, [u32]>,
     /// For each letter code, the index of the root's edge for it (0: none). Derived from
     /// `edges`, not stored: it saves scanning the widest node (up to 26 edges) on every lookup.
     root_index: [u32; 27],
@@ -88,11 +91,11 @@ pub(crate) struct Summary {
 impl Dawg {
     /// The graph of no words: just the sentinel.
     pub(crate) fn empty() -> Dawg {
-        Dawg::with_edges(vec![LAST])
+        Dawg::with_edges(Cow::Owned(vec![LAST]))
     }
 
     /// Wraps edges that are known to be valid (built here, or checked by `from_edges`).
-    fn with_edges(edges: Vec<u32>) -> Dawg {
+    fn with_edges(edges: Cow<'static, [u32]>) -> Dawg {
         let mut root_index = [0u32; 27];
         let root = edges.first().map_or(0, |&e| arc(e));
         if root != 0 {
@@ -111,6 +114,12 @@ impl Dawg {
         &self.edges
     }
 
+    /// Whether the edges are read in place (from the built-in image), not copied.
+    #[cfg(test)]
+    pub(crate) fn in_place(&self) -> bool {
+        matches!(self.edges, Cow::Borrowed(_))
+    }
+
     /// Number of nodes (sibling runs), not counting the sentinel.
     pub(crate) fn node_count(&self) -> usize {
         self.edges.iter().skip(1).filter(|&&e| is_last(e)).count()
@@ -123,116 +132,145 @@ impl Dawg {
         edges: Vec<u32>,
         base: usize,
     ) -> Result<(Dawg, Summary), LexiconError> {
-        let at = |i: usize| base + 4 * i;
-        let n = edges.len();
-        check_root(&edges, base, "DAWG", "")?;
-        for (i, &e) in edges.iter().enumerate() {
-            let a = arc(e);
-            if a != 0 && (a <= i || a >= n) {
-                return Err(LexiconError::corrupt(
-                    at(i),
-                    format!("edge {i} points to edge {a}: arcs must point forward, inside the {n} edges"),
-                ));
-            }
-            if i == 0 {
-                continue;
-            }
-            let l = letter(e);
-            if !(1..=26).contains(&l) {
-                return Err(LexiconError::corrupt(
-                    at(i),
-                    format!("edge {i} has letter code {l}; codes are 1..=26"),
-                ));
-            }
-            if a == 0 && !accepts(e) {
-                return Err(LexiconError::corrupt(
-                    at(i),
-                    format!("edge {i} leads nowhere and accepts nothing"),
-                ));
-            }
-            if !is_last(e) {
-                match edges.get(i + 1) {
-                    Some(&next) if letter(next) > l => {}
-                    Some(_) => {
-                        return Err(LexiconError::corrupt(
-                            at(i + 1),
-                            format!(
-                                "edge {} is not in letter order after its sibling {i}",
-                                i + 1
-                            ),
-                        ))
-                    }
-                    None => {
-                        return Err(LexiconError::corrupt(
-                            at(i),
-                            "the last edge does not end its sibling run",
-                        ))
-                    }
-                }
-            }
-        }
-
-        // Count words by length, from the last edge back: arcs point forward, so each child run
-        // is complete before any edge that points at it. Only arc targets need their run's
-        // counts kept.
-        let mut slot = vec![u32::MAX; n];
-        let mut targets = 0u32;
-        for &e in &edges {
-            let a = arc(e);
-            if a != 0 && slot[a] == u32::MAX {
-                slot[a] = 0;
-                targets += 1;
-            }
-        }
-        let mut next_slot = 0u32;
-        for s in slot.iter_mut().filter(|s| **s == 0) {
-            *s = next_slot;
-            next_slot += 1;
-        }
-        debug_assert_eq!(next_slot, targets);
-        let mut runs = vec![[0u32; 16]; targets as usize];
-        let mut acc = [0u32; 16];
-        for i in (1..n).rev() {
-            let e = edges[i];
-            if is_last(e) {
-                acc = [0; 16];
-            }
-            if accepts(e) {
-                acc[1] = acc[1].saturating_add(1);
-            }
-            let a = arc(e);
-            if a != 0 {
-                let child = runs[slot[a] as usize];
-                if child[MAX_WORD_LEN] != 0 {
-                    return Err(LexiconError::corrupt(
-                        at(i),
-                        format!("edge {i} starts paths longer than {MAX_WORD_LEN} letters"),
-                    ));
-                }
-                for len in 1..MAX_WORD_LEN {
-                    acc[len + 1] = acc[len + 1].saturating_add(child[len]);
-                }
-            }
-            if slot[i] != u32::MAX {
-                runs[slot[i] as usize] = acc;
-            }
-        }
-        let root = arc(edges[0]);
-        let counts_by_length = if root == 0 {
-            [0; 16]
-        } else {
-            runs[slot[root] as usize]
-        };
-        let word_count = counts_by_length.iter().map(|&c| u64::from(c)).sum();
-        Ok((
-            Dawg::with_edges(edges),
-            Summary {
-                word_count,
-                counts_by_length,
-            },
-        ))
+        check_edges(&edges, base)?;
+        let summary = count_words(&edges, base)?;
+        Ok((Dawg::with_edges(Cow::Owned(edges)), summary))
     }
 
+    /// The built-in image's DAWG, read in place: every invariant of the encoding checked but the
+    /// paths' lengths (a linear pass; lookups and enumeration never rely on those), the words not
+    /// counted (a test compares the image, its counts included, with a fresh build; counting
+    /// costs a few milliseconds of scattered reads).
+    pub(crate) fn from_image_edges(
+        edges: Cow<'static, [u32]>,
+        base: usize,
+    ) -> Result<Dawg, LexiconError> {
+        check_edges(&edges, base)?;
+        Ok(Dawg::with_edges(edges))
+    }
+}
+
+/// Checks every invariant of the encoding but the paths' lengths: the sentinel, forward arcs
+/// inside the edges, letters 1..=26 in strictly increasing order within a run, runs that end,
+/// no dead edges. `base` is the byte offset of edge 0 in the file, for errors.
+fn check_edges(edges: &[u32], base: usize) -> Result<(), LexiconError> {
+    let at = |i: usize| base + 4 * i;
+    let n = edges.len();
+    check_root(edges, base, "DAWG", "")?;
+    for (i, &e) in edges.iter().enumerate() {
+        let a = arc(e);
+        if a != 0 && (a <= i || a >= n) {
+            return Err(LexiconError::corrupt(
+                at(i),
+                format!(
+                    "edge {i} points to edge {a}: arcs must point forward, inside the {n} edges"
+                ),
+            ));
+        }
+        if i == 0 {
+            continue;
+        }
+        let l = letter(e);
+        if !(1..=26).contains(&l) {
+            return Err(LexiconError::corrupt(
+                at(i),
+                format!("edge {i} has letter code {l}; codes are 1..=26"),
+            ));
+        }
+        if a == 0 && !accepts(e) {
+            return Err(LexiconError::corrupt(
+                at(i),
+                format!("edge {i} leads nowhere and accepts nothing"),
+            ));
+        }
+        if !is_last(e) {
+            match edges.get(i + 1) {
+                Some(&next) if letter(next) > l => {}
+                Some(_) => {
+                    return Err(LexiconError::corrupt(
+                        at(i + 1),
+                        format!(
+                            "edge {} is not in letter order after its sibling {i}",
+                            i + 1
+                        ),
+                    ))
+                }
+                None => {
+                    return Err(LexiconError::corrupt(
+                        at(i),
+                        "the last edge does not end its sibling run",
+                    ))
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Counts the words of checked edges by length, and checks that no path is longer than
+/// [`MAX_WORD_LEN`].
+fn count_words(edges: &[u32], base: usize) -> Result<Summary, LexiconError> {
+    let at = |i: usize| base + 4 * i;
+    let n = edges.len();
+    // Count words by length, from the last edge back: arcs point forward, so each child run
+    // is complete before any edge that points at it. Only arc targets need their run's
+    // counts kept.
+    let mut slot = vec![u32::MAX; n];
+    let mut targets = 0u32;
+    for &e in edges {
+        let a = arc(e);
+        if a != 0 && slot[a] == u32::MAX {
+            slot[a] = 0;
+            targets += 1;
+        }
+    }
+    let mut next_slot = 0u32;
+    for s in slot.iter_mut().filter(|s| **s == 0) {
+        *s = next_slot;
+        next_slot += 1;
+    }
+    debug_assert_eq!(next_slot, targets);
+    let mut runs = vec![[0u32; 16]; targets as usize];
+    let mut acc = [0u32; 16];
+    for i in (1..n).rev() {
+        let e = edges[i];
+        if is_last(e) {
+            acc = [0; 16];
+        }
+        if accepts(e) {
+            acc[1] = acc[1].saturating_add(1);
+        }
+        let a = arc(e);
+        if a != 0 {
+            let child = runs[slot[a] as usize];
+            if child[MAX_WORD_LEN] != 0 {
+                return Err(LexiconError::corrupt(
+                    at(i),
+                    format!("edge {i} starts paths longer than {MAX_WORD_LEN} letters"),
+                ));
+            }
+            for len in 1..MAX_WORD_LEN {
+                acc[len + 1] = acc[len + 1].saturating_add(child[len]);
+            }
+        }
+        if slot[i] != u32::MAX {
+            runs[slot[i] as usize] = acc;
+        }
+    }
+    let root = arc(edges[0]);
+    let counts_by_length = if root == 0 {
+        [0; 16]
+    } else {
+        runs[slot[root] as usize]
+    };
+    let word_count = counts_by_length.iter().map(|&c| u64::from(c)).sum();
+    Ok(Summary {
+        word_count,
+        counts_by_length,
+    })
+}
+
+impl Dawg {
     /// Whether `word` (ASCII letters, either case) is in the lexicon. Anything else is not.
     pub(crate) fn contains(&self, word: &[u8]) -> bool {
         matches!(self.walk(word), Some(e) if accepts(e))
@@ -293,7 +331,7 @@ impl Dawg {
     /// Every word, in sorted order.
     pub(crate) fn words(&self) -> Words<'_> {
         let mut w = Words {
-            edges: &self.edges,
+            edges: &self.edges[..],
             stack: [0; MAX_WORD_LEN],
             depth: 0,
             word: [0; MAX_WORD_LEN],
@@ -795,7 +833,7 @@ pub(crate) fn build<S: AsRef<[u8]>>(words: &[S]) -> Result<Dawg, LexiconError> {
     }
     let root = pending.finish_root(&mut reg);
     let edges = lay_out(&reg, root, false)?;
-    Ok(Dawg::with_edges(edges))
+    Ok(Dawg::with_edges(Cow::Owned(edges)))
 }
 
 #[cfg(test)]
@@ -808,7 +846,7 @@ mod tests {
         w.dedup();
         let d = build(&w).unwrap();
         // Whatever we build must pass our own validation.
-        let (d2, s) = Dawg::from_edges(d.edges.clone(), 0).unwrap();
+        let (d2, s) = Dawg::from_edges(d.edges.to_vec(), 0).unwrap();
         assert_eq!(s.word_count, w.len() as u64);
         d2
     }
@@ -858,15 +896,35 @@ mod tests {
     #[test]
     fn validation_rejects_backward_arcs_and_bad_letters() {
         let d = dawg(&["AB"]);
-        let mut e = d.edges.clone();
+        let mut e = d.edges.to_vec();
         // Point the B edge's arc back to the root run.
         let last = e.len() - 1;
         e[last] |= 1;
-        assert!(Dawg::from_edges(e, 0).is_err());
-        let mut e = d.edges.clone();
+        assert!(Dawg::from_edges(e.clone(), 0).is_err());
+        assert!(Dawg::from_image_edges(Cow::Owned(e), 0).is_err());
+        let mut e = d.edges.to_vec();
         e[1] = (e[1] & !(31 << LETTER_SHIFT)) | (27 << LETTER_SHIFT);
-        assert!(Dawg::from_edges(e, 0).is_err());
+        assert!(Dawg::from_edges(e.clone(), 0).is_err());
+        assert!(Dawg::from_image_edges(Cow::Owned(e), 0).is_err());
         assert!(Dawg::from_edges(vec![], 0).is_err());
+        assert!(Dawg::from_image_edges(Cow::Owned(vec![]), 0).is_err());
+    }
+
+    /// The built-in image's check is the structure without the counts: a path over 15 letters
+    /// passes it, and lookups and enumeration on such a graph still stop (at 15 letters).
+    #[test]
+    fn the_image_check_leaves_out_only_the_lengths() {
+        let mut e = vec![LAST | 1];
+        for i in 1..=16u32 {
+            let arcv = if i < 16 { i + 1 } else { 0 };
+            e.push((1 << LETTER_SHIFT) | LAST | ACCEPTS | arcv);
+        }
+        let d = Dawg::from_image_edges(Cow::Owned(e), 0).unwrap();
+        assert!(d.contains(b"AAAAAAAAAAAAAAA"));
+        assert!(!d.contains(b"AAAAAAAAAAAAAAAA"));
+        let words: Vec<String> = d.words().collect();
+        assert_eq!(words.len(), MAX_WORD_LEN);
+        assert_eq!(words.last().unwrap().len(), MAX_WORD_LEN);
     }
 
     #[test]

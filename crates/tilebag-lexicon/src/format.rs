@@ -25,10 +25,16 @@
 //!   description are ignored, so later writers may append fields.
 //! - `DAWG`: the edges, one u32 each (see [`crate::dawg`] for the bit layout).
 //!
-//! And one optional section (no REQUIRED flag, so older readers skip it):
+//! And optional sections (no REQUIRED flag, so older readers skip them), each at most once:
 //!
 //! - `GDAG`: the GADDAG for move generation, one u32 per edge (see [`crate::gaddag`]). A file
 //!   without it (written before it existed) still loads; the GADDAG is then built in memory.
+//! - `GDGP`: the same GADDAG packed (see [`crate::gaddag::pack_edges`]); what files carry now.
+//! - `AUTO`: the move generator's node table (see [`crate::automaton`]): the GADDAG's root node
+//!   u32, the DAWG's root node u32, then the table, one u32 a word. Only the built-in ENABLE
+//!   image (`data/ENABLE1.tblex`) carries it, and only the built-in list reads it:
+//!   [`crate::Lexicon::from_bytes`] skips it, because a table from an arbitrary file would have
+//!   to be checked against the file's DAWG and GADDAG, which costs as much as making it.
 //!
 //! # Growing the format
 //!
@@ -63,6 +69,9 @@ pub const TAG_GDAG: [u8; 4] = *b"GDAG";
 /// [`crate::gaddag::pack_edges`]); about two thirds of the size. Readers that predate it skip
 /// it (not REQUIRED) and build the GADDAG in memory; this reader takes either section.
 pub const TAG_GDAG_PACKED: [u8; 4] = *b"GDGP";
+/// Tag of the prebuilt node table of the move generator (optional; only the built-in image has
+/// it, and only the built-in list reads it: see the module documentation).
+pub const TAG_AUTO: [u8; 4] = *b"AUTO";
 
 const HEADER_LEN: usize = 16;
 const ENTRY_LEN: usize = 16;
@@ -129,6 +138,16 @@ pub fn reseal(bytes: &mut [u8]) {
 /// Reads the section table of a file, after checking magic, version and checksum. Returns the
 /// known sections with the byte offset of each payload.
 pub(crate) fn read(bytes: &[u8]) -> Result<Vec<(Section<'_>, usize)>, LexiconError> {
+    read_sections(bytes, true)
+}
+
+/// [`read`], with the checksum checked only when `check_sum` is set: the built-in image is part
+/// of the program (and compared byte for byte with a fresh build by a test), so its 8.7 MB need
+/// no CRC on every start; everything else is checked as for a file.
+pub(crate) fn read_sections(
+    bytes: &[u8],
+    check_sum: bool,
+) -> Result<Vec<(Section<'_>, usize)>, LexiconError> {
     let len = bytes.len();
     if len < MAGIC.len() {
         return Err(if MAGIC.starts_with(bytes) {
@@ -152,7 +171,11 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Vec<(Section<'_>, usize)>, LexiconErr
     }
     let body = len - 4;
     let stored = u32_at(bytes, body, "the checksum")?;
-    let computed = crc32(&bytes[..body]);
+    let computed = if check_sum {
+        crc32(&bytes[..body])
+    } else {
+        stored
+    };
     if stored != computed {
         return Err(LexiconError::Checksum {
             stored,
@@ -195,7 +218,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Vec<(Section<'_>, usize)>, LexiconErr
             ));
         }
         spans.push((offset, end, entry));
-        let known = tag == TAG_META || tag == TAG_DAWG || tag == TAG_GDAG || tag == TAG_GDAG_PACKED;
+        let known = [TAG_META, TAG_DAWG, TAG_GDAG, TAG_GDAG_PACKED, TAG_AUTO].contains(&tag);
         if known {
             if out.iter().any(|(s, _)| s.tag == tag) {
                 return Err(LexiconError::corrupt(
@@ -287,6 +310,30 @@ impl<'a> Reader<'a> {
         String::from_utf8(b.to_vec())
             .map_err(|_| LexiconError::corrupt(at, format!("{what} is not valid UTF-8")))
     }
+}
+
+/// Little-endian `u32` words: read in place when the bytes are aligned for them and the machine
+/// is little-endian (the built-in image's sections: see `crate::builtin`), else copied. `None`
+/// if the bytes are not a whole number of words.
+pub(crate) fn le_words(bytes: &'static [u8]) -> Option<std::borrow::Cow<'static, [u32]>> {
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    #[cfg(target_endian = "little")]
+    {
+        // SAFETY: every bit pattern is a valid `u32`, and `align_to` hands out as the middle
+        // part only what is correctly aligned for it; the bytes live as long as the program.
+        let (head, words, tail) = unsafe { bytes.align_to::<u32>() };
+        if head.is_empty() && tail.is_empty() {
+            return Some(std::borrow::Cow::Borrowed(words));
+        }
+    }
+    Some(std::borrow::Cow::Owned(
+        bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    ))
 }
 
 fn u16_at(bytes: &[u8], at: usize, what: &'static str) -> Result<u16, LexiconError> {

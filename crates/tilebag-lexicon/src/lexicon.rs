@@ -2,11 +2,11 @@
 
 use crate::anagram::AnagramSet;
 use crate::automaton::Automaton;
-use crate::dawg::{self, Dawg, Words, MAX_WORD_LEN};
+use crate::dawg::{self, Dawg, Summary, Words, MAX_WORD_LEN};
 use crate::error::LexiconError;
 use crate::fingerprint::Fingerprint;
 use crate::format::{
-    self, Reader, Section, FLAG_REQUIRED, TAG_DAWG, TAG_GDAG, TAG_GDAG_PACKED, TAG_META,
+    self, Reader, Section, FLAG_REQUIRED, TAG_AUTO, TAG_DAWG, TAG_GDAG, TAG_GDAG_PACKED, TAG_META,
 };
 use crate::gaddag::Gaddag;
 use crate::wordlist::{normalize, sorted_words, uppercase_list};
@@ -24,13 +24,17 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone)]
 pub struct Lexicon {
     dawg: Dawg,
-    /// The GADDAG for move generation: read from the file's `GDAG` section, or built from the
-    /// words on first use (files written before the section existed, and the built-in list).
+    /// The GADDAG for move generation: read from the file's `GDGP` (or `GDAG`) section, read
+    /// on first use from the built-in image, or built from the words on first use (files
+    /// written before the section existed, word lists).
     gaddag: OnceLock<Gaddag>,
-    /// Whether `gaddag` came from the file.
+    /// Whether `gaddag` came, or will come, from a file (the built-in image included).
     gaddag_from_file: bool,
-    /// The generator's flat node table of the GADDAG and DAWG, made on first use.
+    /// The generator's flat node table of the GADDAG and DAWG, made on first use (read from the
+    /// built-in image for the built-in list).
     automaton: OnceLock<Automaton>,
+    /// The built-in list's prebuilt sections (see `crate::builtin`); `None` for every other.
+    prebuilt: Option<Prebuilt>,
     /// The bingo filter (words of 7 letters or more), made on first use.
     anagrams: OnceLock<AnagramSet>,
     /// Bytes of the packed GADDAG section, once known (`to_bytes` makes it; `build_stats`
@@ -42,6 +46,27 @@ pub struct Lexicon {
     counts_by_length: [u32; 16],
     source: Fingerprint,
     dropped_long: u32,
+}
+
+/// The sections of the built-in image a lexicon reads its GADDAG and node table from on first
+/// use (see `crate::builtin`). They describe the lexicon's own words, so a clone or a renamed
+/// copy keeps them.
+#[derive(Clone, Copy)]
+pub(crate) struct Prebuilt {
+    /// The packed GADDAG section (`GDGP`) and its offset in the image.
+    pub gaddag: (&'static [u8], usize),
+    /// The node table section (`AUTO`).
+    pub automaton: &'static [u8],
+}
+
+impl std::fmt::Debug for Prebuilt {
+    // A summary: the sections run to megabytes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prebuilt")
+            .field("gaddag_bytes", &self.gaddag.0.len())
+            .field("automaton_bytes", &self.automaton.len())
+            .finish()
+    }
 }
 
 /// Figures about a built lexicon, for `lexicon info` and the closing notes of benchmarks.
@@ -77,10 +102,20 @@ impl PartialEq for Lexicon {
 impl Eq for Lexicon {}
 
 impl Lexicon {
-    /// The GADDAG of the words, for move generation: the file's own, or built in memory on first
-    /// use (about a quarter of a second for ENABLE) and kept.
+    /// The GADDAG of the words, for move generation: the file's own, the built-in image's
+    /// (unpacked and checked on first use, about 25 ms), or built in memory on first use (about a
+    /// quarter of a second for ENABLE) and kept.
     pub fn gaddag(&self) -> &Gaddag {
         self.gaddag.get_or_init(|| {
+            // The image's section is checked as a file's would be; it cannot fail (a test
+            // compares the image with a fresh build), but if it did the GADDAG is built instead.
+            if let Some(g) = self.prebuilt.and_then(|p| {
+                let (data, at) = p.gaddag;
+                let edges = crate::gaddag::unpack_edges(data, at).ok()?;
+                checked_gaddag(edges, at, self.dawg.edges(), self.word_count).ok()
+            }) {
+                return g;
+            }
             // From our own validated DAWG, so the build cannot fail short of the format's edge
             // limit; an empty GADDAG is the fallback rather than a panic.
             Gaddag::from_dawg(self.dawg.edges())
@@ -89,10 +124,14 @@ impl Lexicon {
     }
 
     /// The move generator's node table of the GADDAG and the DAWG (see [`crate::automaton`]),
-    /// made on first use and kept.
+    /// made on first use (about 70 ms for ENABLE) and kept; the built-in list reads its own in
+    /// place from the image instead, once checked to be well formed (a few milliseconds).
     pub fn automaton(&self) -> &Automaton {
-        self.automaton
-            .get_or_init(|| Automaton::new(self.gaddag().edges(), self.dawg.edges()))
+        self.automaton.get_or_init(|| {
+            self.prebuilt
+                .and_then(|p| Automaton::from_le_bytes(p.automaton))
+                .unwrap_or_else(|| Automaton::new(self.gaddag().edges(), self.dawg.edges()))
+        })
     }
 
     /// The lexicon's anagrams (see [`crate::anagram`]): a filter that says whether some word may
@@ -167,6 +206,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
+            prebuilt: None,
             anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
@@ -185,6 +225,7 @@ impl Lexicon {
             gaddag: OnceLock::new(),
             gaddag_from_file: false,
             automaton: OnceLock::new(),
+            prebuilt: None,
             anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name: name.to_owned(),
@@ -319,6 +360,12 @@ impl Lexicon {
 
     /// The file form (see [`crate::format`]).
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.file_bytes(false)
+    }
+
+    /// The file form, with the generator's node table as an `AUTO` section after the others
+    /// when `with_automaton` is set (the built-in image: see `crate::builtin`).
+    pub(crate) fn file_bytes(&self, with_automaton: bool) -> Vec<u8> {
         let meta = self.meta_section();
         let dawg: Vec<u8> = self
             .dawg
@@ -328,7 +375,12 @@ impl Lexicon {
             .collect();
         let gdag = crate::gaddag::pack_edges(self.gaddag().edges());
         let _ = self.packed_gaddag_len.set(gdag.len());
-        format::write(&[
+        let auto = if with_automaton {
+            self.automaton().to_le_bytes()
+        } else {
+            Vec::new()
+        };
+        let mut sections = vec![
             Section {
                 tag: TAG_META,
                 flags: FLAG_REQUIRED,
@@ -344,13 +396,88 @@ impl Lexicon {
                 flags: 0,
                 data: &gdag,
             },
-        ])
+        ];
+        if with_automaton {
+            sections.push(Section {
+                tag: TAG_AUTO,
+                flags: 0,
+                data: &auto,
+            });
+        }
+        format::write(&sections)
     }
 
     /// Reads and fully validates a lexicon file's bytes. Any truncation or corruption is an
-    /// error naming the byte offset (never a panic).
+    /// error naming the byte offset (never a panic). An `AUTO` section is skipped (see
+    /// [`crate::format`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Lexicon, LexiconError> {
         let sections = format::read(bytes)?;
+        let mut lex = Lexicon::from_meta_and_dawg(&sections)?;
+        let packed = sections
+            .iter()
+            .find(|(s, _)| s.tag == TAG_GDAG_PACKED)
+            .map(|&(g, g_at)| crate::gaddag::unpack_edges(g.data, g_at).map(|e| (e, g_at)))
+            .transpose()?;
+        let raw = sections.iter().find(|(s, _)| s.tag == TAG_GDAG);
+        let edges_at = if let Some(p) = packed {
+            Some(p)
+        } else if let Some(&(g, g_at)) = raw {
+            whole_edges(g.data, g_at, "GADDAG")?;
+            Some((
+                g.data
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+                g_at,
+            ))
+        } else {
+            None
+        };
+        if let Some((g_edges, g_at)) = edges_at {
+            let built = checked_gaddag(g_edges, g_at, lex.dawg.edges(), lex.word_count)?;
+            let _ = lex.gaddag.set(built);
+            lex.gaddag_from_file = true;
+        }
+        Ok(lex)
+    }
+
+    /// The lexicon of a file's META and DAWG sections, both checked, the DAWG's word counts
+    /// against META's (its GADDAG not yet known).
+    fn from_meta_and_dawg(sections: &[(Section<'_>, usize)]) -> Result<Lexicon, LexiconError> {
+        Lexicon::from_meta_and(sections, |bytes, at| {
+            whole_edges(bytes, at, "DAWG")?;
+            let edges: Vec<u32> = bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let (dawg, summary) = Dawg::from_edges(edges, at)?;
+            Ok((dawg, Some(summary)))
+        })
+    }
+
+    /// The lexicon of the built-in image's sections (see `crate::builtin`): META read, the DAWG
+    /// read in place and its structure checked (its counts are the image's, which a test
+    /// compares with a fresh build's), the GADDAG and the node table read from `prebuilt` on
+    /// first use.
+    pub(crate) fn from_image(
+        sections: &[(Section<'static>, usize)],
+        prebuilt: Prebuilt,
+    ) -> Result<Lexicon, LexiconError> {
+        let lex = Lexicon::from_meta_and(sections, |bytes, at| {
+            whole_edges(bytes, at, "DAWG")?;
+            let edges = format::le_words(bytes)
+                .ok_or_else(|| LexiconError::corrupt(at, "the DAWG section is misaligned"))?;
+            Ok((Dawg::from_image_edges(edges, at)?, None))
+        })?;
+        Ok(lex.with_prebuilt(prebuilt))
+    }
+
+    /// The lexicon of META and of the DAWG `dawg` makes of the DAWG section (and its offset),
+    /// checked against META's counts when `dawg` counted its words.
+    fn from_meta_and<'a>(
+        sections: &[(Section<'a>, usize)],
+        dawg: impl FnOnce(&'a [u8], usize) -> Result<(Dawg, Option<Summary>), LexiconError>,
+    ) -> Result<Lexicon, LexiconError> {
         let find = |tag: [u8; 4]| {
             sections
                 .iter()
@@ -390,82 +517,30 @@ impl Lexicon {
         let name = r.string("the name")?;
         let description = r.string("the description")?;
 
-        if dawg_bytes.len() % 4 != 0 {
-            return Err(LexiconError::corrupt(
-                dawg_at,
-                format!(
-                    "the DAWG section is {} bytes, not a whole number of edges",
-                    dawg_bytes.len()
-                ),
-            ));
-        }
-        let edges: Vec<u32> = dawg_bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let (dawg, summary) = Dawg::from_edges(edges, dawg_at)?;
-        if summary.word_count != u64::from(word_count) {
-            return Err(LexiconError::corrupt(
-                meta_at,
-                format!(
-                    "the header says {word_count} words but the DAWG holds {}",
-                    summary.word_count
-                ),
-            ));
-        }
-        if summary.counts_by_length != counts_by_length {
-            return Err(LexiconError::corrupt(
-                counts_at,
-                "the counts by length disagree with the DAWG",
-            ));
-        }
-        let gaddag = OnceLock::new();
-        let mut gaddag_from_file = false;
-        let packed = sections
-            .iter()
-            .find(|(s, _)| s.tag == TAG_GDAG_PACKED)
-            .map(|&(g, g_at)| crate::gaddag::unpack_edges(g.data, g_at).map(|e| (e, g_at)))
-            .transpose()?;
-        let raw = sections.iter().find(|(s, _)| s.tag == TAG_GDAG);
-        let edges_at = if let Some(p) = packed {
-            Some(p)
-        } else if let Some(&(g, g_at)) = raw {
-            if g.data.len() % 4 != 0 {
+        let (dawg, summary) = dawg(dawg_bytes, dawg_at)?;
+        if let Some(summary) = summary {
+            if summary.word_count != u64::from(word_count) {
                 return Err(LexiconError::corrupt(
-                    g_at,
+                    meta_at,
                     format!(
-                        "the GADDAG section is {} bytes, not a whole number of edges",
-                        g.data.len()
+                        "the header says {word_count} words but the DAWG holds {}",
+                        summary.word_count
                     ),
                 ));
             }
-            Some((
-                g.data
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect(),
-                g_at,
-            ))
-        } else {
-            None
-        };
-        if let Some((g_edges, g_at)) = edges_at {
-            let built = Gaddag::from_edges(g_edges, g_at, dawg.edges())?;
-            let n = built.word_count();
-            if n != u64::from(word_count) {
+            if summary.counts_by_length != counts_by_length {
                 return Err(LexiconError::corrupt(
-                    g_at,
-                    format!("the header says {word_count} words but the GADDAG holds {n}"),
+                    counts_at,
+                    "the counts by length disagree with the DAWG",
                 ));
             }
-            let _ = gaddag.set(built);
-            gaddag_from_file = true;
         }
         Ok(Lexicon {
             dawg,
-            gaddag,
-            gaddag_from_file,
+            gaddag: OnceLock::new(),
+            gaddag_from_file: false,
             automaton: OnceLock::new(),
+            prebuilt: None,
             anagrams: OnceLock::new(),
             packed_gaddag_len: OnceLock::new(),
             name,
@@ -483,6 +558,26 @@ impl Lexicon {
         })
     }
 
+    /// This lexicon reading its GADDAG and node table from the built-in image's sections on
+    /// first use (see `crate::builtin`); they must be those of its words.
+    fn with_prebuilt(mut self, prebuilt: Prebuilt) -> Lexicon {
+        self.prebuilt = Some(prebuilt);
+        self.gaddag_from_file = true;
+        self
+    }
+
+    /// Whether the GADDAG and the node table are read from the built-in image.
+    #[cfg(test)]
+    pub(crate) fn is_prebuilt(&self) -> bool {
+        self.prebuilt.is_some()
+    }
+
+    /// Whether the DAWG's edges are read in place from the built-in image.
+    #[cfg(test)]
+    pub(crate) fn dawg_in_place(&self) -> bool {
+        self.dawg.in_place()
+    }
+
     /// Reads a lexicon file (see [`Lexicon::from_bytes`]); errors name the path.
     pub fn load(path: impl AsRef<Path>) -> Result<Lexicon, LexiconError> {
         let path = path.as_ref();
@@ -495,35 +590,40 @@ impl Lexicon {
         let path = path.as_ref();
         std::fs::write(path, self.to_bytes()).map_err(|e| LexiconError::io(path, e))
     }
-
-    /// The built-in ENABLE1 word list, compiled on first use and kept for the life of the
-    /// process (about 25 ms in a release build; the list itself is embedded in the binary).
-    ///
-    /// ENABLE (Enhanced North American Benchmark LExicon), compiled by Alan Beale with M. Cooper,
-    /// is in the public domain; see `NOTICE`. It is not a tournament lexicon (it lacks QI, ZA,
-    /// OK...), but it is the judge when no lexicon is named.
-    pub fn builtin_enable() -> &'static Lexicon {
-        static BUILTIN: OnceLock<Lexicon> = OnceLock::new();
-        BUILTIN.get_or_init(|| {
-            // The embedded list is plain uppercase words (tested), so this cannot fail; an empty
-            // lexicon is the fallback rather than a panic.
-            let upper = uppercase_list(ENABLE1_TEXT);
-            sorted_words(&upper)
-                .and_then(|words| Lexicon::from_sorted(&words, BUILTIN_NAME))
-                .unwrap_or_else(|_| Lexicon::empty(BUILTIN_NAME))
-                .with_description(BUILTIN_DESCRIPTION)
-        })
-    }
 }
 
-/// Name of the built-in lexicon.
-pub const BUILTIN_NAME: &str = "ENABLE1 (built-in)";
-const BUILTIN_DESCRIPTION: &str =
-    "ENABLE (Enhanced North American Benchmark LExicon), compiled by \
-     Alan Beale with M. Cooper; public domain. Words over 15 letters dropped.";
+/// An error unless `bytes`, the section of a graph (`what`) at `at`, are whole edges.
+fn whole_edges(bytes: &[u8], at: usize, what: &str) -> Result<(), LexiconError> {
+    if bytes.len() % 4 == 0 {
+        return Ok(());
+    }
+    Err(LexiconError::corrupt(
+        at,
+        format!(
+            "the {what} section is {} bytes, not a whole number of edges",
+            bytes.len()
+        ),
+    ))
+}
 
-/// The embedded ENABLE1 word list (`data/ENABLE1.txt`, 172,820 words).
-pub const ENABLE1_TEXT: &[u8] = include_bytes!("../data/ENABLE1.txt");
+/// A GADDAG read from a file (or the built-in image), checked as the generator needs it and
+/// against the header's word count.
+fn checked_gaddag(
+    edges: Vec<u32>,
+    at: usize,
+    dawg: &[u32],
+    word_count: u32,
+) -> Result<Gaddag, LexiconError> {
+    let built = Gaddag::from_edges(edges, at, dawg)?;
+    let n = built.word_count();
+    if n != u64::from(word_count) {
+        return Err(LexiconError::corrupt(
+            at,
+            format!("the header says {word_count} words but the GADDAG holds {n}"),
+        ));
+    }
+    Ok(built)
+}
 
 pub(crate) fn file_stem(path: &Path) -> String {
     path.file_stem()

@@ -24,13 +24,15 @@
 //! # Ok::<(), tilebag_lexicon::LexiconError>(())
 //! ```
 //!
-//! The built-in ENABLE1 is embedded as text and compiled on first use (a `OnceLock`), rather than
-//! compiled by a build script: a build script would share the code awkwardly and run unoptimised
-//! on clean builds, while the lazy build costs about 25 ms of a release binary's first judgement
-//! (under 0.2 s in a debug build), and only when no lexicon is named.
+//! The built-in ENABLE1 is embedded as a prebuilt image (`data/ENABLE1.tblex`: the DAWG, the
+//! GADDAG and the move generator's node table, exactly as the builder makes them from
+//! `data/ENABLE1.txt`, which a test checks byte for byte), read on first use (a `OnceLock`), so
+//! the judge and the move generator are ready in milliseconds; [`mod@builtin`] says why it is
+//! committed rather than made by a build script.
 
 pub mod anagram;
 pub mod automaton;
+pub mod builtin;
 pub mod dawg;
 mod edge;
 mod error;
@@ -46,13 +48,14 @@ mod wordlist;
 
 pub use anagram::AnagramSet;
 pub use automaton::Automaton;
+pub use builtin::{BUILTIN_NAME, ENABLE1_TEXT};
 pub use dawg::{Words, MAX_WORD_LEN};
 pub use error::LexiconError;
 pub use fingerprint::{Fingerprint, KnownList, KNOWN_LISTS};
 pub use gaddag::Gaddag;
 pub use kind::{sniff, SourceKind};
 pub use layered::{parse_config, Layer, LayeredConfig, LayeredLexicon, SourceSpec};
-pub use lexicon::{BuildStats, Lexicon, BUILTIN_NAME, ENABLE1_TEXT};
+pub use lexicon::{BuildStats, Lexicon};
 pub use source::{open_lexicon, open_lexicon_or_builtin, WordSource};
 pub use wordlist::parse_word_list;
 

@@ -131,7 +131,9 @@ impl Engines {
                     Ok(std::borrow::Cow::Owned(l)) => GenLexicon::Owned(Box::new(l)),
                     Err(e) => return Err(format!("lexicon {name:?}: {e}")),
                 };
-                let _ = g.lexicon().gaddag();
+                // What the generator walks (the node table), made here on a blocking thread, not at the
+                // first move.
+                let _ = g.lexicon().automaton();
                 Ok(Arc::new(g))
             })
             .await

@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tilebag_store::{GameRecord, Store, StoreError, StoreFuture, StoredEvent};
+use tilebag_store::{AccountStore, GameRecord, Store, StoreError, StoreFuture, StoredEvent};
 use tokio::sync::watch;
 
 /// How often a database that is down is probed.
@@ -155,6 +155,11 @@ impl Monitored {
 impl Store for Monitored {
     fn kind(&self) -> &'static str {
         self.inner.kind()
+    }
+
+    /// Straight to the store: account calls neither mark the database up nor down.
+    fn accounts(&self) -> &dyn AccountStore {
+        self.inner.accounts()
     }
 
     fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()> {

@@ -17,6 +17,9 @@ pub struct Quotas {
     pub judge_per_minute: u32,
     /// `POST /api/gcg/verify` requests one address may make a minute (120); 0 = no limit.
     pub verify_per_minute: u32,
+    /// Accounts one address may create a minute (5); 0 = no limit. Sign-up must say when a name
+    /// is taken, so this keeps it from being used to test names in bulk.
+    pub signups_per_minute: u32,
     /// Games created with `POST /api/games` that have not started yet, at most (3,000); past
     /// it creating one answers `503 too-many-games`. 0 = no cap. The director's games are not
     /// counted.
@@ -40,6 +43,7 @@ impl Default for Quotas {
             games_per_minute: 30,
             judge_per_minute: 60,
             verify_per_minute: 120,
+            signups_per_minute: 5,
             max_waiting_games: 3000,
             max_waiting_per_address: 3,
             unjoined_expiry: Duration::from_secs(3600),

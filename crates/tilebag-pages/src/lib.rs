@@ -11,6 +11,7 @@
 //! dash, results in words, the standings heading). Templates take plain data; they never reach
 //! the event files or the live games themselves.
 
+pub mod accounts;
 pub mod printouts;
 pub mod public;
 pub mod td;
@@ -63,12 +64,13 @@ pub fn flash(f: &Flash) -> Markup {
 
 /// The site's header and main navigation (the same links as the pages in `web/`).
 fn site_header(current: &str) -> Markup {
-    const LINKS: [(&str, &str); 5] = [
+    const LINKS: [(&str, &str); 6] = [
         ("/", "Games"),
         ("/clock", "Clock"),
         ("/judge", "Word judge"),
         ("/scoresheet", "Score sheet"),
         ("/td", "Director"),
+        ("/account", "Account"),
     ];
     html! {
         a.skip href="#main" { "Skip to the content" }

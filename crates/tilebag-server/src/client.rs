@@ -103,7 +103,8 @@ pub async fn post_json(
     http(addr, "POST", path, Some(body.to_string().as_bytes())).await
 }
 
-fn parse_response(raw: &[u8]) -> Result<HttpResponse, ClientError> {
+/// Reads a whole HTTP/1.1 response (status line, headers, body).
+pub fn parse_response(raw: &[u8]) -> Result<HttpResponse, ClientError> {
     let bad = |m: &str| ClientError::BadResponse(m.to_string());
     let end = raw
         .windows(4)

@@ -54,6 +54,12 @@ pub struct ServeConfig {
     /// The key the director's pages ask for (at least 16 characters). Default: the one in
     /// `tilebag-director.key` beside the database, created at random on first start.
     pub director_key: Option<String>,
+    /// When players' sessions end: idle 30 days, at most 90 days after sign-in (tests shorten
+    /// it).
+    pub sessions: tilebag_accounts::session::SessionPolicy,
+    /// The site is served over HTTPS (behind a proxy): cookies get `Secure` and the `__Host-`
+    /// names. Off by default, for `http://localhost`.
+    pub secure_cookies: bool,
 }
 
 impl Default for ServeConfig {
@@ -75,6 +81,8 @@ impl Default for ServeConfig {
             events_dir: None,
             allow_seeds: false,
             director_key: None,
+            sessions: tilebag_accounts::session::SessionPolicy::default(),
+            secure_cookies: false,
         }
     }
 }
@@ -123,6 +131,8 @@ impl std::fmt::Debug for ServeConfig {
             .field("events_dir", &self.events_dir)
             .field("allow_seeds", &self.allow_seeds)
             .field("director_key", &self.director_key.as_ref().map(|_| "***"))
+            .field("sessions", &self.sessions)
+            .field("secure_cookies", &self.secure_cookies)
             .finish()
     }
 }

@@ -18,6 +18,7 @@
 
 use crate::director_access::{cookie_token, Access, SignIn, COOKIE};
 use crate::online_results::{self, Reporter};
+use crate::origin::same_origin;
 use crate::respond::{back, director_error, html_response, login_page};
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
@@ -108,22 +109,6 @@ pub(crate) fn router(state: DirectorState) -> Router {
 
 fn signed_in(s: &DirectorState, headers: &HeaderMap) -> bool {
     cookie_token(headers).is_some_and(|t| s.director.access.session(&t, Instant::now()))
-}
-
-/// A form must come from this server's own pages: an `Origin` naming another host is refused.
-pub(crate) fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
-        return true;
-    };
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let origin_host = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-        .unwrap_or("");
-    !host.is_empty() && origin_host == host
 }
 
 /// Why a request is refused before it does anything.

@@ -14,6 +14,7 @@
 //! - [`bench`]: the load tool ([`bench_serve`]); [`client`]: the small HTTP/WebSocket client it
 //!   and the tests use.
 
+mod accounts;
 mod analysis;
 mod api_error;
 mod app_state;
@@ -25,6 +26,7 @@ mod director_access;
 mod http;
 mod net;
 mod online_results;
+mod origin;
 mod player_pages;
 mod push;
 mod request_body;

@@ -12,7 +12,8 @@
 //! no form but their slip, no navigation of the director's, and an error never names a file or
 //! a path of the server's (only what the visitor asked for).
 
-use crate::director::{blocking, change, same_origin, DirectorState};
+use crate::director::{blocking, change, DirectorState};
+use crate::origin::same_origin;
 use crate::respond::{back, html_response, public_error};
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};

@@ -3,7 +3,7 @@
 
 use crate::config::ServeConfig;
 use crate::net::raise_fd_limit;
-use crate::{director, http, net, player_pages, web};
+use crate::{accounts, director, http, net, player_pages, web};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -101,6 +101,12 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let store = health::Monitored::new(store::open(&config.database).await?);
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let probe = store.spawn_probe(shutdown_rx.clone());
+    let accounts = Arc::new(accounts::Accounts::new(
+        store.clone(),
+        config.sessions,
+        config.secure_cookies,
+        config.quotas.signups_per_minute,
+    ));
     let hub = live::Hub::new(store, &config.live(), shutdown_rx.clone());
     let events_dir = config
         .events_dir
@@ -152,6 +158,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
             hub: hub.clone(),
             net: config.net,
         }))
+        .merge(accounts::router(accounts))
         .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
     let trim = spawn_memory_trim(shutdown_rx.clone());

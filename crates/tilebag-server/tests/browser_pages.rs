@@ -15,7 +15,7 @@
 
 mod browser_support;
 
-use browser_support::{keys, Browser, Session, TestServer, TINY};
+use browser_support::{keys, viewport, Browser, Session, TestServer, TINY};
 use serde_json::json;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -24,32 +24,6 @@ use tilebag_tournament::{Action, ResultEntry};
 
 /// The two sizes every page is checked at: a phone's viewport and a desktop's.
 const SIZES: [(u32, u32, &str); 2] = [(360, 740, "phone"), (1400, 900, "desktop")];
-
-/// Sizes the window so that its viewport is `width` × `height`, and checks that it is.
-fn viewport(s: &Session<'_>, width: u32, height: u32) {
-    let inner = || {
-        let v = s.js("return [window.innerWidth, window.innerHeight]", json!([]));
-        (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
-    };
-    s.set_viewport(width, height);
-    std::thread::sleep(Duration::from_millis(250));
-    // The window's bars are measured from the window as it was: after a size the window could
-    // not take, measure again and correct.
-    for _ in 0..3 {
-        let (w, h) = inner();
-        if (w, h) == (width as i64, height as i64) {
-            return;
-        }
-        let (bw, bh) = s.window_bars();
-        let (ow, oh) = (w + bw as i64, h + bh as i64);
-        s.set_window_size(
-            (ow + width as i64 - w) as u32,
-            (oh + height as i64 - h) as u32,
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    assert_eq!(inner(), (width as i64, height as i64), "the viewport");
-}
 
 /// Stops the test server, as an outage would (the pages stay open).
 fn stop(server: &mut TestServer) {

@@ -1,8 +1,9 @@
 //! Persistence. A game is stored as its setup (ruleset, seed, lexicon, players, seat tokens) and
 //! an append-only log of events; replaying the events through `Game::apply` rebuilds it exactly.
+//! Players online (accounts, sessions, ratings) are stored beside the games ([`accounts`]).
 //! Two implementations share one schema: SQLite (a file, the default) and PostgreSQL.
 //!
-//! Schema (both databases):
+//! Schema (both databases; the accounts tables are described in [`accounts`]):
 //!
 //! ```text
 //! games  (id PK, seat0_token, seat1_token, player0, player1, preset, ruleset_json, seed,
@@ -10,9 +11,11 @@
 //!         checkpoint_ms,          -- checkpoint_ms: the game time last seen running
 //!         seeded,                 -- 1/true: the creator chose the seed (serve --allow-seeds)
 //!                                 -- status 'expired': nobody started it in time
-//!         bot_json)               -- the computer's seat and level, NULL when two people play
+//!         bot_json,               -- the computer's seat and level, NULL when two people play
+//!         events_seen)            -- events the game had at its last checkpoint
 //! events (game_id, seq, at_ms, wall_ms, event_json)   PK (game_id, seq)
 //! health (id = 1, wall_ms)        -- SQLite only: the row `Store::ping` writes
+//! schema_version (version PK, name, applied_ms)       -- one row per migration applied
 //! ```
 //!
 //! Whether a game has started (its clock runs only once both players are there, see `live.rs`)
@@ -23,9 +26,21 @@
 //! written before games waited have 0 (the column's default): they started when created, as they
 //! did then.
 //!
-//! `bot_json` (`{"seat":1,"level":"static"}`) was added for games against the computer; both
-//! stores add the column to an older database when they open it (`NULL`: two people play).
+//! # Migrations
+//!
+//! The schema is built by an ordered list of numbered migrations, one list per database with the
+//! same numbers ([`SCHEMA_VERSION`] is the last). Opening a store applies, in one transaction,
+//! every migration newer than the highest version recorded in `schema_version`, recording each
+//! as it goes: a migration runs once, and an open that fails leaves the database as it was.
+//! Version 1 is the schema before versions (games, events, health): it adopts a database made
+//! by earlier code as it finds it, adding the columns added since (`seeded`, `bot_json`,
+//! `events_seen`) where they are missing, so it ends the same as a fresh one, and nothing in it
+//! is lost. Version 2 adds the accounts tables. PostgreSQL servers starting at once take turns
+//! (a transaction-level advisory lock); SQLite's write lock (`BEGIN IMMEDIATE`) does the same.
+//! A database whose version is newer than this code knows is refused
+//! ([`StoreError::SchemaTooNew`]) and left untouched.
 
+pub mod accounts;
 mod postgres;
 mod sqlite;
 
@@ -34,8 +49,13 @@ use std::pin::Pin;
 use std::sync::Arc;
 use tilebag_core::{Event, Ruleset};
 
+pub use accounts::{Account, AccountStore, NewAccount, Rating, RatingPoint, Role, SessionRow};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
+
+/// The schema version this code builds and knows (the last migration's number, the same on both
+/// databases).
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// A future the store returns (boxed, so that `Store` can be used as `dyn Store`).
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -60,6 +80,17 @@ pub enum StoreError {
     /// once the database is back).
     #[error("the database went down while writing, so it is not known whether it was stored: {0}")]
     Uncertain(String),
+    /// The database was migrated by a newer tilebag than this one: it is refused and left
+    /// untouched (never downgraded).
+    #[error(
+        "the database {database} has schema version {found}, newer than this tilebag knows \
+         (version {known}): it was left untouched; run a tilebag that knows version {found}"
+    )]
+    SchemaTooNew {
+        database: String,
+        found: i64,
+        known: i64,
+    },
     #[error("{0}")]
     Other(String),
 }
@@ -201,6 +232,8 @@ pub struct StoredEvent {
 pub trait Store: Send + Sync {
     /// `sqlite` or `postgres`.
     fn kind(&self) -> &'static str;
+    /// Accounts, sessions and ratings, in the same database.
+    fn accounts(&self) -> &dyn AccountStore;
     fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()>;
     /// Append an event; when `ended` holds the result, mark the game ended in the same
     /// transaction.

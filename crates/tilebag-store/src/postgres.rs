@@ -18,6 +18,10 @@
 //!
 //! Each write is a single statement, hence atomic without an explicit transaction; with the
 //! default `synchronous_commit = on` it is durable when it returns.
+//!
+//! Connecting brings the schema up to date first (numbered migrations, in a transaction on a
+//! connection of its own, `postgres/schema.rs`); the accounts tables are read and written in
+//! `postgres/accounts.rs`.
 
 use super::{
     decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, Checkpoint,
@@ -30,6 +34,9 @@ use std::time::Duration;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, Row};
+
+mod accounts;
+mod schema;
 
 /// The most connections open at once.
 const POOL_SIZE: u32 = 16;
@@ -136,38 +143,6 @@ enum Attempt {
     Lost(String),
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id            TEXT PRIMARY KEY,
-    seat0_token   TEXT NOT NULL,
-    seat1_token   TEXT NOT NULL,
-    player0       TEXT NOT NULL,
-    player1       TEXT NOT NULL,
-    preset        TEXT NOT NULL,
-    ruleset_json  TEXT NOT NULL,
-    seed          BIGINT NOT NULL,
-    lexicon       TEXT NOT NULL,
-    created_at_ms BIGINT NOT NULL,
-    status        TEXT NOT NULL DEFAULT 'live',
-    result_json   TEXT,
-    ended_at_ms   BIGINT,
-    checkpoint_ms BIGINT NOT NULL DEFAULT 0
-);
-ALTER TABLE games ADD COLUMN IF NOT EXISTS seeded BOOLEAN NOT NULL DEFAULT FALSE;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS bot_json TEXT;
-ALTER TABLE games ADD COLUMN IF NOT EXISTS events_seen BIGINT NOT NULL DEFAULT 0;
-CREATE INDEX IF NOT EXISTS games_status ON games (status);
-CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
-CREATE TABLE IF NOT EXISTS events (
-    game_id    TEXT NOT NULL REFERENCES games (id),
-    seq        BIGINT NOT NULL,
-    at_ms      BIGINT NOT NULL,
-    wall_ms    BIGINT NOT NULL,
-    event_json TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-";
-
 const GAME_COLUMNS: &str = "id, seat0_token, seat1_token, player0, player1, preset, ruleset_json, \
      seed, lexicon, created_at_ms, status, result_json, checkpoint_ms, seeded,
      bot_json";
@@ -193,7 +168,8 @@ impl std::ops::Deref for Conn {
 }
 
 impl PostgresStore {
-    /// Connect (the database must be there at start) and create the tables if missing.
+    /// Connect (the database must be there at start) and bring its schema up to date (see
+    /// `postgres/schema.rs`).
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let mut config: Config = url
             .parse()
@@ -217,12 +193,9 @@ impl PostgresStore {
             pool,
             last_connect_error: last,
         };
-        // Two servers starting at once must not race on CREATE TABLE IF NOT EXISTS.
-        let conn = store.checkout().await?;
-        conn.batch_execute(&format!(
-            "SELECT pg_advisory_lock(7115); {SCHEMA} SELECT pg_advisory_unlock(7115);"
-        ))
-        .await?;
+        // On a connection of its own (a transaction is never left open on a pooled one).
+        let mut client = store.dedicated().await?;
+        schema::migrate(&mut client, &super::redact_url(url)).await?;
         Ok(store)
     }
 
@@ -257,11 +230,16 @@ impl PostgresStore {
     /// A newly opened connection (not one of the pool's, which may all have been cut at once,
     /// as a database restart does), retrying with backoff for at most [`CHECKOUT_TIMEOUT`].
     async fn fresh(&self) -> Result<Conn, StoreError> {
+        self.dedicated().await.map(Conn::Fresh)
+    }
+
+    /// A newly opened connection, outside the pool, as [`PostgresStore::fresh`] opens it.
+    async fn dedicated(&self) -> Result<Client, StoreError> {
         let start = std::time::Instant::now();
         let mut delay = Duration::from_millis(100);
         loop {
             match self.pool.dedicated_connection().await {
-                Ok(c) => return Ok(Conn::Fresh(c)),
+                Ok(c) => return Ok(c),
                 Err(e) if start.elapsed() + delay >= CHECKOUT_TIMEOUT => {
                     return Err(StoreError::Unavailable(format!(
                         "cannot connect to PostgreSQL: {e}"
@@ -388,6 +366,10 @@ fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
 impl super::Store for PostgresStore {
     fn kind(&self) -> &'static str {
         "postgres"
+    }
+
+    fn accounts(&self) -> &dyn super::AccountStore {
+        self
     }
 
     fn create_game<'a>(&'a self, g: &'a GameRecord) -> StoreFuture<'a, ()> {

@@ -7,6 +7,9 @@
 //! held too long by another process) fails as [`StoreError::Unavailable`] and leaves nothing
 //! behind (the transaction is rolled back); the server refuses what needed it and tries again
 //! ([`super::Store::ping`] commits a one-row write to the `health` table) until it goes through.
+//!
+//! Opening the file brings its schema up to date first (numbered migrations, `sqlite/schema.rs`);
+//! the accounts tables are read and written in `sqlite/accounts.rs`.
 
 use super::{
     decode_bot, decode_event, decode_ruleset, encode_bot, encode_event, encode_ruleset, Checkpoint,
@@ -14,6 +17,9 @@ use super::{
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
+
+mod accounts;
+mod schema;
 
 type WriteFn = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
 type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
@@ -29,42 +35,6 @@ const MAX_BATCH: usize = 1024;
 pub struct SqliteStore {
     jobs: mpsc::UnboundedSender<Job>,
 }
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id            TEXT PRIMARY KEY,
-    seat0_token   TEXT NOT NULL,
-    seat1_token   TEXT NOT NULL,
-    player0       TEXT NOT NULL,
-    player1       TEXT NOT NULL,
-    preset        TEXT NOT NULL,
-    ruleset_json  TEXT NOT NULL,
-    seed          INTEGER NOT NULL,
-    lexicon       TEXT NOT NULL,
-    created_at_ms INTEGER NOT NULL,
-    status        TEXT NOT NULL DEFAULT 'live',
-    result_json   TEXT,
-    ended_at_ms   INTEGER,
-    checkpoint_ms INTEGER NOT NULL DEFAULT 0,
-    seeded        INTEGER NOT NULL DEFAULT 0,
-    bot_json      TEXT,
-    events_seen   INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_status ON games (status);
-CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
-CREATE TABLE IF NOT EXISTS events (
-    game_id    TEXT NOT NULL REFERENCES games (id),
-    seq        INTEGER NOT NULL,
-    at_ms      INTEGER NOT NULL,
-    wall_ms    INTEGER NOT NULL,
-    event_json TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS health (
-    id       INTEGER PRIMARY KEY CHECK (id = 1),
-    wall_ms  INTEGER NOT NULL
-);
-";
 
 /// Whether a SQLite error means the file cannot be written now (rather than a fault of the
 /// statement): the disk is full, the file or its folder is read-only, an I/O error, the file
@@ -112,7 +82,12 @@ impl SqliteStore {
         std::thread::Builder::new()
             .name("tilebag-sqlite".into())
             .spawn(move || {
-                match init(&path).map_err(|e| StoreError::Other(format!("{path}: {e}"))) {
+                let opened = init(&path).map_err(|e| match e {
+                    // Names the file and both versions already.
+                    e @ StoreError::SchemaTooNew { .. } => e,
+                    e => StoreError::Other(format!("{path}: {e}")),
+                });
+                match opened {
                     Ok(conn) => {
                         let _ = ready_tx.send(Ok(()));
                         worker(conn, rx);
@@ -136,6 +111,23 @@ impl SqliteStore {
         })
     }
 
+    /// A write that answers a value (computed inside its transaction; given once committed).
+    fn write_value<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> StoreFuture<'static, T> {
+        let (tx, rx) = oneshot::channel();
+        let done = self.write(Box::new(move |c| {
+            let v = f(c)?;
+            let _ = tx.send(v);
+            Ok(())
+        }));
+        Box::pin(async move {
+            done.await?;
+            rx.await.map_err(|_| StoreError::WorkerGone)
+        })
+    }
+
     fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
@@ -152,36 +144,14 @@ impl SqliteStore {
 }
 
 fn init(path: &str) -> Result<Connection, StoreError> {
-    let conn = Connection::open(path)?;
+    let mut conn = Connection::open(path)?;
+    // First: another process opening the same file at once holds its lock for a moment.
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
     // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    conn.execute_batch(SCHEMA)?;
-    // Databases made before games could be seeded by their creator.
-    let has_seeded: bool = conn
-        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'seeded'")?
-        .exists([])?;
-    if !has_seeded {
-        conn.execute_batch("ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0")?;
-    }
-    // Databases made before games against the computer lack the column: add it (NULL: people).
-    let has_bot: bool = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'bot_json'",
-        [],
-        |r| r.get::<_, i64>(0),
-    )? > 0;
-    if !has_bot {
-        conn.execute_batch("ALTER TABLE games ADD COLUMN bot_json TEXT")?;
-    }
-    // Databases made before the count of events was checkpointed lack it (0: nothing known).
-    let has_seen: bool = conn
-        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'events_seen'")?
-        .exists([])?;
-    if !has_seen {
-        conn.execute_batch("ALTER TABLE games ADD COLUMN events_seen INTEGER NOT NULL DEFAULT 0")?;
-    }
+    schema::migrate(&mut conn, path)?;
     Ok(conn)
 }
 
@@ -336,6 +306,10 @@ fn load_events(conn: &Connection, id: &str) -> Result<Vec<StoredEvent>, StoreErr
 impl super::Store for SqliteStore {
     fn kind(&self) -> &'static str {
         "sqlite"
+    }
+
+    fn accounts(&self) -> &dyn super::AccountStore {
+        self
     }
 
     fn create_game<'a>(&'a self, g: &'a GameRecord) -> StoreFuture<'a, ()> {

@@ -1,8 +1,9 @@
-//! The engine's commands: `moves`, `analyze`, `selfplay`, `leaves train`, `bench movegen`, and
-//! the CGP of a record's position (`gcg show --cgp`).
+//! The engine's commands: `moves`, `analyze`, `selfplay`, `leaves train`, `leaves convert`,
+//! `bench movegen`, and the CGP of a record's position (`gcg show --cgp`).
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,10 +16,12 @@ use tilebag_engine::bot::simulate;
 use tilebag_engine::cgp::board_to_cgp;
 use tilebag_engine::engine::Situation;
 use tilebag_engine::leaves::Leaves;
+use tilebag_engine::match_stats::{GameResult, MatchSummary};
 use tilebag_engine::movegen::{best_by_score, generate, GenOptions, Graphs, Prepared};
-use tilebag_engine::selfplay::play_game;
+use tilebag_engine::selfplay::play_game_with;
 use tilebag_engine::train::{train, TrainConfig};
 use tilebag_engine::{CgpPosition, Engine, Grid, Level, Move, MoveKind, Rack, SimConfig, Tables};
+use tilebag_engine::{LeaveFormat, LeaveModel, LeaveTable};
 use tilebag_lexicon::{Lexicon, WordSource};
 
 #[derive(Args)]
@@ -49,6 +52,10 @@ pub struct MovesArgs {
     /// Rank by the simulating level instead of static equity (the time budget in ms).
     #[arg(long)]
     pub sim_ms: Option<u64>,
+    /// Leave values: a .klv2 or .klv file (wolges, MAGPIE), text `LEAVE VALUE` lines, or
+    /// tilebag's weights (default: the built-in ENABLE weights).
+    #[arg(long, value_name = "FILE")]
+    pub leaves: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -66,14 +73,20 @@ pub struct AnalyzeArgs {
     /// Write the record back with the analysis as `#note` lines to this file.
     #[arg(long, value_name = "OUT.gcg")]
     pub gcg: Option<PathBuf>,
+    /// Leave values: a .klv2 or .klv file (wolges, MAGPIE), text `LEAVE VALUE` lines, or
+    /// tilebag's weights (default: the built-in ENABLE weights).
+    #[arg(long, value_name = "FILE")]
+    pub leaves: Option<PathBuf>,
 }
 
 #[derive(Args)]
 pub struct SelfplayArgs {
-    /// Games to play.
+    /// Games to play, in pairs: each bag twice, the seats swapped (an odd number is rounded
+    /// up).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
-    /// The two bots, e.g. `static,beginner` (levels: beginner, static, sim).
+    /// The two bots, e.g. `static,beginner` (levels: beginner, static, sim); a bot may name
+    /// its own leave file: `static,static:leaves.klv2`. The win rate is the first bot's.
     #[arg(long, default_value = "static,static")]
     pub bots: String,
     #[arg(long)]
@@ -83,7 +96,7 @@ pub struct SelfplayArgs {
     /// Write each game's GCG here.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
-    /// First seed (game i uses seed + i).
+    /// First seed (pair k, both its games, uses seed + k).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Threads playing games (default: every core).
@@ -92,8 +105,9 @@ pub struct SelfplayArgs {
     /// The simulating level's thinking time per move, in ms.
     #[arg(long, default_value_t = 300)]
     pub sim_ms: u64,
-    /// Leave weights file (default: the shipped ENABLE weights).
-    #[arg(long)]
+    /// Leave values for a bot that names none: a .klv2 or .klv file (wolges, MAGPIE), text
+    /// `LEAVE VALUE` lines, or tilebag's weights (default: the built-in ENABLE weights).
+    #[arg(long, value_name = "FILE")]
     pub leaves: Option<PathBuf>,
 }
 
@@ -115,6 +129,10 @@ pub enum LeavesCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Convert a leave file: IN is a .klv2 or .klv file (wolges, MAGPIE), text `LEAVE VALUE`
+    /// lines, or tilebag's weights (evaluated on every leave); OUT is written as .klv2 or .klv
+    /// by its extension, otherwise as text. English tiles, leaves of 1–6 tiles.
+    Convert { input: PathBuf, output: PathBuf },
 }
 
 #[derive(Args)]
@@ -172,6 +190,15 @@ fn generator_lexicon(path: Option<&Path>) -> Result<Lexicon> {
         );
     }
     Ok(lex)
+}
+
+/// The leave table `--leaves FILE` names (`.klv2`, `.klv`, text `LEAVE VALUE` lines, or
+/// tilebag's weights), or the built-in ENABLE weights' table.
+fn leave_table(path: Option<&Path>) -> Result<Cow<'static, LeaveTable>> {
+    match path {
+        None => Ok(Cow::Borrowed(Leaves::enable().leave_table())),
+        Some(p) => Ok(Cow::Owned(LeaveTable::read_file(p)?)),
+    }
 }
 
 fn leaves_for(path: Option<&Path>) -> Result<Leaves> {
@@ -316,7 +343,8 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
     };
     let lex_path = moves_lexicon_path(args.lexicon.as_deref(), pos.op("lex"))?;
     let lex = generator_lexicon(lex_path.as_deref())?;
-    let engine = Engine::new(&lex, &tables, Leaves::enable(), ruleset.exchange_min_bag);
+    let leaves = leave_table(args.leaves.as_deref())?;
+    let engine = Engine::new(&lex, &tables, &*leaves, ruleset.exchange_min_bag);
     let s = Situation::from_cgp(&pos, &tables);
     let n = if args.all { usize::MAX } else { args.top };
     if let Some(ms) = args.sim_ms {
@@ -414,7 +442,8 @@ pub fn analyze_cmd(args: AnalyzeArgs) -> Result<ExitCode> {
         .with_context(|| args.file.display().to_string())?;
     let (ruleset, tables) = preset_tables(&args.preset)?;
     let lex = generator_lexicon(args.lexicon.as_deref())?;
-    let engine = Engine::new(&lex, &tables, Leaves::enable(), ruleset.exchange_min_bag);
+    let leaves = leave_table(args.leaves.as_deref())?;
+    let engine = Engine::new(&lex, &tables, &*leaves, ruleset.exchange_min_bag);
     let (turns, totals) = analyze(&record, &engine, args.top)
         .map_err(|e| anyhow::anyhow!("{}:{}: {}", args.file.display(), e.line, e.message))?;
     let nick = |p: usize| record.players[p].nick.clone();
@@ -528,12 +557,37 @@ fn parse_level(s: &str) -> Result<Level> {
         .with_context(|| format!("unknown bot {s:?}: the levels are beginner, static and sim"))
 }
 
+/// A bot of `--bots`: a level, and the leave file it plays with (`static:FILE`; `None`: the
+/// `--leaves` file, or the built-in weights).
+struct BotSpec {
+    label: String,
+    level: Level,
+    leaves: Option<PathBuf>,
+}
+
+fn parse_bot(spec: &str) -> Result<BotSpec> {
+    let spec = spec.trim();
+    let (level, leaves) = match spec.split_once(':') {
+        Some((level, file)) if !file.is_empty() => (level, Some(PathBuf::from(file))),
+        Some((_, _)) => {
+            bail!("bot {spec:?}: name a leave file after the colon, e.g. static:leaves.klv2")
+        }
+        None => (spec, None),
+    };
+    Ok(BotSpec {
+        label: spec.to_string(),
+        level: parse_level(level)?,
+        leaves,
+    })
+}
+
 pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
     let (a, b) = args
         .bots
         .split_once(',')
-        .context("--bots takes two levels, e.g. static,beginner")?;
-    let levels = [parse_level(a)?, parse_level(b)?];
+        .context("--bots takes two bots, e.g. static,beginner or static,static:leaves.klv2")?;
+    let bots = [parse_bot(a)?, parse_bot(b)?];
+    let levels = [bots[0].level, bots[1].level];
     let ruleset = Ruleset::preset(&args.preset).map_err(|e| anyhow::anyhow!("{e}"))?;
     let tables = Engine::tables_for(&ruleset)?;
     let lex = generator_lexicon(args.lexicon.as_deref())?;
@@ -542,8 +596,14 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
     } else {
         lex.name().to_string()
     };
-    let leaves = leaves_for(args.leaves.as_deref())?;
-    let engine = Engine::new(&lex, &tables, &leaves, ruleset.exchange_min_bag);
+    let tables_of_bots = [
+        leave_table(bots[0].leaves.as_deref().or(args.leaves.as_deref()))?,
+        leave_table(bots[1].leaves.as_deref().or(args.leaves.as_deref()))?,
+    ];
+    let engines = [
+        Engine::new(&lex, &tables, &*tables_of_bots[0], ruleset.exchange_min_bag),
+        Engine::new(&lex, &tables, &*tables_of_bots[1], ruleset.exchange_min_bag),
+    ];
     if let Some(dir) = &args.output {
         std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     }
@@ -563,50 +623,56 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
         threads: sim_threads,
         ..SimConfig::default()
     };
+    // Paired bags: pair k is seed + k played twice, the first bot in seat 1 then in seat 2.
+    let pairs = args.games.div_ceil(2);
+    let games = 2 * pairs;
+    if games != args.games {
+        eprintln!(
+            "note: games are played in pairs (each bag with the seats swapped): {games} games"
+        );
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let progress = std::sync::Mutex::new(Progress::new(args.games as u64, "selfplay"));
+    let progress = std::sync::Mutex::new(Progress::new(games as u64, "selfplay"));
     let start = Instant::now();
-    // (wins for bot A, draws, scores A, scores B, bingos A, bingos B, moves, failures)
     #[derive(Default)]
     struct Tally {
-        wins_a: f64,
-        games: usize,
-        score_a: i64,
-        score_b: i64,
-        bingos: [u64; 2],
+        /// By game: the result as the first bot saw it.
+        results: Vec<Option<GameResult>>,
+        done: usize,
         moves: u64,
         failures: Vec<String>,
     }
-    let tally = std::sync::Mutex::new(Tally::default());
+    let tally = std::sync::Mutex::new(Tally {
+        results: vec![None; games],
+        ..Tally::default()
+    });
+    let names = [bots[0].label.as_str(), bots[1].label.as_str()];
     std::thread::scope(|scope| {
         for _ in 0..game_threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= args.games {
+                if i >= games {
                     break;
                 }
-                // Alternate who starts: bot A sits first in even games.
+                // The first bot sits first in the pair's first game, second in its second.
                 let a_seat = i % 2;
-                let seat_levels = if a_seat == 0 {
-                    levels
-                } else {
-                    [levels[1], levels[0]]
-                };
-                let g = play_game(&engine, &ruleset, seat_levels, args.seed + i as u64, sim);
-                let s = g.game.scores();
-                let mut record = game_to_gcg(
-                    &g.game,
-                    [
-                        GcgPlayer {
-                            nick: format!("{}_1", seat_levels[0].name()),
-                            name: format!("tilebag {} (seat 1)", seat_levels[0].name()),
-                        },
-                        GcgPlayer {
-                            nick: format!("{}_2", seat_levels[1].name()),
-                            name: format!("tilebag {} (seat 2)", seat_levels[1].name()),
-                        },
-                    ],
+                let seat_of = |bot: usize| if bot == 0 { a_seat } else { 1 - a_seat };
+                let by_seat = |seat: usize| if seat_of(0) == seat { 0 } else { 1 };
+                let seat_levels = [levels[by_seat(0)], levels[by_seat(1)]];
+                let seed = args.seed.wrapping_add((i / 2) as u64);
+                let g = play_game_with(
+                    [&engines[by_seat(0)], &engines[by_seat(1)]],
+                    &ruleset,
+                    seat_levels,
+                    seed,
+                    sim,
                 );
+                let s = g.game.scores();
+                let player = |seat: usize| GcgPlayer {
+                    nick: format!("{}_{}", seat_levels[seat].name(), seat + 1),
+                    name: format!("tilebag {} (seat {})", names[by_seat(seat)], seat + 1),
+                };
+                let mut record = game_to_gcg(&g.game, [player(0), player(1)]);
                 // The lexicon the bots played with (the ruleset's word source names the
                 // preset's list, which the bots may not have had).
                 record.lexicon = Some(lexicon_label.clone());
@@ -615,30 +681,26 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
                 match verified {
                     Ok(rep) if rep.scores == s && rep.completion == Completion::Complete => {}
                     Ok(rep) => t.failures.push(format!(
-                        "game {i}: the record verifies to {:?} ({:?}) but the game ended {:?}",
-                        rep.scores, rep.completion, s
+                        "game {}: the record verifies to {:?} ({:?}) but the game ended {:?}",
+                        i + 1,
+                        rep.scores,
+                        rep.completion,
+                        s
                     )),
-                    Err(e) => t
-                        .failures
-                        .push(format!("game {i}: line {}: {}", e.line, e.message)),
+                    Err(e) => {
+                        t.failures
+                            .push(format!("game {}: line {}: {}", i + 1, e.line, e.message))
+                    }
                 }
                 t.failures
-                    .extend(g.notes.iter().map(|n| format!("game {i}: {n}")));
-                let (sa, sb) = (s[a_seat], s[1 - a_seat]);
-                t.games += 1;
-                t.wins_a += if sa > sb {
-                    1.0
-                } else if sa == sb {
-                    0.5
-                } else {
-                    0.0
-                };
-                t.score_a += i64::from(sa);
-                t.score_b += i64::from(sb);
-                t.bingos[0] += u64::from(g.bingos[a_seat]);
-                t.bingos[1] += u64::from(g.bingos[1 - a_seat]);
+                    .extend(g.notes.iter().map(|n| format!("game {}: {n}", i + 1)));
+                t.results[i] = Some(GameResult {
+                    scores: [s[seat_of(0)], s[seat_of(1)]],
+                    bingos: [g.bingos[seat_of(0)], g.bingos[seat_of(1)]],
+                });
                 t.moves += g.moves as u64;
-                let done = t.games as u64;
+                t.done += 1;
+                let done = t.done as u64;
                 drop(t);
                 if let Some(dir) = &args.output {
                     let path = dir.join(format!("game-{:05}.gcg", i + 1));
@@ -653,47 +715,56 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
     progress.lock().unwrap_or_else(|e| e.into_inner()).finish();
     let secs = start.elapsed().as_secs_f64();
     let t = tally.into_inner().unwrap_or_else(|e| e.into_inner());
-    let n = t.games.max(1) as f64;
-    let p = t.wins_a / n;
-    // 95% Wilson score interval for the win rate.
-    let z = 1.96f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / denom;
+    let paired: Vec<[GameResult; 2]> = t
+        .results
+        .chunks_exact(2)
+        .filter_map(|p| Some([p[0]?, p[1]?]))
+        .collect();
+    let m = MatchSummary::of_pairs(&paired);
+    let pct = |x: f64| 100.0 * x;
+    let none = "no interval from fewer than two pairs".to_string();
+    let win_ci = match m.win_rate.ci95 {
+        Some((lo, hi)) => format!("95% CI {:.1}%–{:.1}%", pct(lo), pct(hi)),
+        None => none.clone(),
+    };
+    let spread_ci = match m.spread.ci95 {
+        Some((lo, hi)) => format!("95% CI {lo:+.1} to {hi:+.1}"),
+        None => none,
+    };
     println!(
-        "{} games, {} vs {} ({}, {})",
-        t.games,
-        levels[0].name(),
-        levels[1].name(),
+        "{} games ({} pairs of bags, seats swapped), {} vs {} ({}, {})",
+        m.games,
+        m.pairs,
+        names[0],
+        names[1],
         args.preset,
         lex.name()
     );
     println!(
-        "win rate of {}: {:.1}% (95% CI {:.1}%–{:.1}%), draws counted as half",
-        levels[0].name(),
-        100.0 * p,
-        100.0 * (centre - half),
-        100.0 * (centre + half)
+        "win rate of {}: {:.1}% ({}), ties counted as half",
+        names[0],
+        pct(m.win_rate.mean),
+        win_ci
+    );
+    println!(
+        "mean spread of {}: {:+.1} a game ({}), over pairs",
+        names[0], m.spread.mean, spread_ci
     );
     println!(
         "average score: {} {:.1}, {} {:.1}",
-        levels[0].name(),
-        t.score_a as f64 / n,
-        levels[1].name(),
-        t.score_b as f64 / n
+        names[0], m.mean_scores[0], names[1], m.mean_scores[1]
     );
     println!(
-        "bingos per game: {} {:.2}, {} {:.2}",
-        levels[0].name(),
-        t.bingos[0] as f64 / n,
-        levels[1].name(),
-        t.bingos[1] as f64 / n
+        "bingos a game: {} {:.2}, {} {:.2}",
+        names[0], m.bingos[0], names[1], m.bingos[1]
     );
     println!(
-        "{:.1} games per second, {:.0} moves per second ({:.1} s)",
-        t.games as f64 / secs,
+        "{:.1} games per second, {:.0} moves per second ({:.1} s, {} thread{})",
+        t.done as f64 / secs,
         t.moves as f64 / secs,
-        secs
+        secs,
+        game_threads,
+        if game_threads == 1 { "" } else { "s" }
     );
     if t.failures.is_empty() {
         println!("every game's GCG verifies with its final score");
@@ -708,6 +779,39 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
 
 pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
     match cmd {
+        LeavesCommand::Convert { input, output } => {
+            let bytes = std::fs::read(&input).with_context(|| input.display().to_string())?;
+            let from = LeaveFormat::sniff(&bytes);
+            let table =
+                LeaveTable::from_bytes(&bytes).with_context(|| input.display().to_string())?;
+            let to = LeaveFormat::for_path(&output);
+            let out = table.to_bytes(to);
+            std::fs::write(&output, &out).with_context(|| output.display().to_string())?;
+            let total = table.shape().len() - 1;
+            println!(
+                "read {} ({}): {} of {total} leaves have a value{}",
+                input.display(),
+                from.name(),
+                table.known(),
+                if table.known() < total {
+                    " (the others are 0)"
+                } else {
+                    ""
+                }
+            );
+            println!(
+                "wrote {} ({}, {} bytes){}",
+                output.display(),
+                to.name(),
+                out.len(),
+                if to == LeaveFormat::Klv {
+                    ": values rounded to 1/256 of a point"
+                } else {
+                    ""
+                }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         LeavesCommand::Train {
             lexicon,
             games,

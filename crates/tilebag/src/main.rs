@@ -102,6 +102,14 @@ enum Command {
         /// limit.
         #[arg(long, value_name = "N", default_value_t = 120)]
         verify_per_minute: u32,
+        /// Players' accounts one address may create a minute (sign-up must say when a name is
+        /// taken; this keeps it from testing names in bulk). 0: no limit.
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        signups_per_minute: u32,
+        /// The site is served over HTTPS (behind a reverse proxy): players' cookies get
+        /// `Secure` and `__Host-` names.
+        #[arg(long)]
+        secure_cookies: bool,
         /// Games created from the lobby or the API that have not started yet, at most; past it
         /// creating one answers `503`. The director's games are not counted. 0: no cap.
         #[arg(long, value_name = "N", default_value_t = 3000)]
@@ -161,7 +169,7 @@ enum Command {
     Analyze(engine_cli::AnalyzeArgs),
     /// Play games between two bots; write their GCG; report win rate and speed.
     Selfplay(engine_cli::SelfplayArgs),
-    /// Leave values: learn them by self-play.
+    /// Leave values: learn them by self-play; convert leave files (.klv2, .klv, text).
     Leaves {
         #[command(subcommand)]
         command: engine_cli::LeavesCommand,
@@ -303,6 +311,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             games_per_minute,
             judge_per_minute,
             verify_per_minute,
+            signups_per_minute,
+            secure_cookies,
             max_waiting_games,
             max_waiting_per_address,
             unjoined_expiry,
@@ -320,6 +330,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 games_per_minute,
                 judge_per_minute,
                 verify_per_minute,
+                signups_per_minute,
                 max_waiting_games,
                 max_waiting_per_address,
                 unjoined_expiry: std::time::Duration::from_secs_f64(unjoined_expiry * 60.0),
@@ -357,6 +368,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 allow_seeds,
                 net,
                 quotas,
+                secure_cookies,
                 ..Default::default()
             };
             // Each lexicon judges words and is what the computer plays (and analyses) with.

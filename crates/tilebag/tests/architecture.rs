@@ -88,8 +88,10 @@ fn import_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
     let modules: BTreeSet<String> = files.iter().filter_map(|f| module_of(src, f)).collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> =
-        modules.iter().map(|m| (m.clone(), BTreeSet::new())).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = modules
+        .iter()
+        .map(|m| (m.clone(), BTreeSet::new()))
+        .collect();
     for f in &files {
         let Some(m) = module_of(src, f) else {
             continue;
@@ -160,8 +162,12 @@ fn the_import_reader_sees_every_form_of_a_crate_path() {
         crate_paths(text),
         ["live", "view", "meta", "ids", "bot"].map(String::from)
     );
-    let documented = "//! Told by [`crate::replay`].\nuse crate::board::Board; // not crate::game\n";
-    assert_eq!(crate_paths(&code_only(documented)), ["board"].map(String::from));
+    let documented =
+        "//! Told by [`crate::replay`].\nuse crate::board::Board; // not crate::game\n";
+    assert_eq!(
+        crate_paths(&code_only(documented)),
+        ["board"].map(String::from)
+    );
 }
 
 #[test]

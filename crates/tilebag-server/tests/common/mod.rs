@@ -56,6 +56,7 @@ pub fn config(database: &str, words: &[&str]) -> ServeConfig {
     c.quotas.games_per_minute = 0;
     c.quotas.judge_per_minute = 0;
     c.quotas.verify_per_minute = 0;
+    c.quotas.signups_per_minute = 0;
     c.quotas.max_waiting_per_address = 0;
     c
 }

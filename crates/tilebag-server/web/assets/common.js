@@ -259,6 +259,7 @@ export function navLinks(current) {
     ['/judge', 'Word judge'],
     ['/scoresheet', 'Score sheet'],
     ['/td', 'Director'],
+    ['/account', 'Account'],
   ];
   return el('nav', { 'aria-label': 'tilebag pages' },
     el('ul', {}, links.map(([href, label]) => el('li', {},

@@ -1,0 +1,163 @@
+//! PostgreSQL's migrations, numbered as SQLite's are (`sqlite/schema.rs`), recorded in a
+//! `schema_version` table. Servers starting at once take turns: each runs its migrations in a
+//! transaction holding a transaction-level advisory lock, so the second finds the first's work
+//! committed and applies nothing. The lock's key is the one earlier code held around its
+//! `CREATE TABLE IF NOT EXISTS` (as a session lock, which conflicts with a transaction lock on
+//! the same key), so an old server starting beside a new one takes its turn too.
+
+use super::super::{wall_ms, StoreError, SCHEMA_VERSION};
+use tokio_postgres::{Client, IsolationLevel};
+
+/// The advisory lock taken while migrating.
+const LOCK_KEY: i64 = 7115;
+
+/// One step of the schema, applied once, in order.
+struct Migration {
+    version: i64,
+    name: &'static str,
+    sql: &'static str,
+}
+
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "games and events (adopting a database made before versions)",
+        sql: GAMES,
+    },
+    Migration {
+        version: 2,
+        name: "accounts, sessions, ratings and rating history",
+        sql: ACCOUNTS,
+    },
+];
+
+const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
+
+const VERSION_TABLE: &str = "
+CREATE TABLE IF NOT EXISTS schema_version (
+    version    BIGINT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_ms BIGINT NOT NULL
+);";
+
+/// The schema as it was before migrations were numbered: the tables may be there already, made
+/// by earlier code, with or without the columns added since (in the order they were added).
+const GAMES: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id            TEXT PRIMARY KEY,
+    seat0_token   TEXT NOT NULL,
+    seat1_token   TEXT NOT NULL,
+    player0       TEXT NOT NULL,
+    player1       TEXT NOT NULL,
+    preset        TEXT NOT NULL,
+    ruleset_json  TEXT NOT NULL,
+    seed          BIGINT NOT NULL,
+    lexicon       TEXT NOT NULL,
+    created_at_ms BIGINT NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'live',
+    result_json   TEXT,
+    ended_at_ms   BIGINT,
+    checkpoint_ms BIGINT NOT NULL DEFAULT 0
+);
+ALTER TABLE games ADD COLUMN IF NOT EXISTS seeded BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS bot_json TEXT;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS events_seen BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS games_status ON games (status);
+CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
+CREATE TABLE IF NOT EXISTS events (
+    game_id    TEXT NOT NULL REFERENCES games (id),
+    seq        BIGINT NOT NULL,
+    at_ms      BIGINT NOT NULL,
+    wall_ms    BIGINT NOT NULL,
+    event_json TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+";
+
+const ACCOUNTS: &str = "
+CREATE TABLE accounts (
+    id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    username       TEXT NOT NULL,
+    skeleton       TEXT NOT NULL,
+    password_hash  TEXT NOT NULL,
+    email          TEXT,
+    created_ms     BIGINT NOT NULL,
+    role           TEXT NOT NULL DEFAULT 'player' CHECK (role IN ('player', 'moderator')),
+    muted_until_ms BIGINT,
+    banned         BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE UNIQUE INDEX accounts_skeleton ON accounts (skeleton);
+CREATE TABLE sessions (
+    token_hash   TEXT PRIMARY KEY,
+    account_id   BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    created_ms   BIGINT NOT NULL,
+    last_seen_ms BIGINT NOT NULL
+);
+CREATE INDEX sessions_account ON sessions (account_id);
+CREATE INDEX sessions_last_seen ON sessions (last_seen_ms);
+CREATE TABLE ratings (
+    account_id BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    category   TEXT NOT NULL,
+    rating     DOUBLE PRECISION NOT NULL,
+    deviation  DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games      BIGINT NOT NULL DEFAULT 0,
+    updated_ms BIGINT NOT NULL,
+    PRIMARY KEY (account_id, category)
+);
+CREATE TABLE rating_history (
+    account_id BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    category   TEXT NOT NULL,
+    game_id    TEXT NOT NULL,
+    rating     DOUBLE PRECISION NOT NULL,
+    deviation  DOUBLE PRECISION NOT NULL,
+    at_ms      BIGINT NOT NULL,
+    PRIMARY KEY (account_id, category, game_id)
+);
+CREATE INDEX rating_history_at ON rating_history (account_id, category, at_ms);
+";
+
+/// Bring the database to [`SCHEMA_VERSION`] on `client` (a connection of its own, not the
+/// pool's): every migration not yet applied, in one transaction (all or nothing). One from a
+/// newer tilebag is refused untouched. `database` names it in that refusal.
+pub(super) async fn migrate(client: &mut Client, database: &str) -> Result<(), StoreError> {
+    // READ COMMITTED whatever the server's default: each statement after the lock sees what a
+    // server that held it before committed.
+    let tx = client
+        .build_transaction()
+        .isolation_level(IsolationLevel::ReadCommitted)
+        .start()
+        .await?;
+    // Held until the commit (or the rollback when `tx` is dropped on an error).
+    tx.batch_execute(&format!("SELECT pg_advisory_xact_lock({LOCK_KEY})"))
+        .await?;
+    tx.batch_execute(VERSION_TABLE).await?;
+    let current: i64 = tx
+        .query_one("SELECT COALESCE(MAX(version), 0) FROM schema_version", &[])
+        .await?
+        .try_get(0)?;
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew {
+            database: database.to_string(),
+            found: current,
+            known: SCHEMA_VERSION,
+        });
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+        tx.batch_execute(m.sql).await.map_err(|e| {
+            StoreError::Other(format!(
+                "migration {} ({}) failed: {}",
+                m.version,
+                m.name,
+                super::describe(&e)
+            ))
+        })?;
+        tx.execute(
+            "INSERT INTO schema_version (version, name, applied_ms) VALUES ($1, $2, $3)",
+            &[&m.version, &m.name, &wall_ms()],
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! SQLite's migrations. The version is kept in a `schema_version` table (as on PostgreSQL,
+//! which has no `user_version`): the same query answers on both databases, each row says what
+//! was applied and when, and it is written in the migration's own transaction, so it is exactly
+//! as atomic as `PRAGMA user_version` would be.
+
+use super::super::{wall_ms, StoreError, SCHEMA_VERSION};
+use rusqlite::{params, Connection, TransactionBehavior};
+
+/// One step of the schema, applied once, in order.
+struct Migration {
+    version: i64,
+    name: &'static str,
+    apply: fn(&Connection) -> rusqlite::Result<()>,
+}
+
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "games, events and health (adopting a database made before versions)",
+        apply: games,
+    },
+    Migration {
+        version: 2,
+        name: "accounts, sessions, ratings and rating history",
+        apply: accounts,
+    },
+];
+
+const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
+
+const VERSION_TABLE: &str = "
+CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_ms INTEGER NOT NULL
+);";
+
+/// The schema as it was before migrations were numbered. Every table may be there already,
+/// made by earlier code: `IF NOT EXISTS` keeps it, rows and all.
+const GAMES: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id            TEXT PRIMARY KEY,
+    seat0_token   TEXT NOT NULL,
+    seat1_token   TEXT NOT NULL,
+    player0       TEXT NOT NULL,
+    player1       TEXT NOT NULL,
+    preset        TEXT NOT NULL,
+    ruleset_json  TEXT NOT NULL,
+    seed          INTEGER NOT NULL,
+    lexicon       TEXT NOT NULL,
+    created_at_ms INTEGER NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'live',
+    result_json   TEXT,
+    ended_at_ms   INTEGER,
+    checkpoint_ms INTEGER NOT NULL DEFAULT 0,
+    seeded        INTEGER NOT NULL DEFAULT 0,
+    bot_json      TEXT,
+    events_seen   INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS games_status ON games (status);
+CREATE INDEX IF NOT EXISTS games_created ON games (created_at_ms);
+CREATE TABLE IF NOT EXISTS events (
+    game_id    TEXT NOT NULL REFERENCES games (id),
+    seq        INTEGER NOT NULL,
+    at_ms      INTEGER NOT NULL,
+    wall_ms    INTEGER NOT NULL,
+    event_json TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS health (
+    id       INTEGER PRIMARY KEY CHECK (id = 1),
+    wall_ms  INTEGER NOT NULL
+);
+";
+
+/// Columns added to `games` after its first release, in the order they were added (so an old
+/// table ends with the columns in the order a new one has them).
+const ADDED_GAME_COLUMNS: &[(&str, &str)] = &[
+    // Games whose creator chose the seed.
+    ("seeded", "INTEGER NOT NULL DEFAULT 0"),
+    // Games against the computer (NULL: two people play).
+    ("bot_json", "TEXT"),
+    // The count of events at the last checkpoint (0: nothing known).
+    ("events_seen", "INTEGER NOT NULL DEFAULT 0"),
+];
+
+fn games(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(GAMES)?;
+    for (column, definition) in ADDED_GAME_COLUMNS {
+        let present = c
+            .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")?
+            .exists([column])?;
+        if !present {
+            c.execute_batch(&format!(
+                "ALTER TABLE games ADD COLUMN {column} {definition}"
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+const ACCOUNTS: &str = "
+CREATE TABLE accounts (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    username       TEXT NOT NULL,
+    skeleton       TEXT NOT NULL,
+    password_hash  TEXT NOT NULL,
+    email          TEXT,
+    created_ms     INTEGER NOT NULL,
+    role           TEXT NOT NULL DEFAULT 'player' CHECK (role IN ('player', 'moderator')),
+    muted_until_ms INTEGER,
+    banned         INTEGER NOT NULL DEFAULT 0 CHECK (banned IN (0, 1))
+);
+CREATE UNIQUE INDEX accounts_skeleton ON accounts (skeleton);
+CREATE TABLE sessions (
+    token_hash   TEXT PRIMARY KEY,
+    account_id   INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    created_ms   INTEGER NOT NULL,
+    last_seen_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sessions_account ON sessions (account_id);
+CREATE INDEX sessions_last_seen ON sessions (last_seen_ms);
+CREATE TABLE ratings (
+    account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    category   TEXT NOT NULL,
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games      INTEGER NOT NULL DEFAULT 0,
+    updated_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_id, category)
+) WITHOUT ROWID;
+CREATE TABLE rating_history (
+    account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    category   TEXT NOT NULL,
+    game_id    TEXT NOT NULL,
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,
+    at_ms      INTEGER NOT NULL,
+    PRIMARY KEY (account_id, category, game_id)
+) WITHOUT ROWID;
+CREATE INDEX rating_history_at ON rating_history (account_id, category, at_ms);
+";
+
+fn accounts(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(ACCOUNTS)
+}
+
+/// The highest version applied (0: none, a database made before versions or a new file).
+fn version(c: &Connection) -> rusqlite::Result<i64> {
+    let has_table = c
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")?
+        .exists([])?;
+    if !has_table {
+        return Ok(0);
+    }
+    c.query_row(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_version",
+        [],
+        |r| r.get(0),
+    )
+}
+
+fn too_new(path: &str, found: i64) -> StoreError {
+    StoreError::SchemaTooNew {
+        database: path.to_string(),
+        found,
+        known: SCHEMA_VERSION,
+    }
+}
+
+/// Bring the database to [`SCHEMA_VERSION`]: every migration not yet applied, in one
+/// transaction (all or nothing). A database already there is only read; one from a newer
+/// tilebag is refused untouched.
+pub(super) fn migrate(conn: &mut Connection, path: &str) -> Result<(), StoreError> {
+    match version(conn)? {
+        v if v > SCHEMA_VERSION => return Err(too_new(path, v)),
+        SCHEMA_VERSION => return Ok(()),
+        _ => {}
+    }
+    // IMMEDIATE: the write lock now, so another process opening the file at once waits here
+    // and then finds the migrations done.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch(VERSION_TABLE)?;
+    let current = version(&tx)?;
+    if current > SCHEMA_VERSION {
+        return Err(too_new(path, current));
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > current) {
+        (m.apply)(&tx).map_err(|e| {
+            StoreError::Other(format!("migration {} ({}) failed: {e}", m.version, m.name))
+        })?;
+        tx.execute(
+            "INSERT INTO schema_version (version, name, applied_ms) VALUES (?1, ?2, ?3)",
+            params![m.version, m.name, wall_ms()],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
