@@ -33,7 +33,9 @@ use std::time::Duration;
 use tilebag_core::bag::Rng;
 use tilebag_core::ruleset::{ChallengeRule, OutPlayClock};
 use tilebag_core::Ruleset;
-use tilebag_engine::{Engine, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation};
+use tilebag_engine::{
+    Engine, LeaveTable, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation, Tables,
+};
 use tilebag_lexicon::{Lexicon, WordSource};
 use tilebag_store::BotSeat;
 use tokio::sync::{mpsc, watch};
@@ -62,8 +64,15 @@ pub fn bot_name(level: Level) -> String {
     .to_string()
 }
 
-/// A lexicon in the form the generator needs.
-pub enum GenLexicon {
+/// A lexicon in the form the generator needs, with the leave values the computer plays it with.
+pub struct GenLexicon {
+    words: GenWords,
+    /// The lexicon's own leave table (`tilebag serve --leaves NAME=FILE`), or `None` for the
+    /// built-in values.
+    leaves: Option<Arc<LeaveTable>>,
+}
+
+enum GenWords {
     /// A single lexicon: the word source's own.
     Source(Arc<WordSource>),
     /// A layered source compiled with its windows.
@@ -71,13 +80,29 @@ pub enum GenLexicon {
 }
 
 impl GenLexicon {
+    /// A word source's own lexicon, with the built-in leave values.
+    pub fn of(source: Arc<WordSource>) -> GenLexicon {
+        GenLexicon {
+            words: GenWords::Source(source),
+            leaves: None,
+        }
+    }
+
     pub fn lexicon(&self) -> &Lexicon {
         static EMPTY: OnceLock<Lexicon> = OnceLock::new();
-        match self {
-            GenLexicon::Source(s) => s
+        match &self.words {
+            GenWords::Source(s) => s
                 .lexicon()
                 .unwrap_or_else(|| EMPTY.get_or_init(|| Lexicon::empty("empty"))),
-            GenLexicon::Owned(l) => l,
+            GenWords::Owned(l) => l,
+        }
+    }
+
+    /// An engine over this lexicon and its leave values.
+    pub fn engine<'a>(&'a self, tables: &'a Tables, exchange_min_bag: usize) -> Engine<'a> {
+        match &self.leaves {
+            Some(table) => Engine::new(self.lexicon(), tables, &**table, exchange_min_bag),
+            None => Engine::new(self.lexicon(), tables, Leaves::enable(), exchange_min_bag),
         }
     }
 }
@@ -87,13 +112,19 @@ type Ready = Arc<tokio::sync::OnceCell<Arc<GenLexicon>>>;
 /// The lexicons the computer can play with (and analyse games in), each prepared once.
 pub struct Engines {
     sources: HashMap<String, Arc<WordSource>>,
+    leaves: HashMap<String, Arc<LeaveTable>>,
     ready: Mutex<HashMap<String, Ready>>,
 }
 
 impl Engines {
-    pub fn new(sources: HashMap<String, Arc<WordSource>>) -> Engines {
+    /// The word sources by name, and the leave tables of those that have their own.
+    pub fn new(
+        sources: HashMap<String, Arc<WordSource>>,
+        leaves: HashMap<String, Arc<LeaveTable>>,
+    ) -> Engines {
         Engines {
             sources,
+            leaves,
             ready: Mutex::new(HashMap::new()),
         }
     }
@@ -123,14 +154,16 @@ impl Engines {
             .entry(name.to_string())
             .or_default()
             .clone();
+        let leaves = self.leaves.get(name).cloned();
         let name = name.to_string();
         cell.get_or_try_init(|| async move {
             tokio::task::spawn_blocking(move || {
-                let g = match source.generator_lexicon() {
-                    Ok(std::borrow::Cow::Borrowed(_)) => GenLexicon::Source(source.clone()),
-                    Ok(std::borrow::Cow::Owned(l)) => GenLexicon::Owned(Box::new(l)),
+                let words = match source.generator_lexicon() {
+                    Ok(std::borrow::Cow::Borrowed(_)) => GenWords::Source(source.clone()),
+                    Ok(std::borrow::Cow::Owned(l)) => GenWords::Owned(Box::new(l)),
                     Err(e) => return Err(format!("lexicon {name:?}: {e}")),
                 };
+                let g = GenLexicon { words, leaves };
                 // What the generator walks (the node table), made here on a blocking thread, not at the
                 // first move.
                 let _ = g.lexicon().automaton();
@@ -310,7 +343,7 @@ fn decide(v: &SeatState, gen: &GenLexicon, ruleset: &Ruleset, may_hold: bool) ->
                 Ok(t) => t,
                 Err(_) => return Decision::Accept,
             };
-            let engine = Engine::new(gen.lexicon(), &tables, Leaves::enable(), 7);
+            let engine = gen.engine(&tables, 7);
             if tilebag_engine::bot::should_challenge(&engine, &play.words) {
                 Decision::Challenge
             } else if *out {
@@ -334,12 +367,7 @@ fn choose_move(
 ) -> Result<(Move, bool), String> {
     let s = situation_from_view(v)?;
     let tables = Engine::tables_for(ruleset).map_err(|e| e.to_string())?;
-    let engine = Engine::new(
-        gen.lexicon(),
-        &tables,
-        Leaves::enable(),
-        ruleset.exchange_min_bag,
-    );
+    let engine = gen.engine(&tables, ruleset.exchange_min_bag);
     let budget = think_budget(v);
     let level = if level == Level::Simulating && budget < MIN_SIM {
         Level::Static
@@ -772,12 +800,41 @@ mod tests {
         assert!(!holds_before_verdict(&void, true));
     }
 
+    /// `tilebag serve --leaves NAME=FILE`: the computer values what it keeps by its lexicon's
+    /// own table. Its first move with the built-in values keeps some leave; with a table that
+    /// makes exactly that leave worth −10,000 points (every other leave 0), it keeps another.
+    #[test]
+    fn the_computer_plays_with_its_lexicons_own_leave_table() {
+        let source = Arc::new(WordSource::builtin());
+        let built_in = GenLexicon::of(source.clone());
+        let naspa = Ruleset::preset("naspa-2013").unwrap();
+        let game = Game::new(naspa.clone(), 11);
+        let v = state_of(&game, game.to_move());
+        let rack = Rack::parse(&v.rack).unwrap();
+        let (first, _) =
+            choose_move(&v, &built_in, &naspa, Level::Static, &mut Rng::new(1)).unwrap();
+        let kept = rack.minus(&first.used());
+        assert!(!kept.is_empty(), "a first move keeps something: {first:?}");
+        let mut table = LeaveTable::zeros(tilebag_engine::LeaveShape::english());
+        assert!(table.set(&kept, -10_000.0));
+        let own = GenLexicon {
+            words: GenWords::Source(source),
+            leaves: Some(Arc::new(table)),
+        };
+        let (second, _) = choose_move(&v, &own, &naspa, Level::Static, &mut Rng::new(1)).unwrap();
+        assert_ne!(
+            rack.minus(&second.used()),
+            kept,
+            "{second:?} keeps the leave it must not"
+        );
+    }
+
     /// The decision on the opponent's pending play: hold first (where it holds), then the
     /// verdict on the held play: a phony is challenged, a good play accepted (by a move, or by
     /// `accept` after an out play).
     #[test]
     fn the_verdict_follows_the_hold() {
-        let gen = GenLexicon::Source(Arc::new(WordSource::builtin()));
+        let gen = GenLexicon::of(Arc::new(WordSource::builtin()));
         let naspa = Ruleset::preset("naspa-2013").unwrap();
         let sanspa = Ruleset::preset("sanspa-1999").unwrap();
         let game = Game::new(naspa.clone(), 5);

@@ -21,6 +21,9 @@ pub struct LiveConfig {
     pub default_preset: String,
     /// The lexicons the computer can play with and analyse games in, by the same names.
     pub word_sources: HashMap<String, Arc<tilebag_lexicon::WordSource>>,
+    /// The leave tables of the lexicons that have their own (by the same names); the others
+    /// play with the built-in values.
+    pub leaves: HashMap<String, Arc<tilebag_engine::LeaveTable>>,
     /// Game milliseconds per real millisecond (1.0; only tests change it).
     pub time_scale: f64,
     /// Per-connection limits.

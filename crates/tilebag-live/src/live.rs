@@ -141,7 +141,10 @@ impl Hub {
             loading: tokio::sync::Mutex::new(()),
             shutdown,
             on_end: std::sync::OnceLock::new(),
-            engines: Arc::new(crate::bot::Engines::new(config.word_sources.clone())),
+            engines: Arc::new(crate::bot::Engines::new(
+                config.word_sources.clone(),
+                config.leaves.clone(),
+            )),
             analyses: crate::analysis_cache::Cache::default(),
             changes: Arc::new(watch::channel(0).0),
         })

@@ -142,8 +142,9 @@ pub(crate) struct SignedIn {
     pub account: Account,
 }
 
-fn session_token(a: &Accounts, headers: &HeaderMap) -> Option<Token> {
-    let name = cookie_name(SESSION_COOKIE, a.secure);
+/// The token in the request's cookie `base` (`SESSION_COOKIE`, `DEVICE_COOKIE`), if any.
+fn cookie_token(a: &Accounts, headers: &HeaderMap, base: &str) -> Option<Token> {
+    let name = cookie_name(base, a.secure);
     headers
         .get_all(header::COOKIE)
         .iter()
@@ -152,14 +153,20 @@ fn session_token(a: &Accounts, headers: &HeaderMap) -> Option<Token> {
         .and_then(|v| Token::parse(v).ok())
 }
 
-fn device_token(a: &Accounts, headers: &HeaderMap) -> Option<Token> {
-    let name = cookie_name(DEVICE_COOKIE, a.secure);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(|h| cookie_value(h, &name))
-        .and_then(|v| Token::parse(v).ok())
+/// Argon2id takes tens of milliseconds: off the async threads.
+async fn hash_off_thread(password: &str) -> Option<String> {
+    let password = password.to_string();
+    tokio::task::spawn_blocking(move || hash_password(&password).ok())
+        .await
+        .ok()
+        .flatten()
+}
+
+/// A refusal that says when to try again (`Retry-After`, in whole seconds).
+fn retry_after(mut r: Response, secs: u64) -> Response {
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+    r
 }
 
 fn to_session(row: &SessionRow) -> Option<Session> {
@@ -174,7 +181,7 @@ fn to_session(row: &SessionRow) -> Option<Session> {
 /// Who is signed in, if anybody: the session must exist, be neither idle nor too old, and
 /// belong to an account that is not banned. A session in use is touched now and then.
 pub(crate) async fn signed_in(a: &Accounts, headers: &HeaderMap) -> Option<SignedIn> {
-    let token = session_token(a, headers)?;
+    let token = cookie_token(a, headers, SESSION_COOKIE)?;
     let hash = token.hash().to_hex();
     let (row, account) = a.store.accounts().session(&hash).await.ok()??;
     let now = now_ms();
@@ -301,28 +308,17 @@ async fn signup(
         );
     }
     if let Err(wait_s) = a.signups.take(peer.ip()) {
-        let mut r = again(
+        let r = again(
             StatusCode::TOO_MANY_REQUESTS,
             "Too many new accounts from this address; please try again in a minute.",
         );
-        if let Ok(v) = HeaderValue::from_str(&wait_s.max(1).to_string()) {
-            r.headers_mut().insert(header::RETRY_AFTER, v);
-        }
-        return r;
+        return retry_after(r, wait_s);
     }
-    let hash = match tokio::task::spawn_blocking({
-        let pw = f.password.clone();
-        move || hash_password(&pw)
-    })
-    .await
-    {
-        Ok(Ok(h)) => h,
-        _ => {
-            return public_error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Could not hash the password.",
-            )
-        }
+    let Some(hash) = hash_off_thread(&f.password).await else {
+        return public_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Could not hash the password.",
+        );
     };
     let new = NewAccount {
         username: name.as_str().to_string(),
@@ -389,7 +385,7 @@ async fn signin(
     // The throttle's name for the account, whether or not it exists.
     let key: String = typed.to_lowercase().chars().take(40).collect();
     let address = address_key(peer.ip());
-    let known_device = device_token(&a, &headers).is_some_and(|d| {
+    let known_device = cookie_token(&a, &headers, DEVICE_COOKIE).is_some_and(|d| {
         a.devices
             .lock()
             .expect("devices")
@@ -405,7 +401,7 @@ async fn signin(
     let decision = a.throttle.lock().expect("throttle").check(&attempt, now);
     if let Decision::Wait { retry_after_ms, .. } = decision {
         let secs = retry_after_ms.div_ceil(1000).max(1);
-        let mut r = html_response(
+        let r = html_response(
             StatusCode::TOO_MANY_REQUESTS,
             tpl::signin_page(&FormState {
                 error: Some(&format!(
@@ -415,9 +411,7 @@ async fn signin(
                 next: &next,
             }),
         );
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
-        return r;
+        return retry_after(r, secs);
     }
     let account = match &parsed {
         Some(name) => match a
@@ -453,12 +447,7 @@ async fn signin(
     match (ok, account) {
         (true, Some(account)) => {
             if let Verification::Valid { needs_rehash: true } = verdict {
-                if let Ok(Ok(h)) = tokio::task::spawn_blocking({
-                    let pw = f.password.clone();
-                    move || hash_password(&pw)
-                })
-                .await
-                {
+                if let Some(h) = hash_off_thread(&f.password).await {
                     let _ = a.store.accounts().set_password(account.id, &h).await;
                 }
             }
@@ -562,11 +551,7 @@ async fn change_password(
         Err(r) => return r,
     };
     let back = |m: Result<&str, &str>| {
-        let url = match m {
-            Ok(msg) => format!("/account?msg={}", tilebag_pages::enc(msg)),
-            Err(e) => format!("/account?err={}", tilebag_pages::enc(e)),
-        };
-        Redirect::to(&url).into_response()
+        crate::respond::back("/account", m.map(String::from).map_err(String::from))
     };
     if let Err(e) = check_new_password(&f.new, &me.account.username) {
         return back(Err(&sentence(&e)));

@@ -17,7 +17,7 @@ use tilebag_core::gcg::{parse_gcg, GcgEventKind, GcgRecord};
 use tilebag_core::Ruleset;
 use tilebag_engine::analysis::{analyze, TurnAnalysis};
 use tilebag_engine::grid::{letter_char, N};
-use tilebag_engine::{Engine, Leaves, Move, MoveKind};
+use tilebag_engine::{Engine, Move, MoveKind};
 use tilebag_live::protocol::ErrorCode;
 
 /// Alternatives listed per turn.
@@ -253,12 +253,7 @@ pub(crate) async fn get_analysis(
                 })?;
                 let record =
                     parse_gcg(gcg.as_bytes()).map_err(|e| (ErrorCode::Internal, e.to_string()))?;
-                let engine = Engine::new(
-                    gen.lexicon(),
-                    &tables,
-                    Leaves::enable(),
-                    ruleset.exchange_min_bag,
-                );
+                let engine = gen.engine(&tables, ruleset.exchange_min_bag);
                 let (turns, totals) = analyze(&record, &engine, TOP).map_err(|e| {
                     (
                         ErrorCode::Internal,

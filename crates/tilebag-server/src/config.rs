@@ -29,6 +29,9 @@ pub struct ServeConfig {
     /// `lexicons` (a judge alone cannot generate moves). [`ServeConfig::add_word_source`] fills
     /// both maps.
     pub word_sources: HashMap<String, Arc<tilebag_lexicon::WordSource>>,
+    /// The leave tables the computer plays a lexicon with, by the lexicon's name (`--leaves
+    /// NAME=FILE`: a `.klv2`, `.klv` or text table); the others use the built-in values.
+    pub leaves: HashMap<String, Arc<tilebag_engine::LeaveTable>>,
     /// Serve the files of this directory at `/` (the web UI), if set.
     pub static_dir: Option<PathBuf>,
     /// Game milliseconds per real millisecond (1.0). Only tests change it, to play a
@@ -72,6 +75,7 @@ impl Default for ServeConfig {
             lexicons: HashMap::new(),
             default_lexicon: "enable1".into(),
             word_sources: HashMap::new(),
+            leaves: HashMap::new(),
             static_dir: None,
             time_scale: 1.0,
             checkpoint_every: Duration::from_secs(2),
@@ -95,6 +99,7 @@ impl ServeConfig {
             default_lexicon: self.default_lexicon.clone(),
             default_preset: self.default_preset.clone(),
             word_sources: self.word_sources.clone(),
+            leaves: self.leaves.clone(),
             time_scale: self.time_scale,
             limits: self.limits,
             quotas: self.quotas,

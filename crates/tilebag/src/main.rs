@@ -45,6 +45,11 @@ enum Command {
         /// layered config). Repeatable. The built-in ENABLE is always available as `enable1`.
         #[arg(long = "lexicon", value_name = "NAME=PATH")]
         lexicons: Vec<String>,
+        /// The leave table the computer plays lexicon NAME with (a `.klv2` or `.klv` file as
+        /// other engines ship them, or a text table), as NAME=FILE; repeatable. Without it, the
+        /// built-in values.
+        #[arg(long = "leaves", value_name = "NAME=FILE")]
+        leaves: Vec<String>,
         /// The lexicon of games created without one.
         #[arg(long, env = "TILEBAG_DEFAULT_LEXICON", default_value = "enable1")]
         default_lexicon: String,
@@ -297,6 +302,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             database,
             preset,
             lexicons,
+            leaves,
             default_lexicon,
             events_dir,
             director_key,
@@ -379,6 +385,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?;
                 let source = tilebag_lexicon::open_lexicon(path)?;
                 config.add_word_source(name, source);
+            }
+            for spec in leaves {
+                let (name, path) = spec.split_once('=').with_context(|| {
+                    format!("--leaves {spec:?}: expected NAME=FILE, e.g. enable1=leaves.klv2")
+                })?;
+                if !config.word_sources.contains_key(name) {
+                    let mut known: Vec<&String> = config.word_sources.keys().collect();
+                    known.sort();
+                    anyhow::bail!("--leaves {spec:?}: no lexicon {name:?} (loaded: {known:?})");
+                }
+                let table = tilebag_engine::LeaveTable::read_file(std::path::Path::new(path))
+                    .with_context(|| format!("--leaves {spec:?}"))?;
+                config
+                    .leaves
+                    .insert(name.to_string(), std::sync::Arc::new(table));
             }
             tilebag_server::run(config)?;
             Ok(ExitCode::SUCCESS)

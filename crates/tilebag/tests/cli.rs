@@ -1043,3 +1043,30 @@ fn moves_and_analyze_use_the_presets_exchange_rule() {
     assert_eq!(o.status.code(), Some(2), "{}", said(&o));
     assert!(stderr(&o).contains("--preset"), "{}", said(&o));
 }
+
+/// `tilebag serve --leaves NAME=FILE` (issue 26, item 2): a table for a lexicon that is not
+/// loaded, or a file that is not a leave table, stops the server before it starts, naming the
+/// flag, the lexicon or the file.
+#[test]
+fn serve_refuses_leaves_for_an_unknown_lexicon_or_a_bad_file() {
+    let dir = TempDir::new("serve-leaves");
+    let db = dir.0.join("t.db");
+    let db = db.to_str().unwrap();
+    let o = tilebag(&[
+        "serve",
+        "--database",
+        db,
+        "--port",
+        "0",
+        "--leaves",
+        "csw=x.klv2",
+    ]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert!(stderr(&o).contains("no lexicon \"csw\""), "{}", said(&o));
+    let bad = dir.write("bad.klv2", "AEINST not-a-number\n");
+    let spec = format!("enable1={}", bad.display());
+    let o = tilebag(&["serve", "--database", db, "--port", "0", "--leaves", &spec]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert!(stderr(&o).contains("bad.klv2"), "{}", said(&o));
+    assert_no_panic(&o);
+}
