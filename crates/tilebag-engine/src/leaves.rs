@@ -62,10 +62,55 @@ impl std::fmt::Debug for Leaves {
 
 impl LeaveTable {
     /// The weights model evaluated on every leave of `shape`.
+    ///
+    /// The leaves are walked in their numbering's order (as [`LeaveShape::for_each_leave`]), each
+    /// one a tile more than the one it extends, so its value is built on its parent's: the
+    /// copies' values are added in the order [`Leaves::value`] adds them (codes ascending), and
+    /// the two are equal to the bit. About ten times faster than valuing each leave afresh,
+    /// which matters because `tilebag moves` makes this table at every start.
     pub fn from_model(model: &Leaves, shape: LeaveShape) -> LeaveTable {
-        let mut values = Vec::with_capacity(shape.len());
-        values.push(0.0);
-        shape.for_each_leave(|leave| values.push(model.value(leave)));
+        struct Walk<'m> {
+            model: &'m Leaves,
+            bag: [u8; 27],
+            counts: [u8; 27],
+            values: Vec<f32>,
+        }
+        impl Walk<'_> {
+            fn go(&mut self, from: usize, left: usize, copies: f32, vowels: usize, others: usize) {
+                if left == 0 {
+                    return;
+                }
+                for code in from..27 {
+                    let held = self.counts[code];
+                    if held >= self.bag[code] {
+                        continue;
+                    }
+                    let copies = copies + self.model.copy[code][usize::from(held).min(2)];
+                    let (v, o) = match code {
+                        0 => (vowels, others),
+                        c if VOWELS.contains(&c) => (vowels + 1, others),
+                        _ => (vowels, others + 1),
+                    };
+                    self.counts[code] += 1;
+                    let mut value = copies + self.model.balance[v.min(7)][o.min(7)];
+                    if self.counts[17] > 0 && self.counts[21] > 0 {
+                        value += self.model.qu;
+                    }
+                    self.values.push(value);
+                    self.go(code, left - 1, copies, v, o);
+                    self.counts[code] -= 1;
+                }
+            }
+        }
+        let mut walk = Walk {
+            model,
+            bag: *shape.counts(),
+            counts: [0; 27],
+            values: Vec::with_capacity(shape.len()),
+        };
+        walk.values.push(0.0);
+        walk.go(0, shape.max_len(), 0.0, 0, 0);
+        let values = walk.values;
         let known = values.len() - 1;
         LeaveTable::from_values(shape, values, known).expect("one value a leave")
     }
@@ -353,9 +398,7 @@ mod tests {
         assert_eq!(t.known(), 914_624);
         let mut n = 0usize;
         t.shape().for_each_leave(|leave| {
-            if n % 97 == 0 {
-                assert_eq!(t.value(leave), model.value(leave), "{leave}");
-            }
+            assert_eq!(t.value(leave), model.value(leave), "{leave}");
             n += 1;
         });
         assert_eq!(n, 914_624);
