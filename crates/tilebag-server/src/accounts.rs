@@ -225,7 +225,7 @@ async fn start_session(a: &Accounts, account: &Account, next: &str) -> Response 
             // A browser forgotten here is still known by its address for 30 days.
             devices.clear();
         }
-        devices.insert(device.hash().to_hex(), account.username.to_lowercase());
+        devices.insert(device.hash().to_hex(), account.skeleton.clone());
     }
     let max_age = a.policy.cookie_max_age_s(&session, now);
     let year = 365 * 24 * 3600;
@@ -382,8 +382,12 @@ async fn signin(
     let next = safe_next(Some(&f.next));
     let typed = f.username.trim();
     let parsed = Username::parse(typed).ok();
-    // The throttle's name for the account, whether or not it exists.
-    let key: String = typed.to_lowercase().chars().take(40).collect();
+    // The throttle's name for the account, whether or not it exists: its look-alike skeleton,
+    // the key it is found by, so that `O5car` and `oscar` count against `Oscar` together.
+    let key: String = match &parsed {
+        Some(name) => name.skeleton(),
+        None => typed.to_lowercase().chars().take(40).collect(),
+    };
     let address = address_key(peer.ip());
     let known_device = cookie_token(&a, &headers, DEVICE_COOKIE).is_some_and(|d| {
         a.devices
