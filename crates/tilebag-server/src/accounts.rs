@@ -81,6 +81,36 @@ impl Accounts {
     }
 }
 
+/// How often sessions left idle past the policy's limit are deleted from the store (a session
+/// is refused once idle whether or not it has been swept; this only keeps the table small).
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+impl Accounts {
+    /// Deletes the sessions idle past the limit, now and every [`SWEEP_EVERY`], until shutdown.
+    pub(crate) fn spawn_session_sweep(
+        self: &Arc<Self>,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) -> tokio::task::JoinHandle<()> {
+        let a = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(SWEEP_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = tilebag_live::shutdown::stopped(&mut stop) => return,
+                }
+                let before = now_ms().saturating_sub(a.policy.idle_timeout_ms);
+                let _ = a
+                    .store
+                    .accounts()
+                    .delete_sessions_idle_since(before as i64)
+                    .await;
+            }
+        })
+    }
+}
+
 type AccountsState = Arc<Accounts>;
 
 pub(crate) fn router(accounts: Arc<Accounts>) -> Router {

@@ -158,10 +158,11 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
             hub: hub.clone(),
             net: config.net,
         }))
-        .merge(accounts::router(accounts))
+        .merge(accounts::router(accounts.clone()))
         .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
     let trim = spawn_memory_trim(shutdown_rx.clone());
+    let sessions = accounts.spawn_session_sweep(shutdown_rx.clone());
     let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
     let gate = net::Gate::new(cap, config.net.max_connections_per_address);
     let limits = config.net;
@@ -171,6 +172,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         checkpoints.abort();
         probe.abort();
         trim.abort();
+        sessions.abort();
     });
     Ok(RunningServer {
         addr,

@@ -341,3 +341,37 @@ async fn one_address_may_create_only_a_few_accounts_a_minute() {
     );
     s.stop().await;
 }
+
+#[tokio::test]
+async fn sessions_idle_past_the_limit_are_swept_from_the_database() {
+    let dir = common::temp_dir("acc-sweep");
+    let db = dir.join("t.db").to_str().unwrap().to_string();
+    let idle = |db: &str| {
+        let mut c = config(db, &["CAT"]);
+        c.sessions.idle_timeout_ms = 1000;
+        c
+    };
+    let stored = |db: &str| -> i64 {
+        let conn = rusqlite::Connection::open(db).unwrap();
+        conn.query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
+            .unwrap()
+    };
+    let server = tilebag_server::start(idle(&db)).await.unwrap();
+    let mut nina = Visitor::new(server.addr());
+    assert_eq!(nina.sign_up("Nina", PASSWORD).await.status, 303);
+    server.shutdown().await;
+    assert_eq!(stored(&db), 1, "the session is stored (as a hash)");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // The sweep runs as the server starts (and every hour after).
+    let server = tilebag_server::start(idle(&db)).await.unwrap();
+    let swept = async {
+        while stored(&db) != 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), swept)
+        .await
+        .expect("the idle session is deleted");
+    server.shutdown().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
