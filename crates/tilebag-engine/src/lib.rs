@@ -36,6 +36,7 @@ pub mod leaves;
 pub mod match_stats;
 pub mod selfplay;
 pub mod static_best;
+pub mod table_train;
 pub mod train;
 
 pub use bot::{Level, SimConfig};

@@ -19,6 +19,7 @@ use tilebag_engine::leaves::Leaves;
 use tilebag_engine::match_stats::{GameResult, MatchSummary};
 use tilebag_engine::movegen::{best_by_score, generate, GenOptions, Graphs, Prepared};
 use tilebag_engine::selfplay::play_game_with;
+use tilebag_engine::table_train::{train_tables, Start, Step, TableTrainConfig, TrainState};
 use tilebag_engine::train::{train, TrainConfig};
 use tilebag_engine::{CgpPosition, Engine, Grid, Level, Move, MoveKind, Rack, SimConfig, Tables};
 use tilebag_engine::{LeaveFormat, LeaveModel, LeaveTable};
@@ -113,21 +114,55 @@ pub struct SelfplayArgs {
 
 #[derive(Subcommand)]
 pub enum LeavesCommand {
-    /// Learn leave values by self-play, with a progress bar; resumable (the file records the
-    /// games played so far and is rewritten as training goes).
+    /// Learn leave values by self-play, with a progress bar. With `--full` (or an output
+    /// named .klv2/.klv): a full table, one value per leave, trained from nothing in
+    /// generations; resumable from its state file (run the same command again). Otherwise
+    /// tilebag's small weights model; resumable with --resume.
     Train {
         #[arg(long)]
         lexicon: Option<PathBuf>,
-        /// Games of self-play to train on (in all, counting those already in the file).
+        /// Weights model: games of self-play to train on (in all, counting those already in
+        /// the file).
         #[arg(long, default_value_t = 20000)]
         games: u64,
         #[arg(short = 'o', long)]
         output: PathBuf,
-        /// Go on from the weights in the output file, if it exists.
+        /// Weights model: go on from the weights in the output file, if it exists.
         #[arg(long)]
         resume: bool,
+        /// Threads playing games (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Train a full leave table (the default for an output named .klv2 or .klv).
+        #[arg(long)]
+        full: bool,
+        /// Full table: generations in all (counting those already in the state file).
+        #[arg(long, default_value_t = 4)]
+        generations: u32,
+        /// Full table: games of self-play per generation.
+        #[arg(long, default_value_t = 20000)]
+        games_per_generation: u64,
+        /// Full table: the state file (default: OUTPUT.state); if it exists, training goes on
+        /// from it.
+        #[arg(long, value_name = "FILE")]
+        state: Option<PathBuf>,
+        /// Full table: what generation 0 plays with: `zero` (every leave 0) or `weights`
+        /// (tilebag's built-in weights model).
+        #[arg(long, default_value = "zero")]
+        start: String,
+        /// Full table: the weight, in games' samples, of a leave's prior from its sub-leaves
+        /// (default: estimated from the data for each leave length).
+        #[arg(long)]
+        prior_weight: Option<f64>,
+        /// Full table: what each generation keeps of the previous ones' samples (0 to 1).
+        #[arg(long, default_value_t = 0.5)]
+        carry: f64,
+        /// Full table: also write each generation's table as OUTPUT-STEM.genN.EXT.
+        #[arg(long)]
+        keep_generations: bool,
+        /// Full table: the seed of the games' bags.
+        #[arg(long, default_value_t = 0x7AB1E)]
+        seed: u64,
     },
     /// Convert a leave file: IN is a .klv2 or .klv file (wolges, MAGPIE), text `LEAVE VALUE`
     /// lines, or tilebag's weights (evaluated on every leave); OUT is written as .klv2 or .klv
@@ -511,6 +546,20 @@ pub struct Progress {
     tty: bool,
     last_pct: u64,
     label: &'static str,
+    /// Done before this run began (a resumed training): not counted in the rate.
+    base: Option<u64>,
+}
+
+/// A duration as `1h02m`, `3m05s` or `42s`.
+fn short_duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
 }
 
 impl Progress {
@@ -522,17 +571,37 @@ impl Progress {
             tty: std::io::stderr().is_terminal(),
             last_pct: 0,
             label,
+            base: None,
         }
     }
+    /// The speed (per second, over this run) and the time left at that speed.
+    fn rate(&self, done: u64) -> Option<(f64, f64)> {
+        let secs = self.start.elapsed().as_secs_f64();
+        let new = done.saturating_sub(self.base.unwrap_or(0));
+        if new == 0 || secs <= 0.0 {
+            return None;
+        }
+        let rate = new as f64 / secs;
+        Some((rate, self.total.saturating_sub(done) as f64 / rate))
+    }
     pub fn set(&mut self, done: u64) {
+        if self.base.is_none() {
+            // The first value set is where this run starts (non-zero when resuming).
+            self.base = Some(done);
+            self.start = Instant::now();
+        }
         self.done = done;
         let pct = done * 100 / self.total;
         let secs = self.start.elapsed().as_secs_f64();
+        let speed = match self.rate(done) {
+            Some((rate, left)) => format!(", {rate:.1}/s, {} left", short_duration(left)),
+            None => String::new(),
+        };
         if self.tty {
             let width = 30;
-            let fill = (done * width / self.total) as usize;
+            let fill = ((done.min(self.total)) * width / self.total) as usize;
             eprint!(
-                "\r{} [{}{}] {done}/{} ({:.0} s)",
+                "\r{} [{}{}] {done}/{} ({:.0} s{speed})   ",
                 self.label,
                 "#".repeat(fill),
                 " ".repeat(width as usize - fill),
@@ -542,7 +611,10 @@ impl Progress {
             let _ = std::io::stderr().flush();
         } else if pct >= self.last_pct + 10 || done == self.total {
             self.last_pct = pct;
-            eprintln!("{} {done}/{} ({:.0} s)", self.label, self.total, secs);
+            eprintln!(
+                "{} {done}/{} ({:.0} s{speed})",
+                self.label, self.total, secs
+            );
         }
     }
     pub fn finish(&self) {
@@ -818,7 +890,48 @@ pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
             output,
             resume,
             threads,
+            full,
+            generations,
+            games_per_generation,
+            state,
+            start,
+            prior_weight,
+            carry,
+            keep_generations,
+            seed,
         } => {
+            let table_output = matches!(
+                LeaveFormat::for_path(&output),
+                LeaveFormat::Klv2 | LeaveFormat::Klv
+            );
+            if full || table_output {
+                let start = match start.as_str() {
+                    "zero" => Start::Zero,
+                    "weights" => Start::Weights,
+                    other => bail!("--start {other:?}: use zero or weights"),
+                };
+                if !(0.0..=1.0).contains(&carry) {
+                    bail!("--carry {carry}: give a number from 0 to 1");
+                }
+                if prior_weight.is_some_and(|k| k.is_nan() || k <= 0.0) {
+                    bail!("--prior-weight: give a number above 0");
+                }
+                let cfg = TableTrainConfig {
+                    generations,
+                    games_per_generation: games_per_generation.max(1),
+                    threads: threads
+                        .unwrap_or_else(|| {
+                            std::thread::available_parallelism().map_or(1, |n| n.get())
+                        })
+                        .max(1),
+                    prior_weight,
+                    carry,
+                    seed,
+                    start,
+                    ..TableTrainConfig::default()
+                };
+                return train_full_table(lexicon.as_deref(), &output, state, keep_generations, cfg);
+            }
             let lex = generator_lexicon(lexicon.as_deref())?;
             let tables = Tables::english();
             let start_leaves = if resume && output.exists() {
@@ -859,6 +972,160 @@ pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The file a generation's table is kept in: `leaves.klv2` → `leaves.gen3.klv2`.
+fn generation_path(output: &Path, generation: u32) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map_or("leaves".into(), |s| s.to_string_lossy().into_owned());
+    let name = match output.extension() {
+        Some(ext) => format!("{stem}.gen{generation}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.gen{generation}"),
+    };
+    output.with_file_name(name)
+}
+
+/// `tilebag leaves train --full`: trains a full table in generations (see
+/// `tilebag_engine::table_train`), saving the state every half minute and at each
+/// generation's end, and writing each generation's table to OUTPUT.
+fn train_full_table(
+    lexicon: Option<&Path>,
+    output: &Path,
+    state_path: Option<PathBuf>,
+    keep_generations: bool,
+    cfg: TableTrainConfig,
+) -> Result<ExitCode> {
+    let lex = generator_lexicon(lexicon)?;
+    let tables = Tables::english();
+    let shape =
+        tilebag_engine::LeaveShape::new(tables.counts, tilebag_engine::leave_table::MAX_LEAVE);
+    let state_path = state_path.unwrap_or_else(|| {
+        let mut p = output.as_os_str().to_owned();
+        p.push(".state");
+        PathBuf::from(p)
+    });
+    let format = match LeaveFormat::for_path(output) {
+        LeaveFormat::Klv => LeaveFormat::Klv,
+        LeaveFormat::Klv2 => LeaveFormat::Klv2,
+        _ => LeaveFormat::Text,
+    };
+    let mut state = if state_path.exists() {
+        let st = TrainState::load(&state_path, shape.clone())?;
+        if st.seed != cfg.seed || st.start != cfg.start {
+            bail!(
+                "{} was made with another --seed or --start; remove it to start again",
+                state_path.display()
+            );
+        }
+        eprintln!(
+            "resuming {}: generation {} ({} of its games played, {} games in all)",
+            state_path.display(),
+            st.generation,
+            st.games_done,
+            st.total_games
+        );
+        st
+    } else {
+        TrainState::new(shape, cfg.start, cfg.seed)
+    };
+    let per_gen = cfg.games_per_generation;
+    let planned = |st: &TrainState| u64::from(st.generation) * per_gen + st.games_done.min(per_gen);
+    if state.generation >= cfg.generations {
+        println!(
+            "{} already holds {} generations ({} games; asked for {})",
+            state_path.display(),
+            state.generation,
+            state.total_games,
+            cfg.generations
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut progress = Progress::new(u64::from(cfg.generations) * per_gen, "training");
+    progress.set(planned(&state));
+    let mut last_save = Instant::now();
+    let mut failure: Option<anyhow::Error> = None;
+    let run_start = Instant::now();
+    let games_before = state.total_games;
+    train_tables(&lex, &tables, &cfg, &mut state, &mut |st, step| {
+        let saved = match step {
+            Step::Batch => {
+                progress.set(planned(st));
+                if last_save.elapsed() < Duration::from_secs(30) {
+                    return std::ops::ControlFlow::Continue(());
+                }
+                st.save(&state_path)
+                    .with_context(|| state_path.display().to_string())
+            }
+            Step::Generation { ks } => {
+                progress.finish();
+                let t = &st.table;
+                let shape = t.shape();
+                let show: Vec<String> = ["?", "S", "E", "Q", "QU", "ERS", "AEINST"]
+                    .iter()
+                    .map(|s| {
+                        let r = Rack::parse(s).unwrap_or_default();
+                        let n = shape.rank(&r).map_or(0.0, |i| st.sums.count[i]);
+                        format!("{s} {:.1} (n {n:.0})", t.value(&r))
+                    })
+                    .collect();
+                eprintln!(
+                    "generation {}: {} games in all; {}; prior weight by leave length {:?}",
+                    st.generation,
+                    st.total_games,
+                    show.join(", "),
+                    ks[1..]
+                        .iter()
+                        .map(|k| (k * 10.0).round() / 10.0)
+                        .collect::<Vec<_>>()
+                );
+                let bytes = t.to_bytes(format);
+                let mut r =
+                    std::fs::write(output, &bytes).with_context(|| output.display().to_string());
+                if r.is_ok() && keep_generations {
+                    let p = generation_path(output, st.generation);
+                    r = std::fs::write(&p, &bytes).with_context(|| p.display().to_string());
+                }
+                r.and_then(|()| {
+                    st.save(&state_path)
+                        .with_context(|| state_path.display().to_string())
+                })
+            }
+        };
+        match saved {
+            Ok(()) => {
+                last_save = Instant::now();
+                std::ops::ControlFlow::Continue(())
+            }
+            Err(e) => {
+                failure = Some(e);
+                std::ops::ControlFlow::Break(())
+            }
+        }
+    });
+    progress.finish();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    state
+        .save(&state_path)
+        .with_context(|| state_path.display().to_string())?;
+    let secs = run_start.elapsed().as_secs_f64();
+    let played = state.total_games - games_before;
+    println!(
+        "wrote {} ({}: generation {}, {} games of self-play in all)",
+        output.display(),
+        format.name(),
+        state.generation,
+        state.total_games
+    );
+    println!(
+        "{played} games this run in {secs:.1} s: {:.1} games per second ({} thread{})",
+        played as f64 / secs.max(1e-9),
+        cfg.threads,
+        if cfg.threads == 1 { "" } else { "s" }
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The positions of a file of CGP lines (blank lines skipped), each with its line's index from

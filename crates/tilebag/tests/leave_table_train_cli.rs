@@ -1,0 +1,131 @@
+//! `tilebag leaves train` making a full leave table (.klv2) by self-play from nothing: a tiny
+//! run writes a table every command can read, and running the command again goes on from its
+//! state file instead of starting over. Games are few so the test is quick.
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Output;
+use support::{said, temp_dir, tilebag};
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn dir(name: &str) -> PathBuf {
+    temp_dir("tilebag-table-train", name)
+}
+
+fn train(output: &str, generations: &str) -> Output {
+    tilebag(&[
+        "leaves",
+        "train",
+        "--output",
+        output,
+        "--generations",
+        generations,
+        "--games-per-generation",
+        "4",
+        "--threads",
+        "2",
+        "--keep-generations",
+    ])
+}
+
+#[test]
+fn leaves_train_makes_a_full_table_and_goes_on_from_its_state() {
+    let d = dir("full");
+    let table = d.join("trained.klv2");
+    let t = table.to_str().unwrap();
+    let o = train(t, "1");
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(
+        out(&o).contains("generation 1, 4 games of self-play in all"),
+        "{}",
+        said(&o)
+    );
+    assert!(
+        err(&o).contains("generation 1: 4 games in all"),
+        "{}",
+        said(&o)
+    );
+    // A .klv2 of every English leave: 3,667,340 bytes, like any other.
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 3_667_340);
+    assert!(d.join("trained.gen1.klv2").exists());
+    assert!(d.join("trained.klv2.state").exists());
+    let first = std::fs::read(&table).unwrap();
+
+    // The same command with more generations goes on from generation 1.
+    let o = train(t, "2");
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(err(&o).contains("resuming"), "{}", said(&o));
+    assert!(
+        out(&o).contains("generation 2, 8 games of self-play in all"),
+        "{}",
+        said(&o)
+    );
+    assert!(out(&o).contains("4 games this run"), "{}", said(&o));
+    assert_eq!(std::fs::read(d.join("trained.gen1.klv2")).unwrap(), first);
+    assert_ne!(
+        std::fs::read(&table).unwrap(),
+        first,
+        "generation 2's table"
+    );
+
+    // Nothing left to do: said, and the table stays.
+    let o = train(t, "2");
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(
+        out(&o).contains("already holds 2 generations"),
+        "{}",
+        said(&o)
+    );
+
+    // The table plays: a bot with it in a match.
+    let o = tilebag(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--bots",
+        &format!("static:{t},static"),
+    ]);
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(
+        out(&o).contains("every game's GCG verifies"),
+        "{}",
+        said(&o)
+    );
+}
+
+#[test]
+fn leaves_train_refuses_a_state_made_with_another_start() {
+    let d = dir("start");
+    let table = d.join("t.klv2");
+    let t = table.to_str().unwrap();
+    let o = train(t, "1");
+    assert!(o.status.success(), "{}", said(&o));
+    let o = tilebag(&[
+        "leaves",
+        "train",
+        "--output",
+        t,
+        "--generations",
+        "2",
+        "--games-per-generation",
+        "4",
+        "--start",
+        "weights",
+    ]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert!(
+        err(&o).contains("another --seed or --start"),
+        "{}",
+        said(&o)
+    );
+}
