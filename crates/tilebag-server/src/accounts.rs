@@ -27,7 +27,7 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use tilebag_accounts::glicko2::{Glicko2, Rating as GlickoRating};
+use tilebag_accounts::glicko2::Rating as GlickoRating;
 use tilebag_accounts::password::{
     check_new_password, hash_password, verify_password, verify_unknown_user, Verification,
 };
@@ -282,15 +282,19 @@ struct NextQuery {
     next: Option<String>,
 }
 
-async fn signup_page(Query(q): Query<NextQuery>) -> Response {
-    let next = safe_next(q.next.as_deref());
+/// A sign-up or sign-in form, empty, going on to `next`.
+fn empty_form(page: fn(&FormState<'_>) -> maud::Markup, next: &str) -> Response {
     html_response(
         StatusCode::OK,
-        tpl::signup_page(&FormState {
-            next: &next,
+        page(&FormState {
+            next,
             ..FormState::default()
         }),
     )
+}
+
+async fn signup_page(Query(q): Query<NextQuery>) -> Response {
+    empty_form(tpl::signup_page, &safe_next(q.next.as_deref()))
 }
 
 #[derive(Deserialize)]
@@ -380,13 +384,7 @@ async fn signin_page(
     if signed_in(&a, &headers).await.is_some() {
         return Redirect::to(&next).into_response();
     }
-    html_response(
-        StatusCode::OK,
-        tpl::signin_page(&FormState {
-            next: &next,
-            ..FormState::default()
-        }),
-    )
+    empty_form(tpl::signin_page, &next)
 }
 
 #[derive(Deserialize)]
@@ -637,7 +635,6 @@ fn since(created_ms: i64) -> String {
 }
 
 async fn rating_rows(a: &Accounts, account_id: i64) -> Vec<RatingRow> {
-    let system = Glicko2::default();
     let mut rows: Vec<RatingRow> = a
         .store
         .accounts()
@@ -652,7 +649,7 @@ async fn rating_rows(a: &Accounts, account_id: i64) -> Vec<RatingRow> {
                 rating: g.display(),
                 deviation: r.deviation.round() as i64,
                 games: u64::from(r.games),
-                provisional: g.is_provisional() || system.max_deviation <= r.deviation,
+                provisional: g.is_provisional(),
             }
         })
         .collect();

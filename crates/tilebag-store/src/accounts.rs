@@ -205,6 +205,18 @@ pub trait AccountStore: Send + Sync {
     ) -> StoreFuture<'a, Vec<RatingPoint>>;
 }
 
+/// The columns both backends read, in the order their row readers expect.
+pub(crate) const ACCOUNT_COLUMNS: &str =
+    "id, username, skeleton, password_hash, email, created_ms, \
+     role, muted_until_ms, banned";
+/// A session `s` and its account `a` ([`ACCOUNT_COLUMNS`] of `a` after the session's).
+pub(crate) const JOINED_COLUMNS: &str = "s.token_hash, s.account_id, s.created_ms, \
+     s.last_seen_ms, a.id, a.username, a.skeleton, a.password_hash, a.email, a.created_ms, \
+     a.role, a.muted_until_ms, a.banned";
+pub(crate) const RATING_COLUMNS: &str =
+    "account_id, category, rating, deviation, volatility, games, updated_ms";
+pub(crate) const POINT_COLUMNS: &str = "account_id, category, game_id, rating, deviation, at_ms";
+
 /// The point must belong to the rating it is recorded with.
 pub(crate) fn check_rating_pair(rating: &Rating, point: &RatingPoint) -> Result<(), StoreError> {
     if rating.account_id != point.account_id || rating.category != point.category {

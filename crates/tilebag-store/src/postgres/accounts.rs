@@ -4,23 +4,16 @@
 //! values rather than add to them, and an insert that finds its own row already there (its first
 //! attempt committed, the answer was lost) counts as done.
 
-use super::super::accounts::{check_rating_pair, decode_role, sql_limit};
+use super::super::accounts::{
+    check_rating_pair, decode_role, sql_limit, ACCOUNT_COLUMNS, JOINED_COLUMNS, POINT_COLUMNS,
+    RATING_COLUMNS,
+};
 use super::super::{
     Account, AccountStore, NewAccount, Rating, RatingPoint, Role, SessionRow, StoreError,
     StoreFuture,
 };
 use super::PostgresStore;
 use tokio_postgres::Row;
-
-const ACCOUNT_COLUMNS: &str = "id, username, skeleton, password_hash, email, created_ms, role, \
-     muted_until_ms, banned";
-/// A session `s` and its account `a`.
-const JOINED_COLUMNS: &str = "s.token_hash, s.account_id, s.created_ms, s.last_seen_ms, a.id, \
-     a.username, a.skeleton, a.password_hash, a.email, a.created_ms, a.role, a.muted_until_ms, \
-     a.banned";
-const RATING_COLUMNS: &str =
-    "account_id, category, rating, deviation, volatility, games, updated_ms";
-const POINT_COLUMNS: &str = "account_id, category, game_id, rating, deviation, at_ms";
 
 /// An account from the columns of `r` from `at` on.
 fn account_from_row(r: &Row, at: usize) -> Result<Account, StoreError> {

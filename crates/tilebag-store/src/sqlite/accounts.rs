@@ -2,23 +2,16 @@
 //! write in its own savepoint of a group commit (so `record_rating`'s two rows are one
 //! transaction).
 
-use super::super::accounts::{check_rating_pair, decode_role, sql_limit};
+use super::super::accounts::{
+    check_rating_pair, decode_role, sql_limit, ACCOUNT_COLUMNS, JOINED_COLUMNS, POINT_COLUMNS,
+    RATING_COLUMNS,
+};
 use super::super::{
     Account, AccountStore, NewAccount, Rating, RatingPoint, Role, SessionRow, StoreError,
     StoreFuture,
 };
 use super::SqliteStore;
 use rusqlite::{params, Connection, OptionalExtension, Row};
-
-const ACCOUNT_COLUMNS: &str = "id, username, skeleton, password_hash, email, created_ms, role, \
-     muted_until_ms, banned";
-/// [`ACCOUNT_COLUMNS`] of the account `a` (joined with its session `s`).
-const JOINED_COLUMNS: &str = "s.token_hash, s.account_id, s.created_ms, s.last_seen_ms, a.id, \
-     a.username, a.skeleton, a.password_hash, a.email, a.created_ms, a.role, a.muted_until_ms, \
-     a.banned";
-const RATING_COLUMNS: &str =
-    "account_id, category, rating, deviation, volatility, games, updated_ms";
-const POINT_COLUMNS: &str = "account_id, category, game_id, rating, deviation, at_ms";
 
 /// An account's columns from `at` on, as stored (the role still text).
 struct RawAccount {
