@@ -410,7 +410,7 @@ impl BotActor {
         let gen = match self.engines.prepare(&self.lexicon).await {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("tilebag-server: game {id}: the computer cannot play: {e}");
+                tracing::error!(game = %id, error = %e, "the computer cannot play");
                 return;
             }
         };
@@ -481,17 +481,16 @@ impl BotActor {
                     continue;
                 };
                 match m.get("type").and_then(Value::as_str) {
-                    Some("state") => {
-                        match serde_json::from_value::<SeatState>(m["view"].clone()) {
-                            Ok(v) => latest = Some(v),
-                            Err(e) => {
-                                eprintln!("tilebag-server: game {id}: the computer cannot read its view: {e}")
-                            }
+                    Some("state") => match serde_json::from_value::<SeatState>(m["view"].clone()) {
+                        Ok(v) => latest = Some(v),
+                        Err(e) => {
+                            tracing::error!(game = %id, error = %e, "the computer cannot read its view")
                         }
-                    }
-                    Some("error") => eprintln!(
-                        "tilebag-server: game {id}: the computer's action was refused: {}",
-                        m["message"].as_str().unwrap_or("?")
+                    },
+                    Some("error") => tracing::warn!(
+                        game = %id,
+                        why = m["message"].as_str().unwrap_or("?"),
+                        "the computer's action was refused"
                     ),
                     _ => {}
                 }
@@ -519,8 +518,10 @@ impl BotActor {
                     let (v2, chosen) = match job.await {
                         Ok(x) => x,
                         Err(e) => {
-                            eprintln!(
-                                "tilebag-server: game {id}: the computer's search failed: {e}"
+                            tracing::error!(
+                                game = %id,
+                                error = %e,
+                                "the computer's search failed"
                             );
                             return false;
                         }
@@ -547,9 +548,10 @@ impl BotActor {
                         Ok((_, true)) => ClientMessage::EndAfterSixZeros,
                         Ok((m, false)) => to_message(&m),
                         Err(e) => {
-                            eprintln!(
-                                "tilebag-server: game {id}: the computer cannot read its \
-                                 position ({e}); it passes"
+                            tracing::warn!(
+                                game = %id,
+                                error = %e,
+                                "the computer cannot read its position; it passes"
                             );
                             ClientMessage::Pass
                         }
@@ -631,22 +633,26 @@ impl BotActor {
                 return Submitted::Done;
             };
             if matches!(message, ClientMessage::Hold) {
-                eprintln!(
-                    "tilebag-server: game {game}: the computer's hold was refused ({why}); it \
-                     gives its verdict without one"
+                tracing::warn!(
+                    game = %game,
+                    why = %why,
+                    "the computer's hold was refused; it gives its verdict without one"
                 );
                 return Submitted::HoldRefused;
             }
             if attempt == 0 && !matches!(message, ClientMessage::Pass) {
                 // Never expected: the generator makes only legal moves. Pass rather than stall.
-                eprintln!(
-                    "tilebag-server: game {game}: the computer's {message:?} was refused \
-                     ({why}); it passes instead"
+                tracing::warn!(
+                    game = %game,
+                    why = %why,
+                    "the computer's {message:?} was refused; it passes instead"
                 );
                 message = ClientMessage::Pass;
             } else {
-                eprintln!(
-                    "tilebag-server: game {game}: the computer's {message:?} was refused ({why})"
+                tracing::warn!(
+                    game = %game,
+                    why = %why,
+                    "the computer's {message:?} was refused"
                 );
                 return Submitted::Done;
             }

@@ -38,6 +38,9 @@ pub struct Shared {
     /// The latest game time known to be stored (an event's or a checkpoint's): where the clock
     /// is held while the database is down.
     pub durable_ms: AtomicI64,
+    /// Which seats have been opened (a connection with the seat's token) since the game was
+    /// loaded: an online event's no-show check asks it (NASPA III.C, WESPA 2.3).
+    pub opened: [AtomicBool; 2],
 }
 
 /// A reply to an HTTP request about a game.
@@ -109,6 +112,14 @@ impl GameHandle {
 
     pub fn summary(&self) -> Summary {
         self.shared.summary.lock().expect("summary lock").clone()
+    }
+
+    /// Whether `seat` has been opened since the game was loaded (see [`Shared::opened`]).
+    pub fn seat_opened(&self, seat: usize) -> bool {
+        self.shared
+            .opened
+            .get(seat)
+            .is_some_and(|o| o.load(Ordering::Acquire))
     }
 
     pub fn clock(&self) -> GameClock {

@@ -71,9 +71,9 @@ impl Monitored {
     fn mark_up(&self) {
         self.state.send_if_modified(|s| {
             if let DbState::Down { since, .. } = s {
-                eprintln!(
-                    "tilebag-server: the database is back (it was down {:.1} s)",
-                    since.elapsed().as_secs_f64()
+                tracing::warn!(
+                    down_s = since.elapsed().as_secs_f64(),
+                    "the database is back"
                 );
                 *s = DbState::Up;
                 true
@@ -87,9 +87,10 @@ impl Monitored {
         let why = reason(e);
         self.state.send_if_modified(|s| match s {
             DbState::Up => {
-                eprintln!(
-                    "tilebag-server: the database is down ({why}); moves, new games and \
-                     director actions are refused and the clocks are stopped until it is back"
+                tracing::error!(
+                    reason = %why,
+                    "the database is down; moves, new games and director actions are refused \
+                     and the clocks are stopped until it is back"
                 );
                 *s = DbState::Down {
                     since: Instant::now(),
@@ -160,6 +161,18 @@ impl Store for Monitored {
     /// Straight to the store: account calls neither mark the database up nor down.
     fn accounts(&self) -> &dyn AccountStore {
         self.inner.accounts()
+    }
+
+    fn chat(&self) -> &dyn tilebag_store::ChatStore {
+        self.inner.chat()
+    }
+
+    fn seats(&self) -> &dyn tilebag_store::SeatStore {
+        self.inner.seats()
+    }
+
+    fn seeks(&self) -> &dyn tilebag_store::SeekStore {
+        self.inner.seeks()
     }
 
     fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()> {

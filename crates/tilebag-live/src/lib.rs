@@ -11,7 +11,8 @@
 //! - [`bot`]: the computer's seats; [`analysis_cache`]: analyses of ended games.
 //! - [`health`]: the store, watched (actions are refused while the database is down);
 //!   [`quota`]: per-address quotas and the cap on games waiting for players; [`config`]: what the
-//!   live games are told; [`ids`]: game ids, seat tokens and seeds.
+//!   live games are told; [`ids`]: game ids, seat tokens and seeds; [`metrics`]: the figures
+//!   an operator graphs.
 //!
 //! Depends on `tilebag-store` below it; knows nothing of HTTP but the WebSocket text type.
 
@@ -24,6 +25,7 @@ pub mod health;
 pub mod ids;
 pub mod live;
 pub mod meta;
+pub mod metrics;
 pub mod protocol;
 pub mod quota;
 pub mod server_error;

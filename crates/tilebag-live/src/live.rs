@@ -26,6 +26,7 @@ use crate::clock::GameClock;
 use crate::config::{Judge, Limits, LiveConfig};
 use crate::game_handle::{Command, GameHandle, HubError, Refused, Shared, Snapshot, Summary};
 use crate::health::{DbState, Monitored};
+use crate::metrics::Metrics;
 use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
 use crate::quota::{WaitingGames, WaitingRefusal, WaitingSlot};
 use crate::server_error::ServerError;
@@ -106,7 +107,8 @@ pub struct Hub {
     loading: tokio::sync::Mutex<()>,
     pub shutdown: watch::Receiver<bool>,
     /// Where games send their id and final scores when they end (the director's reporter).
-    on_end: std::sync::OnceLock<mpsc::UnboundedSender<Ended>>,
+    /// Who is told of games that end (the online results' reporter, the online ratings...).
+    on_end: Mutex<Vec<mpsc::UnboundedSender<Ended>>>,
     /// The lexicons the computer plays (and analyses) with.
     pub engines: Arc<crate::bot::Engines>,
     /// Analyses of ended games (`GET /api/games/{id}/analysis`).
@@ -114,6 +116,8 @@ pub struct Hub {
     /// Counts changes to any game (created, joined, a move, a call, an end, an expiry): the
     /// lobby's and the director's pages are told through it (`push.rs`).
     changes: Arc<watch::Sender<u64>>,
+    /// What an operator graphs (`GET /metrics`).
+    pub metrics: Arc<Metrics>,
 }
 
 impl Hub {
@@ -140,13 +144,14 @@ impl Hub {
             games: RwLock::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             shutdown,
-            on_end: std::sync::OnceLock::new(),
+            on_end: Mutex::new(Vec::new()),
             engines: Arc::new(crate::bot::Engines::new(
                 config.word_sources.clone(),
                 config.leaves.clone(),
             )),
             analyses: crate::analysis_cache::Cache::default(),
             changes: Arc::new(watch::channel(0).0),
+            metrics: Arc::default(),
         })
     }
 
@@ -170,9 +175,11 @@ impl Hub {
         let _ = self.keep_waiting.set(linked);
     }
 
-    /// Sends every game that ends from now on to `tx` (set once, before games are restored).
+    /// Sends every game that ends from now on to `tx`, as well as to every listener added
+    /// before (add them all before games are restored: a game tells the listeners there were
+    /// when it was loaded or created).
     pub fn report_ends_to(&self, tx: mpsc::UnboundedSender<Ended>) {
-        let _ = self.on_end.set(tx);
+        self.on_end.lock().expect("listeners lock").push(tx);
     }
 
     /// The final scores of a stored game that has ended, and why it ended; `None` if it is live
@@ -230,9 +237,10 @@ impl Hub {
     }
 
     fn keep_out(&self, d: DamagedGame) {
-        eprintln!(
-            "tilebag-server: game {} is kept out of play (nothing is deleted): {}",
-            d.id, d.reason
+        tracing::error!(
+            game = %d.id,
+            reason = %d.reason,
+            "game kept out of play (nothing is deleted)"
         );
         self.damaged
             .lock()
@@ -342,6 +350,7 @@ impl Hub {
             summary: Mutex::new(summary(&game, seq)),
             clock: Mutex::new(clock),
             durable_ms: AtomicI64::new(durable_ms),
+            opened: [AtomicBool::new(false), AtomicBool::new(false)],
         });
         let meta = Arc::new(meta);
         let task = GameTask {
@@ -360,13 +369,14 @@ impl Hub {
             seen: [false; 2],
             retry_at: None,
             stalled: None,
-            on_end: self.on_end.get().cloned(),
+            on_end: self.on_end.lock().expect("listeners lock").clone(),
             db: self.store.subscribe(),
             db_down: false,
             uncertain: None,
             waiting,
             linked: self.keep_waiting.get().cloned(),
             changes: self.changes.clone(),
+            metrics: self.metrics.clone(),
         };
         self.changed();
         let ruleset = task.game.ruleset().clone();
@@ -386,9 +396,10 @@ impl Hub {
                     shutdown: self.shutdown.clone(),
                 }
                 .spawn(),
-                Err(e) => eprintln!(
-                    "tilebag-server: game {}: the computer's seat cannot be played: {e}",
-                    handle.meta.id
+                Err(e) => tracing::error!(
+                    game = %handle.meta.id,
+                    error = %e,
+                    "the computer's seat cannot be played"
                 ),
             }
         }
@@ -422,10 +433,10 @@ impl Hub {
                     id: id.to_string(),
                     reason: e.to_string(),
                 };
-                eprintln!(
-                    "tilebag-server: game {} is kept out of play (nothing deleted; listed on \
-                     /td): {}",
-                    d.id, d.reason
+                tracing::error!(
+                    game = %d.id,
+                    reason = %d.reason,
+                    "game kept out of play (nothing deleted; listed on /td)"
                 );
                 self.keep_out(d);
                 return Err(HubError::Damaged(id.to_string()));
@@ -527,6 +538,7 @@ impl Hub {
             bot,
         };
         self.store.create_game(&rec).await?;
+        self.metrics.games_created.fetch_add(1, Ordering::Relaxed);
         let game = Game::new(ruleset, rec.seed);
         let meta = GameMeta {
             id: rec.id.clone(),
@@ -561,6 +573,11 @@ impl Hub {
             .expect("games lock")
             .insert(rec.id, handle.clone());
         Ok(handle)
+    }
+
+    /// Games held in memory now (live, and ended ones not yet let go).
+    pub fn games_in_memory(&self) -> usize {
+        self.games.read().expect("games lock").len()
     }
 
     /// Stored games, newest first, with the live ones' current scores.
@@ -683,7 +700,7 @@ impl Hub {
                 }
                 match self.store.checkpoint(&clocks).await {
                     Ok(()) => self.stored_clocks(&clocks),
-                    Err(e) => eprintln!("tilebag-server: clock checkpoint failed: {e}"),
+                    Err(e) => tracing::error!(error = %e, "clock checkpoint failed"),
                 }
             }
         })
@@ -694,7 +711,7 @@ impl Hub {
         if !clocks.is_empty() {
             match self.store.checkpoint(&clocks).await {
                 Ok(()) => self.stored_clocks(&clocks),
-                Err(e) => eprintln!("tilebag-server: last clock checkpoint failed: {e}"),
+                Err(e) => tracing::error!(error = %e, "last clock checkpoint failed"),
             }
         }
     }
@@ -820,7 +837,7 @@ struct GameTask {
     /// A deadline whose tick changed nothing (never expected; guards against a busy loop).
     stalled: Option<i64>,
     /// Told when the game ends (after the end is committed).
-    on_end: Option<mpsc::UnboundedSender<Ended>>,
+    on_end: Vec<mpsc::UnboundedSender<Ended>>,
     /// The database's state; `db_down` is the one this game last acted on.
     db: watch::Receiver<DbState>,
     db_down: bool,
@@ -833,6 +850,7 @@ struct GameTask {
     linked: Option<Linked>,
     /// The hub's change counter (see [`Hub::changes`]).
     changes: Arc<watch::Sender<u64>>,
+    metrics: Arc<Metrics>,
 }
 
 impl GameTask {
@@ -924,10 +942,7 @@ impl GameTask {
                 false
             }
             Err(e) => {
-                eprintln!(
-                    "tilebag-server: game {}: cannot mark it expired: {e}",
-                    self.meta.id
-                );
+                tracing::error!(game = %self.meta.id, error = %e, "cannot mark the game expired");
                 if let Some(w) = &mut self.waiting {
                     w.expires_at = Instant::now() + Duration::from_secs(60);
                 }
@@ -959,6 +974,7 @@ impl GameTask {
                 if let Audience::Seat(seat) = audience {
                     self.make_room_on_seat(seat);
                     self.seen[seat] = true;
+                    self.shared.opened[seat].store(true, Ordering::Release);
                     if let Some(w) = &mut self.waiting {
                         w.opened();
                     }
@@ -1029,9 +1045,10 @@ impl GameTask {
                     .durable_ms
                     .fetch_max(at[0].game_ms, Ordering::AcqRel);
             }
-            Err(e) => eprintln!(
-                "tilebag-server: game {}: cannot save the game's start: {e}",
-                self.meta.id
+            Err(e) => tracing::error!(
+                game = %self.meta.id,
+                error = %e,
+                "cannot save the game's start"
             ),
         }
         self.start_clock();
@@ -1091,10 +1108,10 @@ impl GameTask {
                 if tilebag_store::encode_event(&found.event)
                     == tilebag_store::encode_event(&u.stored.event)
                 {
-                    eprintln!(
-                        "tilebag-server: game {}: event {} was stored before the database went \
-                         down: it stands",
-                        self.meta.id, u.stored.seq
+                    tracing::warn!(
+                        game = %self.meta.id,
+                        seq = u.stored.seq,
+                        "an event was stored before the database went down: it stands"
                     );
                     let at = u.stored.event.at_ms;
                     self.adopt(u.next, u.ended, at);
@@ -1199,14 +1216,15 @@ impl GameTask {
                 self.broadcast(&effects);
             }
             Err(Failure::Store(e)) => {
-                eprintln!(
-                    "tilebag-server: game {}: cannot save the clock's event: {e}",
-                    self.meta.id
+                tracing::error!(
+                    game = %self.meta.id,
+                    error = %e,
+                    "cannot save the clock's event"
                 );
                 self.retry_at = Some(Instant::now() + Duration::from_secs(1));
             }
             Err(Failure::Game(e)) => {
-                eprintln!("tilebag-server: game {}: tick refused: {e}", self.meta.id);
+                tracing::error!(game = %self.meta.id, error = %e, "tick refused");
                 self.stalled = Some(d);
             }
         }
@@ -1267,7 +1285,7 @@ impl GameTask {
     /// database is down (and the clock held), else `internal`.
     fn store_refusal(&mut self, e: &StoreError, what: &str) -> Refused {
         if !e.is_unavailable() {
-            eprintln!("tilebag-server: game {}: cannot save: {e}", self.meta.id);
+            tracing::error!(game = %self.meta.id, error = %e, "cannot save");
             return Refused {
                 code: ErrorCode::Internal,
                 message: format!("the {what} could not be saved, so it was not made; try again"),
@@ -1392,13 +1410,18 @@ impl GameTask {
             event: ev,
             wall_ms: wall_ms(),
         };
-        match self
+        let began = Instant::now();
+        let appended = self
             .store
             .append_event(&self.meta.id, &stored, result.as_deref())
-            .await
-        {
-            Ok(()) => {}
+            .await;
+        self.metrics.commit_latency.observe(began.elapsed());
+        match appended {
+            Ok(()) => {
+                self.metrics.actions.fetch_add(1, Ordering::Relaxed);
+            }
             Err(e) => {
+                self.metrics.commit_failures.fetch_add(1, Ordering::Relaxed);
                 if matches!(e, StoreError::Uncertain(_)) {
                     self.uncertain = Some(Unsettled {
                         stored,
@@ -1425,8 +1448,9 @@ impl GameTask {
         self.seq += 1;
         *self.shared.summary.lock().expect("summary lock") = summary(&self.game, self.seq);
         if ended {
+            self.metrics.games_ended.fetch_add(1, Ordering::Relaxed);
             self.shared.ended.store(true, Ordering::Release);
-            if let Some(tx) = &self.on_end {
+            if !self.on_end.is_empty() {
                 let reason = match self.game.phase() {
                     tilebag_core::Phase::Ended { reason } => Some(*reason),
                     _ => None,
@@ -1435,7 +1459,9 @@ impl GameTask {
                     scores: self.game.scores(),
                     reason,
                 };
-                let _ = tx.send((self.meta.id.clone(), end));
+                for tx in &self.on_end {
+                    let _ = tx.send((self.meta.id.clone(), end));
+                }
             }
         }
     }

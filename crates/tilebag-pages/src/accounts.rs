@@ -1,6 +1,6 @@
 //! The players' account pages: sign up, sign in, the account itself (change the password, sign
-//! out here or everywhere) and a player's public profile (`/u/NAME`). The handlers in the
-//! server's `accounts.rs` decide; these functions only lay it out. Every form that changes a
+//! out here or everywhere); a player's public profile (`/u/NAME`) is `profile.rs`. The handlers
+//! in the server's `accounts.rs` decide; these functions only lay it out. Every form that changes a
 //! signed-in account carries its CSRF token in a hidden field.
 
 use super::public_layout;
@@ -129,18 +129,6 @@ pub fn account_page(
                 input type="hidden" name="csrf" value=(csrf);
                 button #sign-out-everywhere { "Sign out everywhere" }
             }
-        },
-        None,
-    )
-}
-
-/// `GET /u/NAME`: what anybody may see of a player.
-pub fn profile_page(username: &str, since: &str, ratings: &[RatingRow]) -> Markup {
-    public_layout(
-        username,
-        html! {
-            p #since { "Playing on tilebag since " (since) "." }
-            (ratings_table(ratings))
         },
         None,
     )

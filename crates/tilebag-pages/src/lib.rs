@@ -12,7 +12,10 @@
 //! the event files or the live games themselves.
 
 pub mod accounts;
+pub mod moderation;
+pub mod online_events;
 pub mod printouts;
+pub mod profile;
 pub mod public;
 pub mod td;
 

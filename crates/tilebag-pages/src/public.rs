@@ -27,7 +27,9 @@ pub fn event_body(event: &str, t: &Tournament) -> Markup {
     html! {
         ul #divisions { @for d in &t.divisions {
             li { a href=(format!("/events/{}/{}", enc(event), enc(&d.name))) { "Division " (d.name) }
-                 " (" (d.players.len()) " players, " (d.rounds.len()) " of " (d.total_rounds()) " rounds paired)" }
+                 " (" (d.players.len()) " players, " (d.rounds.len()) " of " (d.total_rounds()) " rounds paired)"
+                 // Online entries (issue 30 item 6).
+                 (crate::online_events::event_line(event, d)) }
         } }
     }
 }
@@ -123,6 +125,8 @@ pub fn division_body(
             h2 { "Round " (round) " pairings" }
             (table(&pairings_table(d, round, endings), "pairings"))
         }
+        // Online entries and the round's live games (issue 30 item 6).
+        (crate::online_events::public_section(event, d, round))
         h2 { (heading) }
         (table(&standings_table(d, through), "standings"))
     }

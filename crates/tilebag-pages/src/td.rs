@@ -645,6 +645,8 @@ fn players_tab(p: &DivisionPage<'_>, url: &str) -> Markup {
             p { a href=(format!("{url}/links")) #player-links { "Each player's own link" }
                 " (their game, and tally slips they submit and confirm themselves)" }
         }
+        // Online entries by players' accounts (issue 30 item 6).
+        (crate::online_events::td_section(url, d))
         @if d.rounds.is_empty() { (pair_section(d, url)) }
         section aria-labelledby="change-h" {
             h2 #change-h { "Changes" }

@@ -1,5 +1,5 @@
 //! Players' accounts over HTTP: sign up, sign in, sign out (here or everywhere), change the
-//! password, and a player's public profile. The rules are `tilebag-accounts`' (pure); the
+//! password (a player's public profile is `profile.rs`). The rules are `tilebag-accounts`' (pure); the
 //! records are the store's (`AccountStore`); the pages are `tilebag-pages::accounts`. Guests
 //! still play by a game's link: nothing here is needed to play.
 //!
@@ -18,7 +18,7 @@
 
 use crate::origin::same_origin;
 use crate::respond::{html_response, public_error};
-use axum::extract::{ConnectInfo, Form, Path, Query, State};
+use axum::extract::{ConnectInfo, Form, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -121,7 +121,6 @@ pub(crate) fn router(accounts: Arc<Accounts>) -> Router {
         .route("/signout-everywhere", post(signout_everywhere))
         .route("/account", get(account_page))
         .route("/account/password", post(change_password))
-        .route("/u/{name}", get(profile))
         .route("/api/me", get(me))
         .with_state(accounts)
 }
@@ -676,27 +675,6 @@ async fn account_page(
             q.err.as_deref(),
             &ratings,
         ),
-    )
-}
-
-async fn profile(State(a): State<AccountsState>, Path(name): Path<String>) -> Response {
-    let Ok(parsed) = Username::parse(&name) else {
-        return public_error(StatusCode::NOT_FOUND, "There is no such player.");
-    };
-    let account = match a
-        .store
-        .accounts()
-        .account_by_skeleton(&parsed.skeleton())
-        .await
-    {
-        Ok(Some(acc)) if !acc.banned => acc,
-        Ok(_) => return public_error(StatusCode::NOT_FOUND, "There is no such player."),
-        Err(_) => return store_down(),
-    };
-    let ratings = rating_rows(&a, account.id).await;
-    html_response(
-        StatusCode::OK,
-        tpl::profile_page(&account.username, &since(account.created_ms), &ratings),
     )
 }
 

@@ -297,7 +297,7 @@ pub(crate) async fn get_analysis(
             .into_response()),
         Err((code, message)) => {
             if code == ErrorCode::Internal {
-                eprintln!("tilebag-server: game {id}: {message}");
+                tracing::error!(game = %id, "{message}");
             }
             Err(ApiError::new(code, message))
         }

@@ -28,7 +28,7 @@ impl From<HubError> for ApiError {
         // An outage is logged once, when it starts (see `health.rs`), not with every refusal.
         let outage = matches!(&e, HubError::Store(s) if s.is_unavailable());
         if matches!(e, HubError::Store(_) | HubError::Restore(_)) && !outage {
-            eprintln!("tilebag-server: {e}");
+            tracing::error!(error = %e, "internal error");
         }
         ApiError::new(e.code(), e.to_string())
     }

@@ -63,6 +63,11 @@ pub struct ServeConfig {
     /// The site is served over HTTPS (behind a proxy): cookies get `Secure` and the `__Host-`
     /// names. Off by default, for `http://localhost`.
     pub secure_cookies: bool,
+    /// How this process names itself in its log lines (`--process-name`; `tilebag-PID` by
+    /// default), so an operator of several can tell their lines apart.
+    pub process_name: String,
+    /// The lobby's limits on seeks and when they expire (`lobby.rs`).
+    pub lobby: LobbyLimits,
 }
 
 impl Default for ServeConfig {
@@ -87,6 +92,8 @@ impl Default for ServeConfig {
             director_key: None,
             sessions: tilebag_accounts::session::SessionPolicy::default(),
             secure_cookies: false,
+            process_name: crate::logging::default_process_name(),
+            lobby: LobbyLimits::default(),
         }
     }
 }
@@ -139,5 +146,38 @@ impl std::fmt::Debug for ServeConfig {
             .field("sessions", &self.sessions)
             .field("secure_cookies", &self.secure_cookies)
             .finish()
+    }
+}
+
+// ---- The lobby's limits (issue 30 item 4; used by `lobby.rs`) ----
+
+/// The lobby's limits on seeks, and when an open seek expires.
+#[derive(Clone, Copy, Debug)]
+pub struct LobbyLimits {
+    /// Open seeks one account may have at once (3).
+    pub open_per_account: usize,
+    /// New seeks (a seek to the computer included) one account may make in a minute (10).
+    pub seeks_per_minute: u32,
+    /// Open seeks on the server in all (5,000): past it new seeks wait for room.
+    pub open_total: usize,
+    /// A seek is withdrawn this long after it was made, taken or not (30 minutes).
+    pub max_age: Duration,
+    /// A seek is withdrawn once its seeker has had no lobby stream open for this long (counted
+    /// from the last stream's end, or from the seek if later): they left (60 s).
+    pub abandoned_after: Duration,
+    /// How often expired seeks and rematch offers are looked for (5 s).
+    pub sweep_every: Duration,
+}
+
+impl Default for LobbyLimits {
+    fn default() -> LobbyLimits {
+        LobbyLimits {
+            open_per_account: 3,
+            seeks_per_minute: 10,
+            open_total: 5_000,
+            max_age: Duration::from_secs(30 * 60),
+            abandoned_after: Duration::from_secs(60),
+            sweep_every: Duration::from_secs(5),
+        }
     }
 }

@@ -97,6 +97,7 @@ pub(crate) fn router(state: DirectorState) -> Router {
         )
         .route("/td/{event}/d/{division}/result", post(enter_result))
         .route("/td/{event}/d/{division}/online", post(start_online))
+        .route("/td/{event}/d/{division}/entries", post(entries_post))
         .route("/td/{event}/d/{division}/game", post(game_act))
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
@@ -589,6 +590,8 @@ pub(crate) fn describe(t: &Tournament, a: &Action) -> String {
         | Action::ConfirmSlip { .. }
         | Action::SetResult { .. }
         | Action::AdjustSpread { .. } => describe_result(t, a),
+        // Online entries (issue 30 item 6): `tilebag_tournament::entries`.
+        Action::Entry { division, change } => change.words(t.division(division).ok()),
     }
 }
 
@@ -1440,10 +1443,57 @@ async fn pair_post(
         Ok(vec![t.pair(&div, round, method, based_on)?.0])
     })
     .await;
-    back(
-        &format!("{here}?round={round}"),
-        done.map(|_| format!("Round {round} pairings posted.")),
-    )
+    // Online entries (issue 30 item 6): the round's games start at once with the accounts' seats.
+    let done = match done {
+        Ok(t) if t.division(&division).is_ok_and(|d| d.entries.is_some()) => {
+            let reporter = s.director.reporter.clone();
+            let started = crate::online_events::start_round(
+                &s.hub,
+                s.director.events(),
+                &reporter,
+                &event,
+                &division,
+                round,
+            )
+            .await;
+            match started {
+                Ok(n) => Ok(format!(
+                    "Round {round} pairings posted; {n} online games started."
+                )),
+                Err(e) => Err(format!(
+                    "Round {round} pairings posted, but its online games did not start: {e}"
+                )),
+            }
+        }
+        other => other.map(|_| format!("Round {round} pairings posted.")),
+    };
+    back(&format!("{here}?round={round}"), done)
+}
+
+/// Online entries (issue 30 item 6): the director opens or closes a division's registration.
+async fn entries_post(
+    State(s): State<DirectorState>,
+    Path((event, division)): Path<(String, String)>,
+    Posted(f): Posted<crate::online_events::DirectorEntriesForm>,
+) -> Response {
+    let here = format!("{}?tab=players", div_url(&event, &division));
+    let entry = match crate::online_events::director_change(&f, &s.hub) {
+        Ok(c) => c,
+        Err(e) => return back(&here, Err(e)),
+    };
+    let said = match entry {
+        tilebag_tournament::entries::EntryChange::Close => "Registration and check-in closed.",
+        _ => "Registration is open.",
+    };
+    let div = division.clone();
+    let done = change(&s, &event, None, move |_| {
+        Ok(vec![Action::Entry {
+            division: div,
+            change: entry,
+        }])
+    })
+    .await;
+    back(&here, done.map(|_| said.to_string()))
 }
 
 #[derive(Deserialize)]
@@ -1704,6 +1754,28 @@ async fn start_online(
     let Some(r) = d.round(round) else {
         return back(&here, Err(format!("round {round} has not been paired")));
     };
+    // Online entries (issue 30 item 6): the games go to the entrants' accounts, as when the
+    // round was posted (this button starts those that did not start then).
+    if d.entries.is_some() {
+        let reporter = s.director.reporter.clone();
+        let started = crate::online_events::start_round(
+            &s.hub,
+            s.director.events(),
+            &reporter,
+            &event,
+            &division,
+            round,
+        )
+        .await;
+        return back(
+            &here,
+            match started {
+                Ok(0) => Err("every game of the round between two entrants has a result, a tally slip waiting or an online game already".into()),
+                Ok(n) => Ok(format!("Started {n} online games.")),
+                Err(e) => Err(e),
+            },
+        );
+    }
     let mut actions = Vec::new();
     for g in r.pairings.iter().filter_map(Pairing::game) {
         // A board with a result, a tally slip waiting or a game already gets no game: its

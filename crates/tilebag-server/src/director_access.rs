@@ -108,20 +108,29 @@ impl Access {
         }
     }
 
+    /// Whether `key`, presented by `ip` at `now`, is the director key: a wrong key counts
+    /// against the same throttle as a sign-in (a machine's bearer key, as a collector presents
+    /// it to `/metrics`, is guessed no faster than the sign-in form's).
+    /// The refusal is `SignIn::Wrong` or `SignIn::Throttled`.
+    pub(crate) fn check_key(&self, ip: IpAddr, key: &str, now: Instant) -> Result<(), SignIn> {
+        let who = address_key(ip);
+        let mut f = self.failures.lock().expect("failures lock");
+        f.forget_old(now);
+        if let Some(why) = f.throttled(&who) {
+            return Err(SignIn::Throttled(why));
+        }
+        if !same_secret(key, &self.key) {
+            f.by_address.entry(who).or_default().push(now);
+            f.all.push_back(now);
+            return Err(SignIn::Wrong);
+        }
+        Ok(())
+    }
+
     /// A sign-in attempt with `key` from `ip`, at `now`.
     pub(crate) fn sign_in(&self, ip: IpAddr, key: &str, now: Instant) -> SignIn {
-        let who = address_key(ip);
-        {
-            let mut f = self.failures.lock().expect("failures lock");
-            f.forget_old(now);
-            if let Some(why) = f.throttled(&who) {
-                return SignIn::Throttled(why);
-            }
-            if !same_secret(key, &self.key) {
-                f.by_address.entry(who).or_default().push(now);
-                f.all.push_back(now);
-                return SignIn::Wrong;
-            }
+        if let Err(refused) = self.check_key(ip, key, now) {
+            return refused;
         }
         let token = tilebag_live::ids::token();
         let mut s = self.sessions.lock().expect("sessions lock");

@@ -19,16 +19,26 @@ mod analysis;
 mod api_error;
 mod app_state;
 pub mod bench;
+mod chat;
 pub mod client;
 mod config;
 mod director;
 mod director_access;
 mod http;
+mod lobby;
+pub mod lobby_bench;
+pub mod logging;
+mod moderation;
 mod net;
+mod online_events;
 mod online_results;
+mod ops;
 mod origin;
 mod player_pages;
+mod profile;
 mod push;
+mod ratings;
+mod rematch;
 mod request_body;
 mod respond;
 mod server;
@@ -36,7 +46,7 @@ pub mod web;
 mod ws;
 
 pub use bench::{bench_serve, BenchOptions, LoadReport};
-pub use config::ServeConfig;
+pub use config::{LobbyLimits, ServeConfig};
 pub use net::{raise_fd_limit, NetLimits};
 pub use server::{start, RunningServer};
 pub use tilebag_live::config::{Judge, Limits};
@@ -54,6 +64,7 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    logging::init(&config.process_name)?;
     rt.block_on(async move {
         let db = store::redact_url(&config.database);
         let net = config.net;

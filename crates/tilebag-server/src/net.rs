@@ -182,8 +182,7 @@ impl Gate {
     }
 
     /// Connections open now.
-    #[cfg(test)]
-    fn open(&self) -> usize {
+    pub(crate) fn open(&self) -> usize {
         self.total.load(Ordering::Acquire)
     }
 }

@@ -46,6 +46,12 @@ impl Reporter {
         }
     }
 
+    /// Forgets a game: its end reports nothing (an online event's game forfeited for a no-show,
+    /// whose pairing already has its result: `online_events`).
+    pub(crate) fn unlink(&self, game_id: &str) {
+        self.links.lock().expect("links lock").remove(game_id);
+    }
+
     fn index(&self, event: &str, t: &Tournament) {
         for d in &t.divisions {
             self.link(event, &d.name, d.online.iter().map(|o| o.game_id.clone()));
@@ -97,7 +103,7 @@ impl Reporter {
                 let done = tokio::task::spawn_blocking(move || me.report(&id, end)).await;
                 if let Ok(Some(Err(e))) = done {
                     // Also shown on the division page (`conflicts`).
-                    eprintln!("tilebag-server: could not report an online result: {e}");
+                    tracing::error!(error = %e, "could not report an online result");
                 }
             }
         });
@@ -125,7 +131,7 @@ impl Reporter {
                     match tokio::task::spawn_blocking(move || me.report(&id, end)).await {
                         Ok(Some(Ok(()))) => reported = true,
                         Ok(Some(Err(e))) => {
-                            eprintln!("tilebag-server: could not report an online result: {e}")
+                            tracing::error!(error = %e, "could not report an online result")
                         }
                         _ => {}
                     }

@@ -55,7 +55,7 @@ async fn public_load(s: &DirectorState, event: &str) -> Result<Tournament, Respo
         Ok(t) => Ok(t),
         Err(e) => {
             if tilebag_events::EventsDir::check_id(event).is_ok() {
-                eprintln!("tilebag-server: public page of event {event:?}: {e}");
+                tracing::error!(event = %event, error = %e, "the public page of an event failed");
             }
             Err(public_error(
                 StatusCode::NOT_FOUND,
@@ -409,49 +409,15 @@ async fn live_body(s: &DirectorState, event: &str, page: &LivePage) -> Option<ma
 
 /// The stream of `page`'s bodies.
 fn live_stream(s: DirectorState, event: String, page: LivePage) -> Response {
-    use std::sync::{Arc, Mutex};
-    // The event file's size and time when last rendered, and the version sent.
-    type Seen = (Option<(u64, std::time::SystemTime)>, Option<String>);
-    let seen: Arc<Mutex<Seen>> = Arc::default();
+    use std::sync::Arc;
     let hub = s.hub.clone();
     let idle = s.net.idle_timeout;
-    let path = s.director.events().path(&event).ok();
+    let feed = crate::push::PageFeed::new(s.director.events().path(&event).ok());
     let ask: crate::push::Ask = Arc::new(move || {
-        let (s, event, page, seen, path) = (
-            s.clone(),
-            event.clone(),
-            page.clone(),
-            seen.clone(),
-            path.clone(),
-        );
+        let (s, event, page, feed) = (s.clone(), event.clone(), page.clone(), feed.clone());
         Box::pin(async move {
-            let stamp = match &path {
-                Some(p) => tokio::fs::metadata(p)
-                    .await
-                    .ok()
-                    .and_then(|m| Some((m.len(), m.modified().ok()?))),
-                None => None,
-            };
-            {
-                let seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-                if stamp.is_some() && seen.0 == stamp && seen.1.is_some() {
-                    return None;
-                }
-            }
-            let body = live_body(&s, &event, &page).await?;
-            let version = tilebag_pages::live_version(&body);
-            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-            seen.0 = stamp;
-            if seen.1.as_deref() == Some(version.as_str()) {
-                return None;
-            }
-            seen.1 = Some(version.clone());
-            let data = serde_json::json!({ "version": version, "html": body.into_string() });
-            Some(
-                axum::response::sse::Event::default()
-                    .event("page")
-                    .data(data.to_string()),
-            )
+            let stamp = feed.stamp().await.ok()?;
+            feed.page(stamp, live_body(&s, &event, &page).await?)
         })
     });
     crate::push::stream_ticking(

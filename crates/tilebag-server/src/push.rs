@@ -89,3 +89,56 @@ pub(crate) fn stream_ticking(
     let every = (idle / 2).clamp(Duration::from_millis(200), Duration::from_secs(15));
     Sse::new(events).keep_alive(KeepAlive::new().interval(every))
 }
+
+/// A live page drawn from an event file (the players' event pages, a player's entry): what its
+/// stream last sent, so that an unchanged file is not drawn again and an unchanged body is not
+/// sent again.
+pub(crate) struct PageFeed {
+    /// The event file (`None`: no file to watch; every ask draws the page).
+    path: Option<std::path::PathBuf>,
+    /// The file's size and time when last drawn, and the version of the body last sent.
+    seen: std::sync::Mutex<(Option<FileStamp>, Option<String>)>,
+}
+
+/// An event file's size and modification time.
+pub(crate) type FileStamp = (u64, std::time::SystemTime);
+
+impl PageFeed {
+    pub(crate) fn new(path: Option<std::path::PathBuf>) -> Arc<PageFeed> {
+        Arc::new(PageFeed {
+            path,
+            seen: std::sync::Mutex::new((None, None)),
+        })
+    }
+
+    /// The file's stamp now, or `Err(())` when the page need not be drawn again (the file is as
+    /// it was when the last body was sent).
+    pub(crate) async fn stamp(&self) -> Result<Option<FileStamp>, ()> {
+        let stamp = match &self.path {
+            Some(p) => tokio::fs::metadata(p)
+                .await
+                .ok()
+                .and_then(|m| Some((m.len(), m.modified().ok()?))),
+            None => None,
+        };
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if stamp.is_some() && seen.0 == stamp && seen.1.is_some() {
+            return Err(());
+        }
+        Ok(stamp)
+    }
+
+    /// The `page` event for `body` (drawn when the file had `stamp`), or `None` when that very
+    /// body was sent last.
+    pub(crate) fn page(&self, stamp: Option<FileStamp>, body: maud::Markup) -> Option<Event> {
+        let version = tilebag_pages::live_version(&body);
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.0 = stamp;
+        if seen.1.as_deref() == Some(version.as_str()) {
+            return None;
+        }
+        seen.1 = Some(version.clone());
+        let data = serde_json::json!({ "version": version, "html": body.into_string() });
+        Some(Event::default().event("page").data(data.to_string()))
+    }
+}

@@ -23,6 +23,8 @@ pub struct RunningServer {
     director_key: String,
     events_dir: PathBuf,
     connection_cap: usize,
+    /// Online events that run themselves (issue 30 item 6).
+    entries: Arc<crate::online_events::Entries>,
 }
 
 impl RunningServer {
@@ -54,6 +56,13 @@ impl RunningServer {
         tilebag_events::EventsDir::new(&self.events_dir)
             .unreadable()
             .unwrap_or_else(|e| vec![(String::from("(the folder)"), format!("{e:#}"))])
+    }
+
+    /// Forfeits the online events' games whose players have not arrived by `now_unix_ms` (NASPA
+    /// III.C, WESPA 2.3.5), as the server does every few seconds by the wall clock: the games
+    /// forfeited. For tests, which pass the time instead of waiting for it.
+    pub async fn check_no_shows(&self, now_unix_ms: i64) -> Vec<String> {
+        self.entries.check_no_shows(now_unix_ms).await
     }
 
     /// The folder of event files the director's pages work on.
@@ -136,6 +145,11 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     let (ended_tx, ended_rx) = tokio::sync::mpsc::unbounded_channel();
     hub.report_ends_to(ended_tx);
     director.reporter.spawn(ended_rx);
+    // Online ratings (issue 30 item 3): rates what ended unrated, then every game that ends.
+    let (rated_tx, rated_rx) = tokio::sync::mpsc::unbounded_channel();
+    hub.report_ends_to(rated_tx);
+    let ratings = Arc::new(crate::ratings::OnlineRatings::new(hub.database().clone()))
+        .spawn(rated_rx, shutdown_rx.clone());
     // The director's games wait for their players as long as it takes.
     let linked = director.reporter.clone();
     hub.keep_waiting_if(Arc::new(move |id: &str| linked.is_linked(id)));
@@ -147,6 +161,31 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         .await
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
+    let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
+    let gate = net::Gate::new(cap, config.net.max_connections_per_address);
+    let chat = crate::chat::Chat::new(
+        accounts.clone(),
+        hub.database().clone(),
+        hub.clone(),
+        config.net.idle_timeout,
+    );
+    // Online events that run themselves (issue 30 item 6).
+    let entries = Arc::new(crate::online_events::Entries::new(
+        director.events().clone(),
+        hub.clone(),
+        accounts.clone(),
+        director.reporter.clone(),
+        config.net.idle_timeout,
+    ));
+    // The lobby: seeks, their stream, rematches (issue 30 item 4).
+    let lobby = crate::lobby::Lobby::new(
+        hub.clone(),
+        accounts.clone(),
+        config.lobby,
+        config.net.idle_timeout,
+    );
+    lobby.restore().await;
+    let lobby_sweep = lobby.spawn_sweep();
     let app = http::router(hub.clone(), &config)
         .merge(player_pages::router(director::DirectorState {
             director: director.clone(),
@@ -154,17 +193,32 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
             net: config.net,
         }))
         .merge(director::router(director::DirectorState {
-            director,
+            director: director.clone(),
             hub: hub.clone(),
             net: config.net,
         }))
+        .merge(crate::ops::router(crate::ops::OpsState {
+            hub: hub.clone(),
+            director,
+            gate: gate.clone(),
+            started_s: tilebag_store::wall_ms() as f64 / 1000.0,
+        }))
         .merge(accounts::router(accounts.clone()))
+        // Players' profiles (issue 30 item 2).
+        .merge(crate::profile::router(Arc::new(
+            crate::profile::Profiles::new(hub.database().clone()),
+        )))
+        .merge(crate::lobby::router(lobby.clone()))
+        .merge(crate::rematch::router(lobby))
+        .merge(crate::online_events::router(entries.clone()))
+        // Chat and its moderation (issue 30 item 5).
+        .merge(crate::chat::router(chat.clone()))
+        .merge(crate::moderation::router(chat))
         .layer(axum::middleware::map_response(security_headers));
     let checkpoints = hub.clone().spawn_checkpoints(config.checkpoint_every);
     let trim = spawn_memory_trim(shutdown_rx.clone());
     let sessions = accounts.spawn_session_sweep(shutdown_rx.clone());
-    let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
-    let gate = net::Gate::new(cap, config.net.max_connections_per_address);
+    let no_shows = entries.spawn_sweep(shutdown_rx.clone());
     let limits = config.net;
     let rx = shutdown_rx.clone();
     let task = tokio::spawn(async move {
@@ -173,6 +227,9 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         probe.abort();
         trim.abort();
         sessions.abort();
+        no_shows.abort();
+        lobby_sweep.abort();
+        ratings.abort();
     });
     Ok(RunningServer {
         addr,
@@ -182,6 +239,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         director_key,
         events_dir,
         connection_cap: cap,
+        entries,
     })
 }
 

@@ -81,13 +81,17 @@ pub(crate) async fn upgrade(
     let limits = app.hub.limits;
     let net = app.net;
     let stop = app.hub.shutdown.clone();
+    let metrics = app.hub.metrics.clone();
     // The library's own limit is a backstop; our smaller limit answers with an error first.
     let cap = limits.max_message_bytes.saturating_mul(4).max(4096);
     ws.max_message_size(cap)
         .max_frame_size(cap)
         // The library zeroes this much buffer on every read; client messages are small.
         .read_buffer_size(4096)
-        .on_upgrade(move |socket| serve(socket, handle, audience, limits, net, stop))
+        .on_upgrade(move |socket| async move {
+            let _counted = tilebag_live::metrics::OpenSocket::new(metrics);
+            serve(socket, handle, audience, limits, net, stop).await
+        })
 }
 
 struct Bucket {

@@ -46,7 +46,9 @@ fn a_person_signs_up_sees_their_pages_signs_out_and_back_in() {
             serde_json::json!([]),
         );
         s.click_css("#create");
-        let error = s.text_of("#error");
+        let error = s.wait("the sign-up's refusal", || {
+            Some(s.text_of("#error")).filter(|t| !t.is_empty())
+        });
         assert!(error.contains('8'), "the refusal says why: {error:?}");
         assert_eq!(
             s.property(&s.find("#username"), "value").as_str(),
@@ -70,7 +72,11 @@ fn a_person_signs_up_sees_their_pages_signs_out_and_back_in() {
         s.fill("#username", &name);
         s.fill("#password", "not the secret");
         s.click_css("#sign-in");
-        assert_eq!(s.text_of("#error"), "Wrong username or password.");
+        // The refusal is a new page: wait for it rather than read the old page's empty line.
+        let said = s.wait("the sign-in's refusal", || {
+            Some(s.text_of("#error")).filter(|t| !t.is_empty())
+        });
+        assert_eq!(said, "Wrong username or password.");
         check(&s, &format!("signin-refused-{size}"), &mut checked);
         s.fill("#password", "a long enough secret");
         s.click_css("#sign-in");

@@ -35,13 +35,17 @@
 //! Version 1 is the schema before versions (games, events, health): it adopts a database made
 //! by earlier code as it finds it, adding the columns added since (`seeded`, `bot_json`,
 //! `events_seen`) where they are missing, so it ends the same as a fresh one, and nothing in it
-//! is lost. Version 2 adds the accounts tables. PostgreSQL servers starting at once take turns
+//! is lost. Version 2 adds the accounts tables; version 3 the seats accounts hold in games
+//! ([`game_seats`]); version 4 the lobby's open seeks ([`seeks`]); version 5 chat and its moderation ([`chat`]). PostgreSQL servers starting at once take turns
 //! (a transaction-level advisory lock); SQLite's write lock (`BEGIN IMMEDIATE`) does the same.
 //! A database whose version is newer than this code knows is refused
 //! ([`StoreError::SchemaTooNew`]) and left untouched.
 
 pub mod accounts;
+pub mod chat;
+pub mod game_seats;
 mod postgres;
+pub mod seeks;
 mod sqlite;
 
 use std::future::Future;
@@ -50,12 +54,18 @@ use std::sync::Arc;
 use tilebag_core::{Event, Ruleset};
 
 pub use accounts::{Account, AccountStore, NewAccount, Rating, RatingPoint, Role, SessionRow};
+pub use chat::{
+    ChatMessage, ChatStore, LogEntry, NewLogEntry, NewMessage, NewReport, Relation, RelationRow,
+    Report,
+};
+pub use game_seats::{AccountGame, SeatLink, SeatStore};
 pub use postgres::PostgresStore;
+pub use seeks::{SeekOpponent, SeekRow, SeekStore};
 pub use sqlite::SqliteStore;
 
 /// The schema version this code builds and knows (the last migration's number, the same on both
 /// databases).
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// A future the store returns (boxed, so that `Store` can be used as `dyn Store`).
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -234,6 +244,12 @@ pub trait Store: Send + Sync {
     fn kind(&self) -> &'static str;
     /// Accounts, sessions and ratings, in the same database.
     fn accounts(&self) -> &dyn AccountStore;
+    /// Chat messages, mutes and blocks, reports and the moderators' log ([`chat`]).
+    fn chat(&self) -> &dyn ChatStore;
+    /// Which accounts sat at which seats of games, in the same database.
+    fn seats(&self) -> &dyn SeatStore;
+    /// The lobby's open seeks, in the same database.
+    fn seeks(&self) -> &dyn SeekStore;
     fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()>;
     /// Append an event; when `ended` holds the result, mark the game ended in the same
     /// transaction.

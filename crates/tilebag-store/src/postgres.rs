@@ -36,7 +36,10 @@ use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, Row};
 
 mod accounts;
+mod chat;
+mod game_seats;
 mod schema;
+mod seeks;
 
 /// The most connections open at once.
 const POOL_SIZE: u32 = 16;
@@ -67,10 +70,7 @@ impl ManageConnection for Manager {
         let (client, connection) = self.config.connect(NoTls).await.map_err(|e| describe(&e))?;
         tokio::spawn(async move {
             if let Err(e) = connection.await {
-                eprintln!(
-                    "tilebag-server: PostgreSQL connection lost: {}",
-                    describe(&e)
-                );
+                tracing::warn!(error = %describe(&e), "PostgreSQL connection lost");
             }
         });
         Ok(client)
@@ -295,7 +295,7 @@ impl PostgresStore {
             Attempt::Failed(e) => (false, describe(&e)),
             Attempt::Lost(why) => (true, why),
         };
-        eprintln!("tilebag-server: PostgreSQL: {why}; trying once more on a fresh connection");
+        tracing::warn!(why = %why, "PostgreSQL: trying once more on a fresh connection");
         match self.attempt(true, &f).await {
             Ok(v) => Ok(v),
             Err(Ok(Attempt::Failed(e))) if !is_unavailable(&e) => Err(e.into()),
@@ -342,23 +342,28 @@ impl PostgresStore {
 }
 
 fn game_from_row(r: &Row) -> Result<GameRecord, StoreError> {
-    let id: String = r.try_get(0)?;
-    let ruleset_json: String = r.try_get(6)?;
-    let status: String = r.try_get(10)?;
+    game_from_row_at(r, 0)
+}
+
+/// A game's row ([`SELECT_COLUMNS`]) from column `at` on (after a joined table's columns).
+fn game_from_row_at(r: &Row, at: usize) -> Result<GameRecord, StoreError> {
+    let id: String = r.try_get(at)?;
+    let ruleset_json: String = r.try_get(at + 6)?;
+    let status: String = r.try_get(at + 10)?;
     Ok(GameRecord {
         ruleset: decode_ruleset(&id, &ruleset_json)?,
-        tokens: [r.try_get(1)?, r.try_get(2)?],
-        names: [r.try_get(3)?, r.try_get(4)?],
-        preset: r.try_get(5)?,
-        seed: r.try_get::<_, i64>(7)? as u64,
-        lexicon: r.try_get(8)?,
-        created_at_ms: r.try_get(9)?,
+        tokens: [r.try_get(at + 1)?, r.try_get(at + 2)?],
+        names: [r.try_get(at + 3)?, r.try_get(at + 4)?],
+        preset: r.try_get(at + 5)?,
+        seed: r.try_get::<_, i64>(at + 7)? as u64,
+        lexicon: r.try_get(at + 8)?,
+        created_at_ms: r.try_get(at + 9)?,
         status: GameStatus::parse(&id, &status)?,
-        result_json: r.try_get(11)?,
-        checkpoint_ms: r.try_get(12)?,
-        events_seen: u64::try_from(r.try_get::<_, i64>(15)?).unwrap_or(0),
-        seeded: r.try_get(13)?,
-        bot: decode_bot(&id, r.try_get(14)?)?,
+        result_json: r.try_get(at + 11)?,
+        checkpoint_ms: r.try_get(at + 12)?,
+        events_seen: u64::try_from(r.try_get::<_, i64>(at + 15)?).unwrap_or(0),
+        seeded: r.try_get(at + 13)?,
+        bot: decode_bot(&id, r.try_get(at + 14)?)?,
         id,
     })
 }
@@ -369,6 +374,18 @@ impl super::Store for PostgresStore {
     }
 
     fn accounts(&self) -> &dyn super::AccountStore {
+        self
+    }
+
+    fn chat(&self) -> &dyn super::ChatStore {
+        self
+    }
+
+    fn seats(&self) -> &dyn super::SeatStore {
+        self
+    }
+
+    fn seeks(&self) -> &dyn super::SeekStore {
         self
     }
 

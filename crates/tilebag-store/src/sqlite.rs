@@ -19,7 +19,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
 mod accounts;
+mod chat;
+mod game_seats;
 mod schema;
+mod seeks;
 
 type WriteFn = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
 type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
@@ -223,21 +226,26 @@ fn commit_batch(
 }
 
 fn game_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
+    game_from_row_at(row, 0)
+}
+
+/// A game's row ([`SELECT_COLUMNS`]) from column `at` on (after a joined table's columns).
+fn game_from_row_at(row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<RawGame> {
     Ok(RawGame {
-        id: row.get(0)?,
-        tokens: [row.get(1)?, row.get(2)?],
-        names: [row.get(3)?, row.get(4)?],
-        preset: row.get(5)?,
-        ruleset_json: row.get(6)?,
-        seed: row.get(7)?,
-        lexicon: row.get(8)?,
-        created_at_ms: row.get(9)?,
-        status: row.get(10)?,
-        result_json: row.get(11)?,
-        checkpoint_ms: row.get(12)?,
-        seeded: row.get(13)?,
-        bot_json: row.get(14)?,
-        events_seen: row.get(15)?,
+        id: row.get(at)?,
+        tokens: [row.get(at + 1)?, row.get(at + 2)?],
+        names: [row.get(at + 3)?, row.get(at + 4)?],
+        preset: row.get(at + 5)?,
+        ruleset_json: row.get(at + 6)?,
+        seed: row.get(at + 7)?,
+        lexicon: row.get(at + 8)?,
+        created_at_ms: row.get(at + 9)?,
+        status: row.get(at + 10)?,
+        result_json: row.get(at + 11)?,
+        checkpoint_ms: row.get(at + 12)?,
+        seeded: row.get(at + 13)?,
+        bot_json: row.get(at + 14)?,
+        events_seen: row.get(at + 15)?,
     })
 }
 
@@ -309,6 +317,18 @@ impl super::Store for SqliteStore {
     }
 
     fn accounts(&self) -> &dyn super::AccountStore {
+        self
+    }
+
+    fn chat(&self) -> &dyn super::ChatStore {
+        self
+    }
+
+    fn seats(&self) -> &dyn super::SeatStore {
+        self
+    }
+
+    fn seeks(&self) -> &dyn super::SeekStore {
         self
     }
 

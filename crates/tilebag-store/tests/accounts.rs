@@ -4,38 +4,8 @@
 
 mod support;
 
-use std::sync::Arc;
-use support::{PgSchema, TempDir};
-use tilebag_store::{
-    open, Account, AccountStore, NewAccount, Rating, RatingPoint, Role, SessionRow, Store,
-};
-
-/// Each scenario, given the database to open, on both backends.
-macro_rules! on_both {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let dir = super::TempDir::new(stringify!($name));
-                    super::$name(&dir.db("t.db")).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let Some(pg) = super::PgSchema::create(stringify!($name)).await else {
-                        return;
-                    };
-                    super::$name(&pg.url).await;
-                    pg.drop().await;
-                }
-            )*
-        }
-    };
-}
+use support::{on_both, store};
+use tilebag_store::{Account, AccountStore, NewAccount, Rating, RatingPoint, Role, SessionRow};
 
 on_both!(
     accounts_are_created_found_and_updated,
@@ -46,10 +16,6 @@ on_both!(
     ratings_and_their_history_are_recorded_together,
     a_game_changes_a_rating_once,
 );
-
-async fn store(db: &str) -> Arc<dyn Store> {
-    open(db).await.expect("open the store")
-}
 
 fn new_account(username: &str, skeleton: &str, hash: &str) -> NewAccount {
     NewAccount {

@@ -18,6 +18,8 @@
 //! - [`literacy`]: the Scrabble for Literacy 2018 team format's placings.
 //! - [`tables`]: the director's tables (pairings, standings, firsts, ratings, players) as text,
 //!   CSV or HTML, shared by `tilebag td` and the server's director pages.
+//! - [`entries`]: online entries by players' accounts (registration, check-in, no-show
+//!   forfeits), kept out of tsh's and AUPAIR's files.
 //! - [`tsh`], [`tou`], [`report`]: tsh `.t`/`.tsh` files, AUPAIR `.TOU`, CSV and HTML.
 //!
 //! Everything is deterministic: randomness comes from each division's seed, never a clock.
@@ -25,6 +27,7 @@
 pub mod action;
 pub mod checks;
 pub mod cop;
+pub mod entries;
 pub mod error;
 pub mod firsts;
 pub mod literacy;

@@ -341,6 +341,10 @@ pub struct Division {
     /// Games the server is playing online for this division's pairings, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub online: Vec<OnlineGame>,
+    /// Online entries by players' accounts, once the director opened the division to them
+    /// (`entries.rs`; not part of tsh's or AUPAIR's files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<crate::entries::OnlineEntries>,
 }
 
 /// A pairing played online: the server's game id and the two players (in the server game's seat

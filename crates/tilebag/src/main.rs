@@ -1,5 +1,6 @@
 //! The `tilebag` command line: a thin shell around tilebag-core.
 
+mod accounts_cli;
 mod engine_cli;
 mod judge;
 mod td;
@@ -115,6 +116,11 @@ enum Command {
         /// `Secure` and `__Host-` names.
         #[arg(long)]
         secure_cookies: bool,
+        /// How this process names itself on every log line (`process=NAME`; default
+        /// `tilebag-PID`). The log is on standard error, filtered by `TILEBAG_LOG` (like
+        /// `RUST_LOG`: `warn`, `tilebag_live=debug,info`; default `info`).
+        #[arg(long, value_name = "NAME", env = "TILEBAG_PROCESS")]
+        process_name: Option<String>,
         /// Games created from the lobby or the API that have not started yet, at most; past it
         /// creating one answers `503`. The director's games are not counted. 0: no cap.
         #[arg(long, value_name = "N", default_value_t = 3000)]
@@ -142,6 +148,11 @@ enum Command {
         /// The copy to write (must not exist yet).
         #[arg(short, long)]
         output: PathBuf,
+    },
+    /// Accounts: make a moderator.
+    Accounts {
+        #[command(subcommand)]
+        command: accounts_cli::AccountsCommand,
     },
     /// Tournament direction: divisions, players, pairings, results, standings, exports.
     Td {
@@ -207,6 +218,17 @@ enum BenchCommand {
     /// with the simulating level's deeper endgame search in one seat and the two-ply search in
     /// both seats; print what the deeper search gains, with its confidence interval.
     Endgame(engine_cli::BenchEndgameArgs),
+    /// The lobby's figure: a lobby of --seeks open seeks watched by --watchers streams, on a
+    /// server started in-process; report the time from a new seek to every watcher seeing it
+    /// (p50, p99).
+    Lobby {
+        /// Seeks made, one after another (three per seeker's account).
+        #[arg(long, default_value_t = 1000)]
+        seeks: usize,
+        /// Lobby streams open, watching.
+        #[arg(long, default_value_t = 1000)]
+        watchers: usize,
+    },
     /// Play N concurrent games over loopback WebSockets with legal moves; report throughput and
     /// the p50/p99 latency from sending an action to its acknowledgement.
     Serve {
@@ -319,6 +341,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             verify_per_minute,
             signups_per_minute,
             secure_cookies,
+            process_name,
             max_waiting_games,
             max_waiting_per_address,
             unjoined_expiry,
@@ -375,6 +398,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 net,
                 quotas,
                 secure_cookies,
+                process_name: process_name
+                    .unwrap_or_else(tilebag_server::logging::default_process_name),
                 ..Default::default()
             };
             // Each lexicon judges words and is what the computer plays (and analyses) with.
@@ -405,6 +430,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Backup { database, output } => backup(&database, &output),
+        Command::Accounts { command } => accounts_cli::run(command).map(|()| ExitCode::SUCCESS),
         Command::Td { command } => td::run(command),
         Command::Moves(args) => engine_cli::moves(args),
         Command::Analyze(args) => engine_cli::analyze_cmd(args),
@@ -413,6 +439,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench { command } => match command {
             BenchCommand::Movegen(args) => engine_cli::bench_movegen(args),
             BenchCommand::Endgame(args) => engine_cli::bench_endgame(args),
+            BenchCommand::Lobby { seeks, watchers } => {
+                let options = tilebag_server::lobby_bench::LobbyBenchOptions {
+                    seeks,
+                    watchers,
+                    ..Default::default()
+                };
+                let rt = tokio::runtime::Builder::new_multi_thread()
+                    .enable_all()
+                    .build()?;
+                let report = rt.block_on(tilebag_server::lobby_bench::bench_lobby(options))?;
+                println!("{report}");
+                Ok(ExitCode::SUCCESS)
+            }
             BenchCommand::Serve {
                 games,
                 addr,

@@ -1362,3 +1362,323 @@ pub fn viewport(s: &Session<'_>, width: u32, height: u32) {
     }
     assert_eq!(inner(), (width as i64, height as i64), "the viewport");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 30: two people online (the lobby, a game's players' chat, rematches, profiles)
+
+/// The password the online tests sign up with.
+pub const ONLINE_PASSWORD: &str = "a long enough secret";
+
+/// A rating as a profile's table shows it.
+#[derive(Debug, Clone)]
+pub struct ShownRating {
+    pub category: String,
+    /// `1662?` while provisional.
+    pub text: String,
+    pub rating: i64,
+    pub provisional: bool,
+}
+
+/// What to type for a word of `words` made from `rack` (its letters, no blanks) on `board` (15
+/// rows, `.` empty): `(row, column, down, word, letters to type)`. On an empty board the word
+/// goes across from the centre square (the first word covers it: NASPA III.G.1); otherwise it goes
+/// down through a letter alone in its column, its new tiles touching nothing else, so the only
+/// word it makes is itself. The longest such word, or `None`.
+pub fn a_word_to_play(
+    words: &tilebag_lexicon::WordSource,
+    rack: &[String],
+    board: &[String],
+) -> Option<(usize, usize, bool, String, String)> {
+    let at = |r: usize, c: usize| board.get(r).and_then(|row| row.as_bytes().get(c).copied());
+    let empty = |r: usize, c: usize| at(r, c).is_none_or(|b| b == b'.');
+    let mut have = [0u8; 26];
+    for l in rack {
+        if let Some(b) = l.bytes().next().filter(u8::is_ascii_uppercase) {
+            have[(b - b'A') as usize] += 1;
+        }
+    }
+    // Whether `word` less its letter at `skip` comes from the rack.
+    let from_rack = |word: &[u8], skip: Option<usize>| {
+        let mut left = have;
+        word.iter().enumerate().all(|(i, b)| {
+            if Some(i) == skip {
+                return true;
+            }
+            let k = (b - b'A') as usize;
+            let ok = left[k] > 0;
+            left[k] = left[k].saturating_sub(1);
+            ok
+        })
+    };
+    let board_empty = (0..15).all(|r| (0..15).all(|c| empty(r, c)));
+    let mut best: Option<(usize, usize, bool, String, String)> = None;
+    let mut consider = |cand: (usize, usize, bool, String, String)| {
+        if best.as_ref().is_none_or(|b| cand.3.len() > b.3.len()) {
+            best = Some(cand);
+        }
+    };
+    for word in words.words() {
+        let w = word.to_ascii_uppercase();
+        let bytes = w.as_bytes();
+        if !(2..=8).contains(&bytes.len()) || !bytes.iter().all(u8::is_ascii_uppercase) {
+            continue;
+        }
+        if board_empty {
+            if bytes.len() <= 7 && from_rack(bytes, None) {
+                consider((7, 7, false, w.clone(), w.clone()));
+            }
+            continue;
+        }
+        for c in 0..15 {
+            let lettered: Vec<usize> = (0..15).filter(|&r| !empty(r, c)).collect();
+            let [r] = lettered[..] else { continue };
+            let l = at(r, c).unwrap();
+            for k in 1..bytes.len() {
+                if bytes[k] != l || k > r || r - k + bytes.len() > 15 {
+                    continue;
+                }
+                let start = r - k;
+                let rows = start..start + bytes.len();
+                let alone = rows
+                    .clone()
+                    .filter(|&row| row != r)
+                    .all(|row| (c == 0 || empty(row, c - 1)) && empty(row, c + 1));
+                if alone && from_rack(bytes, Some(k)) {
+                    let mut typed = w.clone();
+                    typed.remove(k);
+                    consider((start, c, true, w.clone(), typed));
+                }
+            }
+        }
+    }
+    best
+}
+
+impl Session<'_> {
+    /// Signs up as `name` on the sign-up page and comes back to the lobby, signed in, with its
+    /// seek form ready.
+    pub fn sign_up_to_the_lobby(&self, server: &TestServer, name: &str) {
+        self.goto(&server.url("/signup?next=/"));
+        self.fill("#username", name);
+        self.fill("#password", ONLINE_PASSWORD);
+        self.click_css("#create");
+        self.wait_js(
+            "the lobby's seek form",
+            "return !!document.querySelector('#seek-form') \
+             && !document.querySelector('#seek-form').hidden \
+             && document.querySelectorAll('#seek-preset option').length >= 6 \
+             && document.querySelectorAll('#seek-lexicon option').length >= 1",
+        );
+    }
+
+    /// Chooses `value` in the select matching `css`, as a person picking it would.
+    pub fn choose(&self, css: &str, value: &str) {
+        let chosen = self.js(
+            "const s = document.querySelector(arguments[0]); \
+             if (![...s.options].some((o) => o.value === arguments[1])) return false; \
+             s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true})); \
+             return true",
+            json!([css, value]),
+        );
+        assert_eq!(chosen, json!(true), "{css} has no option {value:?}");
+    }
+
+    /// In the lobby's seek form: seeks a game with this lexicon, minutes each, rated or not;
+    /// waits until the seek is listed with its Cancel button and returns the listing's text.
+    pub fn seek_a_game(&self, lexicon: &str, minutes: u32, rated: bool) -> String {
+        self.choose("#seek-lexicon", lexicon);
+        self.fill("#seek-minutes", &minutes.to_string());
+        self.choose("#seek-rated", if rated { "true" } else { "false" });
+        self.click_css("#seek-create");
+        self.wait_js(
+            "the seek, listed with its Cancel button",
+            "return document.querySelectorAll('#seeks [data-testid=seek-cancel]').length === 1",
+        );
+        self.text_of("#seeks [data-testid=seek]")
+    }
+
+    /// Waits for another player's seek to arrive in the lobby (no reload); returns its text.
+    pub fn wait_for_a_seek(&self) -> String {
+        self.wait_js(
+            "another player's seek with its Accept button",
+            "return document.querySelectorAll('#seeks [data-testid=seek-accept]').length === 1",
+        );
+        self.text_of("#seeks [data-testid=seek]")
+    }
+
+    /// Accepts the seek listed in the lobby with one click.
+    pub fn accept_the_seek(&self) {
+        self.click_css("#seeks [data-testid=seek-accept]");
+    }
+
+    /// Waits until this page is at its seat of a game, connected with a full rack: the seat.
+    pub fn seat_at_the_game(&self) -> usize {
+        self.wait_js(
+            "the game page",
+            "return location.pathname.startsWith('/game') && !!document.querySelector('#conn') \
+             && !!window.tilebag",
+        );
+        self.wait_for_seat();
+        self.js("return window.tilebag.state.seat", json!([]))
+            .as_u64()
+            .unwrap() as usize
+    }
+
+    /// The game this page shows.
+    pub fn game_id(&self) -> String {
+        self.js("return window.tilebag.state.view.game_id", json!([]))
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// The players' names by seat, as the page shows them.
+    pub fn player_names(&self) -> Vec<String> {
+        self.js_strings("return window.tilebag.state.view.players.map((p) => p.name)")
+    }
+
+    /// On its turn, plays the longest word of `words` its rack makes where it fits (see
+    /// [`a_word_to_play`]) and waits until the game's sheet has it: the word; or, with no word
+    /// to play, passes (`None`).
+    pub fn play_a_word(&self, words: &tilebag_lexicon::WordSource) -> Option<String> {
+        let lines = self.history_len();
+        let board = self.js_strings("return window.tilebag.state.view.board");
+        let found = a_word_to_play(words, &self.rack_letters(), &board);
+        match &found {
+            Some((r, c, down, _, typed)) => {
+                self.type_on_board(*r, *c, *down, typed);
+                self.click_css("#btn-play");
+            }
+            None => self.confirm_click("#btn-pass"),
+        }
+        self.wait_history(lines + 1, "the move on the game's sheet");
+        found.map(|f| f.3)
+    }
+
+    /// Says `text` in the game's players' chat.
+    pub fn say_in_the_game_chat(&self, text: &str) {
+        self.find("#game-chat .chat-form:not([hidden]) input");
+        self.fill("#game-chat-text", text);
+        self.click_css("#game-chat .chat-form button[type=submit]");
+    }
+
+    /// Waits until the game's chat shows `NAME TEXT` (without reloading).
+    pub fn wait_for_game_chat_line(&self, line: &str) {
+        let script = "return [...document.querySelectorAll('#game-chat .chat-log .chat-line')]\
+             .filter((li) => li.querySelector('.chat-sender'))\
+             .map((li) => li.querySelector('.chat-sender').textContent + ' ' \
+                  + li.querySelector('.chat-text').textContent)";
+        self.wait(&format!("the chat line {line:?}"), || {
+            self.js_strings(script)
+                .iter()
+                .any(|l| l == line)
+                .then_some(())
+        });
+    }
+
+    /// Waits until the game page shows the game's result: the result's line and why it ended.
+    pub fn wait_for_the_result(&self) -> (String, String) {
+        self.wait_js(
+            "the game's result",
+            "return !document.querySelector('#result').hidden \
+             && !!document.querySelector('#result [data-testid=result]')",
+        );
+        let why = self.js(
+            "return document.querySelector('#result [data-testid=result]').nextElementSibling.textContent",
+            json!([]),
+        );
+        (
+            self.text_of("#result [data-testid=result]"),
+            why.as_str().unwrap_or_default().to_string(),
+        )
+    }
+
+    /// Offers the opponent a rematch from the game page; waits until the page says it waits.
+    pub fn offer_a_rematch(&self) {
+        self.click_css("[data-testid=rematch-offer]");
+        self.wait_js(
+            "the offer, waiting for an answer",
+            "return document.querySelector('#rematch-status').textContent.includes('waiting')",
+        );
+    }
+
+    /// Waits for the opponent's rematch offer on the game page; returns what the page says.
+    pub fn wait_for_a_rematch_offer(&self) -> String {
+        self.wait_js(
+            "the opponent's rematch offer",
+            "return !!document.querySelector('[data-testid=rematch-accept]')",
+        );
+        self.text_of("#rematch-status")
+    }
+
+    /// Waits until this page has gone on to a game other than `previous`, at its seat: the seat.
+    pub fn seat_at_the_next_game(&self, previous: &str) -> usize {
+        self.wait_js(
+            "the next game's page",
+            &format!(
+                "return !!window.tilebag && !!window.tilebag.state.view \
+                 && window.tilebag.state.view.game_id !== '{previous}'"
+            ),
+        );
+        self.seat_at_the_game()
+    }
+
+    /// Opens `/u/NAME`, again until its ratings table has a row (a game is rated moments
+    /// after it ends).
+    pub fn open_profile_once_rated(&self, server: &TestServer, name: &str) {
+        self.goto(&server.url(&format!("/u/{name}")));
+        self.wait("a rating on the profile", || {
+            if self.try_find("#ratings tbody tr").is_some() {
+                return Some(());
+            }
+            std::thread::sleep(Duration::from_millis(200));
+            self.refresh();
+            None
+        });
+    }
+
+    /// The ratings the profile shows.
+    pub fn ratings_shown(&self) -> Vec<ShownRating> {
+        let rows = self.js(
+            "return [...document.querySelectorAll('#ratings tbody tr')].map((tr) => \
+             [tr.cells[0].textContent, tr.cells[1].innerText, tr.classList.contains('provisional')])",
+            json!([]),
+        );
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let text = r[1].as_str().unwrap().trim().to_string();
+                let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+                ShownRating {
+                    category: r[0].as_str().unwrap().to_string(),
+                    rating: digits.parse().unwrap_or_else(|_| panic!("rating {text:?}")),
+                    provisional: r[2].as_bool().unwrap(),
+                    text,
+                }
+            })
+            .collect()
+    }
+
+    /// The line of game `id` in the profile's list of games.
+    pub fn profile_game_line(&self, id: &str) -> String {
+        self.text_of(&format!("#games li[data-game='{id}']"))
+    }
+
+    /// Follows the profile's "Analysis" link of game `id`; waits until the game page shows the
+    /// analysis of every move.
+    pub fn open_analysis_from_profile(&self, id: &str) {
+        let link = format!("#games li[data-game='{id}'] a[href='/games/{id}#analysis']");
+        self.js(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'center'}); return true",
+            json!([link]),
+        );
+        self.click_css(&link);
+        self.wait_js(
+            "the game's analysis",
+            "return location.hash === '#analysis' && !!document.querySelector('#analysis') \
+             && !document.querySelector('#analysis').hidden \
+             && document.querySelectorAll('#analysis [data-testid=analysis-turn]').length > 0",
+        );
+    }
+}

@@ -37,6 +37,8 @@ export class Analysis {
     this.names = names;
     const box = $('analysis');
     box.hidden = false;
+    // The address says so too (/games/ID#analysis), to keep or pass on.
+    if (location.hash !== '#analysis') history.replaceState(history.state, '', '#analysis');
     $('analysis-h').focus();
     if (this.doc) return;
     $('analysis-status').textContent = 'Analysing the game…';

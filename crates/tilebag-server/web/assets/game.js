@@ -8,6 +8,7 @@ import {
 } from './common.js';
 import { BoardView, tileNode } from './board.js';
 import { Analysis } from './analysis.js';
+import { rematchOnEnd } from './rematch.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -81,7 +82,7 @@ function connect() {
   ws.onopen = () => {
     S.retry = 0;
     S.connects += 1;
-    setConn('connected', S.seat === null && !token ? 'Watching (live)' : 'Connected');
+    setConn('connected', connectedText());
   };
   ws.onmessage = (ev) => {
     let m;
@@ -100,6 +101,13 @@ function connect() {
     setConn('offline', 'Connection lost; reconnecting…');
     scheduleReconnect();
   };
+}
+
+/** What the connection line says once connected: an observer of a game that has ended is
+ * not watching it live. */
+function connectedText() {
+  if (S.seat !== null || token) return 'Connected';
+  return S.view && S.view.phase.type === 'ended' ? 'Watching (ended)' : 'Watching (live)';
 }
 
 /** Whether the seat link's token opens a seat: false (and the page says so) when the server
@@ -156,6 +164,7 @@ function onMessage(m) {
     S.view = m.view;
     S.recvAt = performance.now();
     S.seat = m.view.audience === 'seat' ? m.view.seat : null;
+    if ($('conn').dataset.state === 'connected') setConn('connected', connectedText());
     if (S.seat !== null) reconcileRack(m.view.rack);
     if (m.effects && m.effects.length) {
       announceEffects(m.effects);
@@ -167,6 +176,9 @@ function onMessage(m) {
     if (!S.ruleset) loadRuleset(m.view.preset);
     document.getElementById('seeded').hidden = !m.view.seeded;
     render();
+    // After a game between two accounts, its players may offer each other a rematch.
+    if (m.view.phase.type === 'ended') rematchOnEnd(gameId);
+    openAnalysisFromLink();
   } else if (m.type === 'preview') {
     S.inflight.delete(m.id);
     if (S.scoring && S.scoring.id === m.id) {
@@ -1557,6 +1569,20 @@ function renderResult() {
     }, 'Analyse')));
 }
 
+// /games/ID#analysis (the link on a player's profile): once the view says the game has ended,
+// its analysis opens as the Analyse button opens it; before then the page says when it will.
+let analysisLinked = null; // null, 'told' (the game was on) or 'opened'
+function openAnalysisFromLink() {
+  if (location.hash !== '#analysis' || analysisLinked === 'opened' || !S.view) return;
+  if (S.view.phase.type === 'ended') {
+    analysisLinked = 'opened';
+    analysis.open(S.view.players.map((p) => p.name));
+  } else if (!analysisLinked) {
+    analysisLinked = 'told';
+    notice('The analysis opens here when the game has ended.');
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Messages for the player
 
@@ -1575,13 +1601,15 @@ function announceEffects(effects) {
   const v = S.view;
   const name = (s) => (v.players[s] ? v.players[s].name : `Player ${s + 1}`);
   const parts = [];
+  // A resignation ends the game; the play before it standing is not news then.
+  const resigned = effects.some((e) => e.type === 'ended' && e.reason.type === 'resigned');
   for (const e of effects) {
     switch (e.type) {
       case 'played': parts.push(`${name(e.seat)} played for ${e.score}${e.out ? ', going out' : ''}.`); break;
       case 'exchanged': parts.push(`${name(e.seat)} exchanged ${e.count} tile${e.count === 1 ? '' : 's'}.`); break;
       case 'passed': parts.push(`${name(e.seat)} passed.`); break;
       case 'held': parts.push(`${name(e.seat)} is holding the play.`); break;
-      case 'play-final': parts.push(`${name(e.seat)}'s play stands.`); break;
+      case 'play-final': if (!resigned) parts.push(`${name(e.seat)}'s play stands.`); break;
       case 'resignation-offered': parts.push(`${name(e.seat)} asks to resign.`); break;
       case 'resignation-declined': parts.push(`${name(e.seat)} insists on playing on.`); break;
       case 'verdict': parts.push(`Challenge: the play is ${e.acceptable ? 'ACCEPTABLE' : 'NOT ACCEPTABLE'}.`); break;
@@ -1591,7 +1619,11 @@ function announceEffects(effects) {
       case 'turn-timed-out': parts.push(`${name(e.seat)}'s turn timed out.`); break;
       case 'paused': parts.push(e.called_by === null ? 'The director stopped the clocks.' : `${name(e.called_by)} called the director: the clocks are stopped.`); break;
       case 'resumed': parts.push('The director restarted the clocks.'); break;
-      case 'ended': parts.push(`The game is over: ${reasonText(e.reason, v.players.map((p) => p.name))}`); break;
+      case 'ended':
+        parts.push(e.reason.type === 'resigned'
+          ? `The game is over because ${name(e.reason.seat)} resigned.`
+          : `The game is over: ${reasonText(e.reason, v.players.map((p) => p.name))}`);
+        break;
       default: break;
     }
   }
@@ -1848,6 +1880,7 @@ async function init() {
   $('step-next').addEventListener('click', () => stepBy(1));
   $('step-last').addEventListener('click', () => stepTo(Infinity));
   $('back-to-analysis').addEventListener('click', () => analysis.backToList());
+  window.addEventListener('hashchange', () => { analysisLinked = null; openAnalysisFromLink(); });
   $('preview-clear').addEventListener('click', () => {
     const was = analysis.clear();
     if (was) was.focus({ preventScroll: true });

@@ -1,4 +1,5 @@
-// The lobby: play the computer (first: a name, a level and the button; the rules, lexicon, time
+// The lobby: players looking for a game (seeks: made, listed live, accepted with one click,
+// cancelled; signed-in players only), play the computer (first: a name, a level and the button; the rules, lexicon, time
 // and seat one step away, in a disclosure), create a game between two people (the same way),
 // hand out the seat and observer links, list the games. While the server cannot be reached the
 // page says so in plain words, and catches up by itself when it is back.
@@ -74,10 +75,11 @@ async function load() {
     presets = pr.presets || [];
     // The server takes a seed only when its operator allows it (serve --allow-seeds).
     for (const e of document.querySelectorAll('.seed-field')) e.hidden = !pr.allow_seeds;
-    for (const prefix of ['', 'bot-']) {
+    for (const prefix of ['', 'bot-', 'seek-']) {
       $(`${prefix}preset`).replaceChildren(...presets.map((p) => el('option', { value: p.name, selected: p.default ? true : null }, `${p.name} — ${p.title}`)));
       onPreset(prefix);
     }
+    $('seek-lexicon').replaceChildren(...(lx.lexicons || []).map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
     const lex = $('lexicon');
     lex.replaceChildren(...(lx.lexicons || []).map((n) => el('option', { value: n, selected: n === lx.default ? true : null }, n)));
     onPreset();
@@ -171,6 +173,29 @@ async function playComputer(ev) {
   ev.preventDefault();
   $('bot-error').textContent = '';
   const seat = $('bot-seat').value;
+  // A signed-in player's game goes through the lobby, so that their seat is linked to their
+  // account (their profile shows their record against the computer).
+  const mins = $('bot-minutes');
+  const whole = mins.disabled || mins.value === '' || (Number.isInteger(Number(mins.value)) && Number(mins.value) >= 1 && Number(mins.value) <= 120);
+  if (me && whole) {
+    const body = {
+      opponent: 'computer',
+      level: $('bot-level').value,
+      preset: $('bot-preset').value || undefined,
+      lexicon: $('bot-lexicon').value || undefined,
+      seat: { random: 'random', 1: 'first', 0: 'second' }[seat],
+    };
+    if (!mins.disabled && mins.value !== '') body.minutes = Number(mins.value);
+    $('bot-create').disabled = true;
+    try {
+      const r = await lobbyPost('/api/seeks', body);
+      location.href = gamePath(r.game.url);
+    } catch (e) {
+      $('bot-error').textContent = e.status ? e.message : `${problem(e)}: the game was not started. Try again in a moment.`;
+      $('bot-create').disabled = false;
+    }
+    return;
+  }
   const body = {
     players: [$('bot-name').value],
     preset: $('bot-preset').value || undefined,
@@ -287,8 +312,14 @@ if (window.EventSource) {
   let retry = null;
   const open = () => {
     clearTimeout(retry);
-    changes = new EventSource('/api/lobby/changes');
+    // One stream for both lists: the games (`games`: fetch again) and the seeks (sent whole,
+    // then each one that comes or goes), and this player's own started games (`game`).
+    changes = new EventSource('/api/lobby/stream');
     changes.addEventListener('games', refresh);
+    changes.addEventListener('seeks', (e) => setSeeks(JSON.parse(e.data).seeks || []));
+    changes.addEventListener('seek-added', (e) => { const x = JSON.parse(e.data); seeks.set(x.id, x); renderSeeks(); });
+    changes.addEventListener('seek-removed', (e) => { seeks.delete(JSON.parse(e.data).id); renderSeeks(); });
+    changes.addEventListener('game', (e) => startedGame(JSON.parse(e.data)));
     changes.addEventListener('open', () => {
       if (!lexicons) load(); else refresh();
     });
@@ -319,4 +350,142 @@ $('bot-minutes').addEventListener('input', () => summarise('bot-'));
 $('bot-form').addEventListener('submit', playComputer);
 $('create-form').addEventListener('submit', create);
 $('refresh').addEventListener('click', listGames);
+$('seek-form').addEventListener('submit', createSeek);
+$('seek-preset').addEventListener('change', () => onPreset('seek-'));
+$('seek-opponent').addEventListener('change', () => {
+  $('seek-invite-row').hidden = $('seek-opponent').value !== 'invited';
+});
 load();
+loadLobby();
+
+// ---------------------------------------------------------------------------------------------
+// Seeks (issue 30 item 4)
+
+/** The signed-in player (`{username, csrf}`), or null for a guest. */
+let me = null;
+/** The open seeks this viewer may see, by id. */
+const seeks = new Map();
+
+/** A request that changes something, as a signed-in player: with the page's CSRF token. */
+function lobbyPost(path, json) {
+  return api(path, { json, headers: { 'X-CSRF-Token': me ? me.csrf : '' } });
+}
+
+async function loadLobby() {
+  try {
+    const r = await api('/api/lobby');
+    me = r.me || null;
+    setSeeks(r.seeks || []);
+  } catch (e) {
+    $('seeks-updated').textContent = e.status ? `The seeks could not be loaded: ${e.message}.` : '';
+  }
+  $('seek-form').hidden = !me;
+  $('seek-form-h').hidden = !me;
+  $('seek-signin').hidden = !!me;
+  if (me) {
+    // Against the computer too, a signed-in player plays under their own name.
+    $('bot-name').value = me.username;
+    $('bot-name').readOnly = true;
+  }
+  renderSeeks();
+}
+
+function setSeeks(list) {
+  seeks.clear();
+  for (const x of list) seeks.set(x.id, x);
+  renderSeeks();
+}
+
+/** What a seek asks for, in words: "naspa-2013 · enable1 · 10 min each (rapid) · rated". */
+function seekWords(x) {
+  const parts = [x.preset, x.lexicon, `${x.minutes} min each (${x.class})`, x.rated ? 'rated' : 'casual'];
+  if (x.range) parts.push(`rating ${x.range.min ?? 'any'}\u2013${x.range.max ?? 'any'}`);
+  if (x.invited) parts.push(`for ${x.invited} only`);
+  return parts.join(' · ');
+}
+
+function seekItem(x) {
+  const mine = me && x.seeker === me.username;
+  const words = seekWords(x);
+  let action;
+  if (mine) {
+    action = el('button', { type: 'button', 'data-testid': 'seek-cancel', 'aria-label': `Cancel your seek: ${words}`, onclick: () => cancelSeek(x) }, 'Cancel');
+  } else if (me) {
+    action = el('button', { type: 'button', class: 'primary', 'data-testid': 'seek-accept', 'aria-label': `Accept ${x.seeker}'s seek: ${words}`, onclick: (e) => acceptSeek(x, e.currentTarget) }, 'Accept');
+  } else {
+    action = el('a', { href: '/signin?next=/', 'aria-label': `Sign in to accept ${x.seeker}'s seek` }, 'Sign in to accept');
+  }
+  return el('li', { 'data-testid': 'seek', 'data-seek-id': String(x.id) },
+    el('span', { class: 'seek-what' }, el('span', { class: 'seek-who' }, `${x.seeker} (${x.seeker_rating})`), ` · ${words}`),
+    action);
+}
+
+function renderSeeks() {
+  const list = [...seeks.values()].sort((a, b) => a.created_ms - b.created_ms);
+  $('seeks').replaceChildren(...list.map(seekItem));
+  $('seeks-empty').hidden = list.length > 0;
+}
+
+async function createSeek(ev) {
+  ev.preventDefault();
+  $('seek-error').textContent = '';
+  const body = {
+    preset: $('seek-preset').value || undefined,
+    lexicon: $('seek-lexicon').value || undefined,
+    rated: $('seek-rated').value === 'true',
+    opponent: $('seek-opponent').value,
+  };
+  const m = $('seek-minutes');
+  if (!m.disabled && m.value !== '') body.minutes = Number(m.value);
+  if (body.opponent === 'invited') body.invite = $('seek-invite').value.trim();
+  for (const [id, key] of [['seek-min', 'min_rating'], ['seek-max', 'max_rating']]) {
+    if ($(id).value !== '') body[key] = Number($(id).value);
+  }
+  $('seek-create').disabled = true;
+  try {
+    const r = await lobbyPost('/api/seeks', body);
+    seeks.set(r.seek.id, r.seek);
+    renderSeeks();
+  } catch (e) {
+    if (e.status === 401) loadLobby();
+    $('seek-error').textContent = e.status ? e.message : `${problem(e)}: nothing was sought. Try again in a moment.`;
+  } finally {
+    $('seek-create').disabled = false;
+  }
+}
+
+async function acceptSeek(x, button) {
+  $('seek-error').textContent = '';
+  if (button) button.disabled = true;
+  try {
+    const r = await lobbyPost(`/api/seeks/${x.id}/accept`, {});
+    location.href = gamePath(r.game.url);
+  } catch (e) {
+    if (e.status === 410) { seeks.delete(x.id); renderSeeks(); }
+    $('seek-error').textContent = e.status ? e.message : `${problem(e)}: the seek was not accepted.`;
+    if (button) button.disabled = false;
+  }
+}
+
+async function cancelSeek(x) {
+  $('seek-error').textContent = '';
+  try {
+    await lobbyPost(`/api/seeks/${x.id}/cancel`, {});
+    seeks.delete(x.id);
+    renderSeeks();
+  } catch (e) {
+    $('seek-error').textContent = e.status ? e.message : `${problem(e)}: the seek was not cancelled.`;
+  }
+}
+
+/** One of this player's games has started (their seek was accepted, or a rematch): a new one
+ *  is opened at once; one started a while ago (sent again when the stream reconnects) is
+ *  offered as a link. */
+function startedGame(g) {
+  if (g.fresh) {
+    location.href = gamePath(g.url);
+    return;
+  }
+  $('seek-started').replaceChildren(`Your game against ${g.opponent} has started: `,
+    el('a', { href: gamePath(g.url), 'data-testid': 'seek-started-link' }, 'go to your seat'), '.');
+}

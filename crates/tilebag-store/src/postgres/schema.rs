@@ -29,6 +29,21 @@ const MIGRATIONS: &[Migration] = &[
         name: "accounts, sessions, ratings and rating history",
         sql: ACCOUNTS,
     },
+    Migration {
+        version: 3,
+        name: "game seats held by accounts",
+        sql: GAME_SEATS,
+    },
+    Migration {
+        version: 4,
+        name: "the lobby's open seeks",
+        sql: SEEKS,
+    },
+    Migration {
+        version: 5,
+        name: "chat messages, mutes and blocks, reports and the moderators' log",
+        sql: CHAT,
+    },
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
@@ -115,6 +130,89 @@ CREATE TABLE rating_history (
     PRIMARY KEY (account_id, category, game_id)
 );
 CREATE INDEX rating_history_at ON rating_history (account_id, category, at_ms);
+";
+
+/// Migration 3: which account sat at which seat of a game (`game_seats.rs`).
+const GAME_SEATS: &str = "
+CREATE TABLE game_seats (
+    game_id        TEXT NOT NULL REFERENCES games (id),
+    seat           INTEGER NOT NULL CHECK (seat IN (0, 1)),
+    account_id     BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    rated          BOOLEAN NOT NULL,
+    event          BOOLEAN NOT NULL,
+    correspondence BOOLEAN NOT NULL,
+    category       TEXT NOT NULL,
+    created_ms     BIGINT NOT NULL,
+    PRIMARY KEY (game_id, seat),
+    CHECK (NOT (rated AND event))
+);
+CREATE INDEX game_seats_account ON game_seats (account_id, created_ms);
+CREATE INDEX game_seats_created ON game_seats (created_ms);
+";
+
+// Migration 4: the lobby's open seeks (`seeks.rs`).
+const SEEKS: &str = "
+CREATE TABLE seeks (
+    id          BIGINT PRIMARY KEY,
+    seeker_id   BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    preset      TEXT NOT NULL,
+    lexicon     TEXT NOT NULL,
+    initial_ms  BIGINT NOT NULL,
+    rated       BOOLEAN NOT NULL,
+    min_rating  BIGINT,
+    max_rating  BIGINT,
+    opponent    TEXT NOT NULL CHECK (opponent IN ('anyone', 'invited', 'computer')),
+    invited_id  BIGINT REFERENCES accounts (id) ON DELETE CASCADE,
+    bot_level   TEXT,
+    created_ms  BIGINT NOT NULL,
+    CHECK ((opponent = 'invited') = (invited_id IS NOT NULL)),
+    CHECK ((opponent = 'computer') = (bot_level IS NOT NULL))
+);
+CREATE INDEX seeks_seeker ON seeks (seeker_id);
+CREATE INDEX seeks_created ON seeks (created_ms);
+";
+
+// Migration 5: chat and its moderation (`chat.rs`).
+const CHAT: &str = "
+CREATE TABLE chat_messages (
+    id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key        TEXT NOT NULL UNIQUE,
+    room       TEXT NOT NULL,
+    sender_id  BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    text       TEXT NOT NULL,
+    sent_ms    BIGINT NOT NULL,
+    deleted_by BIGINT REFERENCES accounts (id),
+    deleted_ms BIGINT
+);
+CREATE INDEX chat_messages_room ON chat_messages (room, id);
+CREATE TABLE chat_relations (
+    account_id BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    other_id   BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL CHECK (kind IN ('mute', 'block')),
+    created_ms BIGINT NOT NULL,
+    PRIMARY KEY (account_id, other_id, kind)
+);
+CREATE TABLE chat_reports (
+    id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    message_id  BIGINT NOT NULL REFERENCES chat_messages (id) ON DELETE CASCADE,
+    reporter_id BIGINT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    reason      TEXT NOT NULL,
+    reported_ms BIGINT NOT NULL,
+    closed_by   BIGINT REFERENCES accounts (id),
+    closed_ms   BIGINT,
+    UNIQUE (message_id, reporter_id)
+);
+CREATE INDEX chat_reports_open ON chat_reports (closed_by, id);
+CREATE TABLE moderation_log (
+    id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key          TEXT NOT NULL UNIQUE,
+    moderator_id BIGINT NOT NULL REFERENCES accounts (id),
+    action       TEXT NOT NULL,
+    account_id   BIGINT REFERENCES accounts (id),
+    message_id   BIGINT REFERENCES chat_messages (id),
+    detail       TEXT NOT NULL,
+    at_ms        BIGINT NOT NULL
+);
 ";
 
 /// Bring the database to [`SCHEMA_VERSION`] on `client` (a connection of its own, not the

@@ -24,6 +24,21 @@ const MIGRATIONS: &[Migration] = &[
         name: "accounts, sessions, ratings and rating history",
         apply: accounts,
     },
+    Migration {
+        version: 3,
+        name: "game seats held by accounts",
+        apply: game_seats,
+    },
+    Migration {
+        version: 4,
+        name: "the lobby's open seeks",
+        apply: seeks,
+    },
+    Migration {
+        version: 5,
+        name: "chat messages, mutes and blocks, reports and the moderators' log",
+        apply: chat,
+    },
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
@@ -144,6 +159,101 @@ CREATE INDEX rating_history_at ON rating_history (account_id, category, at_ms);
 
 fn accounts(c: &Connection) -> rusqlite::Result<()> {
     c.execute_batch(ACCOUNTS)
+}
+
+/// Migration 3: which account sat at which seat of a game (`game_seats.rs`).
+const GAME_SEATS: &str = "
+CREATE TABLE game_seats (
+    game_id        TEXT NOT NULL REFERENCES games (id),
+    seat           INTEGER NOT NULL CHECK (seat IN (0, 1)),
+    account_id     INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    rated          INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    event          INTEGER NOT NULL CHECK (event IN (0, 1)),
+    correspondence INTEGER NOT NULL CHECK (correspondence IN (0, 1)),
+    category       TEXT NOT NULL,
+    created_ms     INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat),
+    CHECK (NOT (rated AND event))
+) WITHOUT ROWID;
+CREATE INDEX game_seats_account ON game_seats (account_id, created_ms);
+CREATE INDEX game_seats_created ON game_seats (created_ms);
+";
+
+fn game_seats(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(GAME_SEATS)
+}
+
+// Migration 4: the lobby's open seeks (`seeks.rs`).
+const SEEKS: &str = "
+CREATE TABLE seeks (
+    id          INTEGER PRIMARY KEY,
+    seeker_id   INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    preset      TEXT NOT NULL,
+    lexicon     TEXT NOT NULL,
+    initial_ms  INTEGER NOT NULL,
+    rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    min_rating  INTEGER,
+    max_rating  INTEGER,
+    opponent    TEXT NOT NULL CHECK (opponent IN ('anyone', 'invited', 'computer')),
+    invited_id  INTEGER REFERENCES accounts (id) ON DELETE CASCADE,
+    bot_level   TEXT,
+    created_ms  INTEGER NOT NULL,
+    CHECK ((opponent = 'invited') = (invited_id IS NOT NULL)),
+    CHECK ((opponent = 'computer') = (bot_level IS NOT NULL))
+);
+CREATE INDEX seeks_seeker ON seeks (seeker_id);
+CREATE INDEX seeks_created ON seeks (created_ms);
+";
+
+fn seeks(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(SEEKS)
+}
+
+// Migration 5: chat and its moderation (`chat.rs`).
+const CHAT: &str = "
+CREATE TABLE chat_messages (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    key        TEXT NOT NULL UNIQUE,
+    room       TEXT NOT NULL,
+    sender_id  INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    text       TEXT NOT NULL,
+    sent_ms    INTEGER NOT NULL,
+    deleted_by INTEGER REFERENCES accounts (id),
+    deleted_ms INTEGER
+);
+CREATE INDEX chat_messages_room ON chat_messages (room, id);
+CREATE TABLE chat_relations (
+    account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    other_id   INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    kind       TEXT NOT NULL CHECK (kind IN ('mute', 'block')),
+    created_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_id, other_id, kind)
+) WITHOUT ROWID;
+CREATE TABLE chat_reports (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id  INTEGER NOT NULL REFERENCES chat_messages (id) ON DELETE CASCADE,
+    reporter_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    reason      TEXT NOT NULL,
+    reported_ms INTEGER NOT NULL,
+    closed_by   INTEGER REFERENCES accounts (id),
+    closed_ms   INTEGER,
+    UNIQUE (message_id, reporter_id)
+);
+CREATE INDEX chat_reports_open ON chat_reports (closed_by, id);
+CREATE TABLE moderation_log (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    key          TEXT NOT NULL UNIQUE,
+    moderator_id INTEGER NOT NULL REFERENCES accounts (id),
+    action       TEXT NOT NULL,
+    account_id   INTEGER REFERENCES accounts (id),
+    message_id   INTEGER REFERENCES chat_messages (id),
+    detail       TEXT NOT NULL,
+    at_ms        INTEGER NOT NULL
+);
+";
+
+fn chat(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(CHAT)
 }
 
 /// The highest version applied (0: none, a database made before versions or a new file).

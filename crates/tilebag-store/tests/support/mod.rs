@@ -283,3 +283,55 @@ pub fn sqlite_versions(c: &rusqlite::Connection) -> Vec<(i64, String, i64)> {
         .collect::<Result<_, _>>()
         .unwrap()
 }
+
+/// Declares each scenario (an `async fn NAME(db: &str)` of the test file) twice: `sqlite::NAME`
+/// on a fresh SQLite file, and `postgres::NAME` in a PostgreSQL schema of its own (skipped, with
+/// a message, when `TILEBAG_TEST_POSTGRES` names no database).
+#[allow(unused_macros)]
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let dir = crate::support::TempDir::new(stringify!($name));
+                    super::$name(&dir.db("t.db")).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(pg) = crate::support::PgSchema::create(stringify!($name)).await else {
+                        return;
+                    };
+                    super::$name(&pg.url).await;
+                    pg.drop().await;
+                }
+            )*
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use on_both;
+
+/// The store a test's database URL or path names.
+pub async fn store(db: &str) -> std::sync::Arc<dyn tilebag_store::Store> {
+    tilebag_store::open(db).await.expect("open the store")
+}
+
+/// A new account named `name` (its skeleton the name in lower case); its id.
+pub async fn account(s: &dyn tilebag_store::Store, name: &str) -> i64 {
+    s.accounts()
+        .create_account(&tilebag_store::NewAccount {
+            username: name.into(),
+            skeleton: name.to_lowercase(),
+            password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA${name}"),
+            email: None,
+            created_ms: 1_700_000_000_000,
+        })
+        .await
+        .unwrap()
+        .expect("a free name")
+}

@@ -13,9 +13,11 @@
 //! - `pairings.rs`: posting, hand-pairing, reseating and removing pairings;
 //! - `online.rs`: games played on the server;
 //! - `results.rs`: tally slips, results the director enters or corrects, spread adjustments;
+//! - `entries.rs`: online entries by players' accounts (registration, check-in, no-shows);
 //! - `validate.rs`: the look-ups and range checks the handlers share;
 //! - `../tsh/archive.rs`: an imported `.tsh` archive's lines outside its files (`KeepTshConfig`).
 
+mod entries;
 mod online;
 mod pairings;
 mod players;
@@ -25,6 +27,7 @@ mod validate;
 
 use serde::{Deserialize, Serialize};
 
+use crate::entries::EntryChange;
 use crate::error::{Result, TournamentError};
 use crate::model::{
     AdjustmentReason, ClassPrizes, Division, FirstReason, FirstsPolicy, FlightCap, FontesDraw,
@@ -206,6 +209,11 @@ pub enum Action {
         #[serde(default)]
         amount: Option<i32>,
     },
+    /// A change to the division's online entries by players' accounts (`entries.rs`).
+    Entry {
+        division: String,
+        change: EntryChange,
+    },
 }
 
 /// A division setting.
@@ -302,7 +310,8 @@ impl Action {
             | Action::SubmitSlip { division, .. }
             | Action::ConfirmSlip { division, .. }
             | Action::SetResult { division, .. }
-            | Action::AdjustSpread { division, .. } => Some(division),
+            | Action::AdjustSpread { division, .. }
+            | Action::Entry { division, .. } => Some(division),
         }
     }
 }
@@ -502,6 +511,7 @@ impl Division {
                 amount,
                 ..
             } => self.adjust_spread(*player, *round, reason, *amount),
+            Action::Entry { change, .. } => self.entry(change),
         }
     }
 }

@@ -78,6 +78,7 @@ impl Tournament {
             rounds: Vec::new(),
             adjustments: Vec::new(),
             online: Vec::new(),
+            entries: None,
         });
         Ok(())
     }
