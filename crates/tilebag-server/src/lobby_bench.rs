@@ -55,6 +55,21 @@ impl SseClient {
         path: &str,
         headers: &[(&str, &str)],
     ) -> Result<SseClient, ClientError> {
+        match SseClient::open_answered(addr, path, headers).await? {
+            Ok(c) => Ok(c),
+            Err(status) => Err(ClientError::BadResponse(format!(
+                "the stream was refused: {status}"
+            ))),
+        }
+    }
+
+    /// As [`SseClient::open`], but a refusal is its status (`Ok(Err(401))`), for tests that
+    /// expect one.
+    pub async fn open_answered(
+        addr: SocketAddr,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Result<SseClient, u16>, ClientError> {
         let mut stream = TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;
         let mut req =
@@ -81,10 +96,14 @@ impl SseClient {
         let head = String::from_utf8_lossy(&c.raw[..head_end]).into_owned();
         c.raw.drain(..head_end + 4);
         if !head.starts_with("HTTP/1.1 200") {
-            return Err(ClientError::BadResponse(format!(
-                "the stream was refused: {}",
-                head.lines().next().unwrap_or("")
-            )));
+            let status = head.get(9..12).and_then(|s| s.parse().ok());
+            return match status {
+                Some(status) => Ok(Err(status)),
+                None => Err(ClientError::BadResponse(format!(
+                    "not an HTTP answer: {}",
+                    head.lines().next().unwrap_or("")
+                ))),
+            };
         }
         if !head
             .to_ascii_lowercase()
@@ -94,7 +113,7 @@ impl SseClient {
                 "the stream is not chunked".to_string(),
             ));
         }
-        Ok(c)
+        Ok(Ok(c))
     }
 
     async fn read_more(&mut self) -> Result<bool, ClientError> {

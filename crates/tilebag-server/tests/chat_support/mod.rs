@@ -14,7 +14,6 @@ use std::time::Duration;
 use tilebag_accounts::username::Username;
 use tilebag_server::client::HttpResponse;
 use tilebag_server::store::{self, Role, SeatLink, Store};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 pub const PASSWORD: &str = "correct horse battery";
 
@@ -145,89 +144,44 @@ pub fn error_of(r: &HttpResponse) -> String {
         .unwrap_or_else(|| r.text())
 }
 
-/// A room's Server-Sent Events, read off the socket.
+/// A room's Server-Sent Events (read with the server crate's own client).
 pub struct Stream {
-    sock: tokio::net::TcpStream,
-    buf: String,
+    client: Option<tilebag_server::lobby_bench::SseClient>,
     pub status: u16,
 }
 
 impl Stream {
     pub async fn open(v: &Visitor, room: &str) -> Stream {
-        let mut sock = tokio::net::TcpStream::connect(v.addr).await.unwrap();
         let cookie = v
             .cookies
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join("; ");
-        let req = format!(
-            "GET /api/chat/stream?room={room} HTTP/1.1\r\nHost: {}\r\nCookie: {cookie}\r\n\
-             Accept: text/event-stream\r\n\r\n",
-            v.addr
-        );
-        sock.write_all(req.as_bytes()).await.unwrap();
-        let mut s = Stream {
-            sock,
-            buf: String::new(),
-            status: 0,
-        };
-        while !s.buf.contains("\r\n\r\n") {
-            assert!(
-                s.read(Duration::from_secs(10)).await,
-                "no answer to the stream"
-            );
-        }
-        let end = s.buf.find("\r\n\r\n").unwrap();
-        s.status = s.buf[9..12].parse().unwrap();
-        s.buf = s.buf[end + 4..].to_string();
-        s
-    }
-
-    /// Reads what arrives within `wait`; whether anything did.
-    async fn read(&mut self, wait: Duration) -> bool {
-        let mut chunk = [0u8; 8192];
-        match tokio::time::timeout(wait, self.sock.read(&mut chunk)).await {
-            Ok(Ok(n)) if n > 0 => {
-                self.buf.push_str(&String::from_utf8_lossy(&chunk[..n]));
-                true
-            }
-            _ => false,
+        let path = format!("/api/chat/stream?room={room}");
+        match tilebag_server::lobby_bench::SseClient::open_answered(
+            v.addr,
+            &path,
+            &[("Cookie", &cookie)],
+        )
+        .await
+        .expect("an answer to the stream")
+        {
+            Ok(client) => Stream {
+                client: Some(client),
+                status: 200,
+            },
+            Err(status) => Stream {
+                client: None,
+                status,
+            },
         }
     }
 
     /// The next event (`name`, `data`) within `wait`, keep-alive comments skipped.
     pub async fn next(&mut self, wait: Duration) -> Option<(String, String)> {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            if let Some(ev) = self.take_event() {
-                return Some(ev);
-            }
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            if left.is_zero() || !self.read(left).await {
-                return None;
-            }
-        }
-    }
-
-    /// An event whole in the buffer: `event: NAME\ndata: DATA\n\n` (chunk-size lines of the
-    /// chunked encoding fall between events, never inside one).
-    fn take_event(&mut self) -> Option<(String, String)> {
-        let at = self.buf.find("event: ")?;
-        let rest = &self.buf[at..];
-        let end = rest.find("\n\n")?;
-        let block = rest[..end].to_string();
-        self.buf = rest[end + 2..].to_string();
-        let mut name = String::new();
-        let mut data = String::new();
-        for line in block.lines() {
-            if let Some(n) = line.strip_prefix("event: ") {
-                name = n.to_string();
-            } else if let Some(d) = line.strip_prefix("data: ") {
-                data = d.to_string();
-            }
-        }
-        Some((name, data))
+        let ev = self.client.as_mut()?.next(wait).await.ok()??;
+        Some((ev.event, ev.data))
     }
 
     /// The next `message` event's `NAME: TEXT` within `wait`, other events skipped.

@@ -355,79 +355,49 @@ impl std::io::Write for LogWriter {
     }
 }
 
-/// A page's live stream (Server-Sent Events), read as a browser's `EventSource` reads it.
+/// A page's live stream (Server-Sent Events), read with the server crate's own client.
 pub struct LiveStream {
-    sock: tokio::net::TcpStream,
-    buf: String,
+    client: Option<tilebag_server::lobby_bench::SseClient>,
     pub status: u16,
 }
 
 impl LiveStream {
     /// Opens `path` with the visitor's cookies.
     pub async fn open(v: &Visitor, path: &str) -> LiveStream {
-        use tokio::io::AsyncWriteExt;
-        let mut sock = tokio::net::TcpStream::connect(v.addr).await.unwrap();
         let cookie = v
             .cookies
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join("; ");
-        let req = format!(
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n",
-            v.addr
-        );
-        sock.write_all(req.as_bytes()).await.unwrap();
-        let mut s = LiveStream {
-            sock,
-            buf: String::new(),
-            status: 0,
-        };
-        while !s.buf.contains("\r\n\r\n") {
-            assert!(
-                s.read(std::time::Duration::from_secs(10)).await,
-                "no answer to the stream"
-            );
-        }
-        let end = s.buf.find("\r\n\r\n").unwrap();
-        s.status = s.buf[9..12].parse().unwrap();
-        s.buf = s.buf[end + 4..].to_string();
-        s
-    }
-
-    async fn read(&mut self, wait: std::time::Duration) -> bool {
-        use tokio::io::AsyncReadExt;
-        let mut chunk = [0u8; 16384];
-        match tokio::time::timeout(wait, self.sock.read(&mut chunk)).await {
-            Ok(Ok(n)) if n > 0 => {
-                self.buf.push_str(&String::from_utf8_lossy(&chunk[..n]));
-                true
-            }
-            _ => false,
+        match tilebag_server::lobby_bench::SseClient::open_answered(
+            v.addr,
+            path,
+            &[("Cookie", &cookie)],
+        )
+        .await
+        .expect("an answer to the stream")
+        {
+            Ok(client) => LiveStream {
+                client: Some(client),
+                status: 200,
+            },
+            Err(status) => LiveStream {
+                client: None,
+                status,
+            },
         }
     }
 
     /// The HTML of the next `page` event within `wait` (keep-alive comments skipped).
     pub async fn next_page(&mut self, wait: std::time::Duration) -> Option<String> {
-        let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            if let Some(at) = self.buf.find("event: page") {
-                let rest = &self.buf[at..];
-                if let Some(end) = rest.find("\n\n") {
-                    let block = rest[..end].to_string();
-                    self.buf = rest[end + 2..].to_string();
-                    let data = block
-                        .lines()
-                        .find_map(|l| l.strip_prefix("data: "))
-                        .unwrap_or("");
-                    let v: serde_json::Value = serde_json::from_str(data).unwrap();
-                    return Some(v["html"].as_str().unwrap().to_string());
-                }
-            }
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            if left.is_zero() || !self.read(left).await {
-                return None;
-            }
-        }
+        let ev = self
+            .client
+            .as_mut()?
+            .next_named("page", wait)
+            .await
+            .ok()??;
+        let v: serde_json::Value = serde_json::from_str(&ev.data).unwrap();
+        Some(v["html"].as_str().unwrap().to_string())
     }
 }
