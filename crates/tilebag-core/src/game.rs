@@ -347,6 +347,27 @@ pub struct Game {
     resignation_offer: Option<usize>,
 }
 
+/// What putting a game back as it was before an event takes: everything an event may change,
+/// except the score sheet and the adjustments, which only ever grow (kept as their lengths).
+/// Made by [`Game::apply_rewindable`], used by [`Game::rewind`]; far cheaper than a copy of the
+/// game, whose score sheet grows with every turn.
+#[derive(Debug, Clone)]
+pub struct Rewind {
+    board: Board,
+    bag: Bag,
+    racks: [Vec<Tile>; 2],
+    scores: [i32; 2],
+    to_move: usize,
+    phase: Phase,
+    pending: Option<Pending>,
+    zero_run: u32,
+    clocks: Clocks,
+    history_len: usize,
+    adjustments_len: usize,
+    paused: Option<Pause>,
+    resignation_offer: Option<usize>,
+}
+
 /// Overtime penalty for a clock showing `remaining_ms`: `per_minute` for each started minute
 /// past zero; 0:00 and −0:00 cost nothing, −0:01 costs one minute's worth (NASPA V.G.2,
 /// WESPA 5.3.1(a), SANSPA 18.5).
@@ -610,6 +631,16 @@ impl Game {
 
     /// Apply one event. On error nothing changes.
     pub fn apply(&mut self, ev: &Event, judge: &dyn WordJudge) -> Result<Vec<Effect>, GameError> {
+        self.apply_rewindable(ev, judge).map(|(effects, _)| effects)
+    }
+
+    /// [`Game::apply`], also returning what [`Game::rewind`] needs to take the event back (for a
+    /// caller that must undo an event it could not store). A refused event changes nothing.
+    pub fn apply_rewindable(
+        &mut self,
+        ev: &Event,
+        judge: &dyn WordJudge,
+    ) -> Result<(Vec<Effect>, Rewind), GameError> {
         if let Actor::Seat(s) = ev.actor {
             if s > 1 {
                 return Err(GameError::NoSuchSeat(s));
@@ -624,20 +655,97 @@ impl Game {
         if self.is_over() && ev.action != Action::Tick {
             return Err(GameError::GameOver);
         }
-        // Work on a copy so that a refused action leaves the game exactly as it was.
-        let mut next = self.clone();
+        // Work in place, keeping what the event may change, so that a refused action leaves
+        // the game exactly as it was.
+        let rewind = self.rewind_point();
         let mut effects = Vec::new();
-        next.advance_time(ev.at_ms, &mut effects);
-        if next.is_over() {
+        self.advance_time(ev.at_ms, &mut effects);
+        if self.is_over() {
             if ev.action != Action::Tick {
                 effects.push(Effect::TooLate);
             }
-            *self = next;
-            return Ok(effects);
+            return Ok((effects, rewind));
         }
-        next.act(ev, judge, &mut effects)?;
-        *self = next;
-        Ok(effects)
+        match self.act(ev, judge, &mut effects) {
+            Ok(()) => Ok((effects, rewind)),
+            Err(e) => {
+                self.rewind(rewind);
+                Err(e)
+            }
+        }
+    }
+
+    /// What [`Game::rewind`] needs to put the game back as it is now.
+    fn rewind_point(&self) -> Rewind {
+        // Named field by field: a field added to `Game` must be placed here or below.
+        let Game {
+            ruleset: _,
+            seed: _,
+            set: _,
+            layout: _,
+            board,
+            bag,
+            racks,
+            scores,
+            to_move,
+            phase,
+            pending,
+            zero_run,
+            clocks,
+            history,
+            adjustments,
+            paused,
+            resignation_offer,
+        } = self;
+        Rewind {
+            board: board.clone(),
+            bag: bag.clone(),
+            racks: racks.clone(),
+            scores: *scores,
+            to_move: *to_move,
+            phase: phase.clone(),
+            pending: pending.clone(),
+            zero_run: *zero_run,
+            clocks: *clocks,
+            history_len: history.len(),
+            adjustments_len: adjustments.len(),
+            paused: *paused,
+            resignation_offer: *resignation_offer,
+        }
+    }
+
+    /// Take back the event applied since `rewind` was made (by [`Game::apply_rewindable`]): the
+    /// game is again exactly as it was before it. The score sheet and the adjustments only grow,
+    /// so the lines the event added are dropped.
+    pub fn rewind(&mut self, rewind: Rewind) {
+        let Rewind {
+            board,
+            bag,
+            racks,
+            scores,
+            to_move,
+            phase,
+            pending,
+            zero_run,
+            clocks,
+            history_len,
+            adjustments_len,
+            paused,
+            resignation_offer,
+        } = rewind;
+        self.board = board;
+        self.bag = bag;
+        self.racks = racks;
+        self.scores = scores;
+        self.to_move = to_move;
+        self.phase = phase;
+        self.pending = pending;
+        self.zero_run = zero_run;
+        self.clocks = clocks;
+        self.history.truncate(history_len);
+        self.adjustments.truncate(adjustments_len);
+        self.paused = paused;
+        self.resignation_offer = resignation_offer;
     }
 
     /// Apply one action to a game whose clocks are up to date: who may do what, then one

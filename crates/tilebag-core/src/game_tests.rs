@@ -1331,3 +1331,42 @@ fn literacy_play_an_exchange_of_none_of_the_letters_is_made_as_a_pass() {
     let e = act(&mut g, 0, 0, Action::Exchange { tiles: vec![] }, &j).unwrap_err();
     assert_eq!(e.to_string(), "an exchange must return at least one tile");
 }
+
+/// A game that could not store an event takes it back: after `rewind` it is exactly the game it
+/// was, through a play, a hold, a challenge that fails and scoreless turns.
+#[test]
+fn an_event_taken_back_leaves_the_game_as_it_was() {
+    let j = judge(&["CAT", "CATS"]);
+    let mut g = game(
+        Ruleset::preset("naspa-2013").unwrap(),
+        "CATSXYZ",
+        "QQQQIIE",
+        "AEIOURSTLNAEIOURSTLN",
+    );
+    let check = |g: &mut Game, ev: Event| {
+        let before = g.clone();
+        let (_, rewind) = g.apply_rewindable(&ev, &j).unwrap();
+        assert_ne!(*g, before, "{ev:?} changed nothing");
+        let after = g.clone();
+        g.rewind(rewind);
+        assert_eq!(*g, before, "{ev:?} was not taken back");
+        g.apply(&ev, &j).unwrap();
+        assert_eq!(*g, after, "{ev:?} applied again differs");
+    };
+    let p = placement(&g, "8D", "CAT");
+    check(&mut g, seat(0, 1000, Action::Play { placement: p }));
+    check(&mut g, seat(1, 2000, Action::Hold));
+    check(&mut g, seat(1, 3000, Action::Challenge { words: vec![] }));
+    for i in 0..5 {
+        let s = g.to_move();
+        check(&mut g, seat(s, 4000 + i * 1000, Action::Pass));
+    }
+    assert!(!g.is_over(), "{:?}", g.phase());
+    // A refused event leaves nothing behind either.
+    let before = g.clone();
+    let off_turn = 1 - g.to_move();
+    assert!(g
+        .apply_rewindable(&seat(off_turn, 20_000, Action::Pass), &j)
+        .is_err());
+    assert_eq!(g, before);
+}

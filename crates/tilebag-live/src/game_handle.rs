@@ -16,8 +16,9 @@ use tilebag_core::Action;
 use tilebag_store::{GameStatus, StoreError};
 use tokio::sync::{mpsc, oneshot, watch};
 
-/// A game's public state as the list shows it, kept current by the game's task.
-#[derive(Debug, Clone, Serialize)]
+/// A game's public state as the list shows it, kept current by the game's task (and sent to
+/// the other processes, `summaries.rs`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Summary {
     pub scores: [i32; 2],
     pub to_move: usize,
@@ -41,6 +42,8 @@ pub struct Shared {
     /// Which seats have been opened (a connection with the seat's token) since the game was
     /// loaded: an online event's no-show check asks it (NASPA III.C, WESPA 2.3).
     pub opened: [AtomicBool; 2],
+    /// Set when another process has taken the game (`cluster.rs`): its task stops.
+    pub evicted: watch::Sender<bool>,
 }
 
 /// A reply to an HTTP request about a game.

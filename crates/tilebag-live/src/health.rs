@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 use tilebag_store::{AccountStore, GameRecord, Store, StoreError, StoreFuture, StoredEvent};
 use tokio::sync::watch;
 
+use crate::fences::Fences;
+use tilebag_store::{Checkpoint, Fence};
+
 /// How often a database that is down is probed.
 pub const PROBE_EVERY: Duration = Duration::from_millis(500);
 
@@ -41,6 +44,12 @@ impl DbState {
 pub struct Monitored {
     inner: Arc<dyn Store>,
     state: watch::Sender<DbState>,
+    /// Several processes on one database: the leases this one holds, named by every write of a
+    /// game's events or time (`fences.rs`). Unset for one process alone.
+    fences: std::sync::OnceLock<Arc<Fences>>,
+    /// Why messages between the processes cannot pass (NATS is out of reach): while set, the
+    /// state is down as for the database, whatever the database does.
+    link_down: std::sync::Mutex<Option<String>>,
 }
 
 /// What a failure says about the database, without the "is down" prefix.
@@ -56,7 +65,31 @@ impl Monitored {
         Arc::new(Monitored {
             inner,
             state: watch::Sender::new(DbState::Up),
+            fences: std::sync::OnceLock::new(),
+            link_down: std::sync::Mutex::new(None),
         })
+    }
+
+    /// From now on, every write of a game's events or time names this process's lease on the
+    /// game (several processes on one PostgreSQL database); a game it holds no lease on is not
+    /// written at all. Set once, before any game is loaded.
+    pub fn fence_with(&self, fences: Arc<Fences>) {
+        let _ = self.fences.set(fences);
+    }
+
+    /// Messages between the processes cannot pass (`Some(reason)`) or pass again (`None`).
+    /// While they cannot, nothing is written and the clocks are held, as while the database is
+    /// down: this process cannot hear the other processes' players, and they cannot take its
+    /// games over cleanly. When they pass again, the next probe of the database lifts it.
+    pub fn set_link_down(&self, reason: Option<String>) {
+        *self.link_down.lock().expect("link lock") = reason.clone();
+        if let Some(r) = reason {
+            self.mark_down(&StoreError::Unavailable(r));
+        }
+    }
+
+    fn link_reason(&self) -> Option<String> {
+        self.link_down.lock().expect("link lock").clone()
     }
 
     /// The state now, and every change from now on.
@@ -69,6 +102,9 @@ impl Monitored {
     }
 
     fn mark_up(&self) {
+        if self.link_reason().is_some() {
+            return;
+        }
         self.state.send_if_modified(|s| {
             if let DbState::Down { since, .. } = s {
                 tracing::warn!(
@@ -175,6 +211,11 @@ impl Store for Monitored {
         self.inner.seeks()
     }
 
+    /// Straight to the store (the leases' own calls are the cluster's; see `cluster.rs`).
+    fn leases(&self) -> Option<&dyn tilebag_store::LeaseStore> {
+        self.inner.leases()
+    }
+
     fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.refuse_while_down()?;
@@ -190,7 +231,32 @@ impl Store for Monitored {
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.refuse_while_down()?;
-            self.wrote(self.inner.append_event(game_id, event, ended).await)
+            let Some(fences) = self.fences.get() else {
+                return self.wrote(self.inner.append_event(game_id, event, ended).await);
+            };
+            let fence = Fence {
+                owner: fences.owner.clone(),
+                generation: fences.generation(game_id).unwrap_or(0),
+            };
+            let Some(leases) = self.inner.leases() else {
+                return Err(StoreError::Other(
+                    "several processes need a PostgreSQL database".into(),
+                ));
+            };
+            let r = self.wrote(
+                leases
+                    .append_event_fenced(game_id, event, ended, &fence)
+                    .await,
+            );
+            if matches!(r, Err(StoreError::Fenced { .. })) {
+                tracing::warn!(
+                    game = %game_id,
+                    generation = fence.generation,
+                    "another process holds this game's lease now: a write was fenced off"
+                );
+                fences.lost(game_id);
+            }
+            r
         })
     }
 
@@ -205,7 +271,15 @@ impl Store for Monitored {
     fn checkpoint<'a>(&'a self, clocks: &'a [tilebag_store::Checkpoint]) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.refuse_while_down()?;
-            self.wrote(self.inner.checkpoint(clocks).await)
+            let (Some(fences), Some(leases)) = (self.fences.get(), self.inner.leases()) else {
+                return self.wrote(self.inner.checkpoint(clocks).await);
+            };
+            // Only the games whose lease this process holds, each at its generation.
+            let fenced: Vec<(Checkpoint, u64)> = clocks
+                .iter()
+                .filter_map(|cp| Some((cp.clone(), fences.generation(&cp.id)?)))
+                .collect();
+            self.wrote(leases.checkpoint_fenced(&fences.owner, &fenced).await)
         })
     }
 

@@ -13,13 +13,19 @@
 //!   [`quota`]: per-address quotas and the cap on games waiting for players; [`config`]: what the
 //!   live games are told; [`ids`]: game ids, seat tokens and seeds; [`metrics`]: the figures
 //!   an operator graphs.
+//! - [`cluster`]: several processes on one PostgreSQL database and one NATS server: leases on
+//!   games ([`fences`] fence their writes), takeovers, and the bridge that serves a game to the
+//!   other processes; [`remote`]: a game owned by another process, driven over NATS;
+//!   [`summaries`]: the other processes' games as the lists show them.
 //!
 //! Depends on `tilebag-store` below it; knows nothing of HTTP but the WebSocket text type.
 
 pub mod analysis_cache;
 pub mod bot;
 pub mod clock;
+pub mod cluster;
 pub mod config;
+pub mod fences;
 pub mod game_handle;
 pub mod health;
 pub mod ids;
@@ -28,8 +34,10 @@ pub mod meta;
 pub mod metrics;
 pub mod protocol;
 pub mod quota;
+pub mod remote;
 pub mod server_error;
 pub mod shutdown;
+pub mod summaries;
 pub mod view;
 
 pub use server_error::ServerError;

@@ -23,19 +23,20 @@
 //! stored it is made (and broadcast) then, otherwise it is forgotten; no event is lost or doubled.
 
 use crate::clock::GameClock;
+use crate::cluster::{Cluster, ORPHAN_GRACE, RENEW_EVERY};
 use crate::config::{Judge, Limits, LiveConfig};
 use crate::game_handle::{Command, GameHandle, HubError, Refused, Shared, Snapshot, Summary};
 use crate::health::{DbState, Monitored};
 use crate::metrics::Metrics;
-use crate::protocol::{ack_text, error_text, state_text, ClientMessage, ErrorCode};
+use crate::protocol::{ack_text, error_text, ClientMessage, ErrorCode};
 use crate::quota::{WaitingGames, WaitingRefusal, WaitingSlot};
 use crate::server_error::ServerError;
-use crate::view::{observer_view, result_view, view_for, Audience, Moment, ResultView};
+use crate::view::{observer_view, result_view, Audience, Moment, ResultView, StateTexts, ViewText};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tilebag_core::game::Effect;
@@ -46,7 +47,7 @@ use tilebag_store::{
     wall_ms, BotSeat, Checkpoint, DamagedGame, GameRecord, GameStatus, Store, StoreError,
     StoredEvent, NOT_STARTED,
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 
 /// How long a finished game with no connection stays in memory.
 const IDLE_FINISHED: Duration = Duration::from_secs(600);
@@ -118,6 +119,24 @@ pub struct Hub {
     changes: Arc<watch::Sender<u64>>,
     /// What an operator graphs (`GET /metrics`).
     pub metrics: Arc<Metrics>,
+    /// Several processes as one service (`cluster.rs`); unset for one process alone.
+    cluster: std::sync::OnceLock<Arc<Cluster>>,
+    /// Games other processes own, driven from here over NATS (`remote.rs`), each with the
+    /// sender that ends its task here.
+    remote: Mutex<HashMap<String, StandIn>>,
+    /// The other processes' games as the lists show them (`summaries.rs`).
+    elsewhere: crate::summaries::Elsewhere,
+    /// With several processes: every change to any game of any process (this process's own
+    /// `changes` and the others' summaries), which the live pages watch.
+    all_changes: Arc<watch::Sender<u64>>,
+}
+
+/// A game another process runs, driven from here: its handle, the sender whose dropping ends
+/// it, and the generation of the owner's lease it was made under.
+struct StandIn {
+    handle: GameHandle,
+    _gone: oneshot::Sender<()>,
+    generation: u64,
 }
 
 impl Hub {
@@ -152,11 +171,19 @@ impl Hub {
             analyses: crate::analysis_cache::Cache::default(),
             changes: Arc::new(watch::channel(0).0),
             metrics: Arc::default(),
+            cluster: std::sync::OnceLock::new(),
+            remote: Mutex::new(HashMap::new()),
+            elsewhere: crate::summaries::Elsewhere::default(),
+            all_changes: Arc::new(watch::channel(0).0),
         })
     }
 
-    /// Told of every change to any game (a counter; only its changing matters).
+    /// Told of every change to any game (a counter; only its changing matters): with several
+    /// processes, of the games every process runs.
     pub fn changes(&self) -> watch::Receiver<u64> {
+        if self.cluster.get().is_some() {
+            return self.all_changes.subscribe();
+        }
         self.changes.subscribe()
     }
 
@@ -351,6 +378,7 @@ impl Hub {
             clock: Mutex::new(clock),
             durable_ms: AtomicI64::new(durable_ms),
             opened: [AtomicBool::new(false), AtomicBool::new(false)],
+            evicted: watch::channel(false).0,
         });
         let meta = Arc::new(meta);
         let task = GameTask {
@@ -377,12 +405,18 @@ impl Hub {
             linked: self.keep_waiting.get().cloned(),
             changes: self.changes.clone(),
             metrics: self.metrics.clone(),
+            sheet: ViewText::default(),
         };
         self.changed();
         let ruleset = task.game.ruleset().clone();
         let over = task.game.is_over();
         tokio::spawn(task.run(rx, self.shutdown.clone()));
+        let evicted = shared.evicted.subscribe();
         let handle = GameHandle { meta, tx, shared };
+        if let Some(c) = self.cluster.get() {
+            // The other processes' players and watchers reach the game through its bridge.
+            crate::remote::spawn_bridge(c.nats.clone(), handle.clone(), evicted);
+        }
         if let (Some(bot), false) = (&handle.meta.bot, over) {
             // The computer's seat actor joins the game like a player (see `bot.rs`).
             match crate::bot::parse_level(&bot.level) {
@@ -419,11 +453,17 @@ impl Hub {
         if self.damaged.lock().expect("damaged lock").contains_key(id) {
             return Err(HubError::Damaged(id.to_string()));
         }
+        if let Some(h) = self.remote_game(id) {
+            return Ok(h);
+        }
         let _guard = self.loading.lock().await;
         if let Some(h) = self.games.read().expect("games lock").get(id) {
             if !h.tx.is_closed() {
                 return Ok(h.clone());
             }
+        }
+        if let Some(h) = self.remote_game(id) {
+            return Ok(h);
         }
         let loaded = match self.store.load_game(id).await {
             Ok(l) => l,
@@ -451,6 +491,14 @@ impl Hub {
                 id.to_string(),
                 self.quotas.unjoined_expiry.as_secs() / 60,
             ));
+        }
+        if let (Some(c), GameStatus::Live) = (self.cluster.get(), rec.status) {
+            // A live game is run by the holder of its lease: this process if it can take it,
+            // else the process that holds it, reached over NATS.
+            return match self.take_game(c, id).await? {
+                Some(h) => Ok(h),
+                None => self.drive_remote(c, rec).await,
+            };
         }
         let handle = self
             .spawn_restored(rec, events)
@@ -538,6 +586,19 @@ impl Hub {
             bot,
         };
         self.store.create_game(&rec).await?;
+        if let Some(c) = self.cluster.get() {
+            // The creator runs the game it made: its lease is taken before anyone may see it.
+            let leases = self.store.leases().expect("a cluster's store keeps leases");
+            match leases.claim(&rec.id, &c.process, c.ttl_ms()).await? {
+                Some(generation) => c.fences.hold(&rec.id, generation),
+                None => {
+                    return Err(HubError::Store(StoreError::Other(format!(
+                        "game {} was taken by another process as it was created",
+                        rec.id
+                    ))))
+                }
+            }
+        }
         self.metrics.games_created.fetch_add(1, Ordering::Relaxed);
         let game = Game::new(ruleset, rec.seed);
         let meta = GameMeta {
@@ -572,7 +633,361 @@ impl Hub {
             .write()
             .expect("games lock")
             .insert(rec.id, handle.clone());
+        self.bridge_ready().await;
         Ok(handle)
+    }
+
+    /// With several processes: waits until NATS has the new game's bridge (a round trip), so a
+    /// player sent to another process at once finds the game served.
+    async fn bridge_ready(&self) {
+        if let Some(c) = self.cluster.get() {
+            let _ = c.nats.flush().await;
+        }
+    }
+
+    /// Joins the other processes of the service (set once, before anything else: games are
+    /// then taken by lease instead of all restored at start), and starts the loop that renews
+    /// this process's leases and takes over the games nobody runs.
+    pub fn join_cluster(self: &Arc<Self>, cluster: Arc<Cluster>) -> tokio::task::JoinHandle<()> {
+        let lost = cluster.take_lost();
+        let _ = self.cluster.set(cluster.clone());
+        tokio::spawn(self.clone().share_summaries(cluster));
+        let hub = self.clone();
+        tokio::spawn(hub.cluster_loop(lost))
+    }
+
+    /// Sends the other processes the summaries of this process's games that changed (a few
+    /// times a second at most), keeps theirs, and passes every change on to `all_changes`.
+    async fn share_summaries(self: Arc<Self>, c: Arc<Cluster>) {
+        use crate::summaries::{Line, Note, PER_MESSAGE, SUBJECT};
+        let Ok(mut sub) = c.nats.subscribe(SUBJECT) else {
+            tracing::error!("cannot hear the other processes' games (NATS)");
+            return;
+        };
+        let mut local = self.changes.subscribe();
+        let mut stop = self.shutdown.clone();
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut sent: HashMap<String, (u64, bool, bool)> = HashMap::new();
+        let mut dirty = false;
+        let bump = |hub: &Hub| hub.all_changes.send_modify(|n| *n = n.wrapping_add(1));
+        loop {
+            tokio::select! {
+                r = local.changed() => {
+                    if r.is_err() {
+                        return;
+                    }
+                    bump(&self);
+                    dirty = true;
+                }
+                m = sub.next() => match m {
+                    Some(m) => {
+                        if let Ok(note) = serde_json::from_slice::<Note>(&m.payload) {
+                            self.update_stand_ins(&c.process, &note);
+                            if self.elsewhere.take(&c.process, note) {
+                                bump(&self);
+                            }
+                        }
+                    }
+                    None => return,
+                },
+                _ = tick.tick(), if dirty => {
+                    dirty = false;
+                    let lines: Vec<Line> = {
+                        let games = self.games.read().expect("games lock");
+                        sent.retain(|id, _| games.contains_key(id));
+                        games
+                            .iter()
+                            .filter_map(|(id, h)| {
+                                let summary = h.summary();
+                                let key = (summary.seq, h.clock().is_started(), h.is_ended());
+                                if sent.get(id) == Some(&key) {
+                                    return None;
+                                }
+                                sent.insert(id.clone(), key);
+                                Some(Line { id: id.clone(), summary, started: key.1, ended: key.2 })
+                            })
+                            .collect()
+                    };
+                    for chunk in lines.chunks(PER_MESSAGE) {
+                        let note = Note { from: c.process.clone(), games: chunk.to_vec() };
+                        let body = serde_json::to_vec(&note).expect("summaries serialise");
+                        let _ = c.nats.publish(SUBJECT, body);
+                    }
+                }
+                _ = crate::shutdown::stopped(&mut stop) => return,
+            }
+        }
+    }
+
+    /// This process's part in a service of several, if it is one.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
+    }
+
+    fn remote_game(&self, id: &str) -> Option<GameHandle> {
+        let remote = self.remote.lock().expect("remote lock");
+        remote
+            .get(id)
+            .filter(|s| !s.handle.tx.is_closed())
+            .map(|s| s.handle.clone())
+    }
+
+    /// Takes live game `id`'s lease and runs the game here, if nobody else holds the lease;
+    /// `None` if another process does. The log is read after the lease is taken, so it holds
+    /// every event the last owner stored. (The caller holds `loading`.)
+    async fn take_game(&self, c: &Arc<Cluster>, id: &str) -> Result<Option<GameHandle>, HubError> {
+        if let Some(h) = self.games.read().expect("games lock").get(id) {
+            if !h.tx.is_closed() {
+                return Ok(Some(h.clone()));
+            }
+        }
+        let leases = self.store.leases().expect("a cluster's store keeps leases");
+        let Some(generation) = leases.claim(id, &c.process, c.ttl_ms()).await? else {
+            return Ok(None);
+        };
+        c.fences.hold(id, generation);
+        let loaded = self.store.load_game(id).await;
+        let (rec, events) = match loaded {
+            Ok(Some(l)) => l,
+            Ok(None) => {
+                c.fences.forget(id);
+                return Err(HubError::UnknownGame(id.to_string()));
+            }
+            Err(e) => {
+                c.fences.forget(id);
+                return Err(e.into());
+            }
+        };
+        if generation > 1 {
+            c.takeovers.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(game = %id, generation, "took over a game whose owner stopped renewing");
+        }
+        match self.spawn_restored(rec, events) {
+            Ok(h) => {
+                self.games
+                    .write()
+                    .expect("games lock")
+                    .insert(id.to_string(), h.clone());
+                // Any stand-in for the last owner's game ends here.
+                self.remote.lock().expect("remote lock").remove(id);
+                self.elsewhere.forget(id);
+                self.bridge_ready().await;
+                Ok(Some(h))
+            }
+            Err(reason) => {
+                c.fences.forget(id);
+                self.keep_out(DamagedGame {
+                    id: id.to_string(),
+                    reason: reason.clone(),
+                });
+                Err(HubError::Restore(reason))
+            }
+        }
+    }
+
+    /// A stand-in here for a live game another process runs.
+    async fn drive_remote(
+        &self,
+        c: &Arc<Cluster>,
+        rec: GameRecord,
+    ) -> Result<GameHandle, HubError> {
+        let judge = self.judge(&rec.lexicon).map_err(HubError::Restore)?;
+        let leases = self.store.leases().expect("a cluster's store keeps leases");
+        let lease = leases.lease(&rec.id).await?;
+        let Some(generation) = lease.filter(|l| l.expires_in_ms > 0).map(|l| l.generation) else {
+            return Err(HubError::Store(StoreError::Unavailable(format!(
+                "game {} is between two processes (its owner stopped); try again in a few seconds",
+                rec.id
+            ))));
+        };
+        let meta = GameMeta {
+            id: rec.id,
+            tokens: rec.tokens,
+            names: rec.names,
+            preset: rec.preset,
+            lexicon: rec.lexicon,
+            created_at_ms: rec.created_at_ms,
+            seeded: rec.seeded,
+            bot: rec.bot,
+        };
+        let (gone_tx, gone) = oneshot::channel();
+        let id = meta.id.clone();
+        let handle = crate::remote::RemoteGame::spawn(meta, judge, &c.here(), gone);
+        if let Some(line) = self.elsewhere.get(&id) {
+            *handle.shared.summary.lock().expect("summary lock") = line.summary;
+            handle.shared.ended.store(line.ended, Ordering::Release);
+        }
+        self.remote.lock().expect("remote lock").insert(
+            id,
+            StandIn {
+                handle: handle.clone(),
+                _gone: gone_tx,
+                generation,
+            },
+        );
+        Ok(handle)
+    }
+
+    /// The stand-ins of games another process runs show what it says of them (their summary,
+    /// whether they ended), as a game's own handle does.
+    fn update_stand_ins(&self, me: &str, note: &crate::summaries::Note) {
+        if note.from == me {
+            return;
+        }
+        let remote = self.remote.lock().expect("remote lock");
+        for line in &note.games {
+            if let Some(s) = remote.get(&line.id) {
+                let shared = &s.handle.shared;
+                *shared.summary.lock().expect("summary lock") = line.summary.clone();
+                shared.ended.store(line.ended, Ordering::Release);
+            }
+        }
+    }
+
+    /// Stops running game `id` here (its lease is lost): its task ends and its sockets close.
+    fn evict(&self, id: &str) {
+        if let Some(c) = self.cluster.get() {
+            c.fences.forget(id);
+        }
+        if let Some(h) = self.games.write().expect("games lock").remove(id) {
+            tracing::warn!(game = %id, "this process no longer runs the game (lease lost)");
+            h.shared.evicted.send_replace(true);
+        }
+    }
+
+    /// Every [`RENEW_EVERY`]: beat, renew the leases held (stopping the games whose lease was
+    /// lost, or every game if renewals have failed for a lease's length), give up the leases of
+    /// games that ended, end the stand-ins of games whose owner changed, and take the games
+    /// nobody runs.
+    async fn cluster_loop(self: Arc<Self>, mut lost: Option<mpsc::UnboundedReceiver<String>>) {
+        let Some(c) = self.cluster.get().cloned() else {
+            return;
+        };
+        let Some(leases) = self.store.leases() else {
+            return;
+        };
+        let mut stop = self.shutdown.clone();
+        let mut tick = tokio::time::interval(RENEW_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                Some(id) = async { match lost.as_mut() { Some(l) => l.recv().await, None => None } } => {
+                    self.evict(&id);
+                    continue;
+                }
+                _ = crate::shutdown::stopped(&mut stop) => break,
+            }
+            let sent = Instant::now();
+            if let Err(e) = leases
+                .heartbeat(&c.process, &c.address, c.started_at_ms)
+                .await
+            {
+                tracing::warn!(error = %e, "cannot record this process's heartbeat");
+            }
+            let held = c.fences.held();
+            match leases.renew(&c.process, &held, c.ttl_ms()).await {
+                Ok(kept) => {
+                    c.renewed(sent);
+                    let kept: std::collections::HashSet<String> = kept.into_iter().collect();
+                    for (id, _) in held.iter().filter(|(id, _)| !kept.contains(id)) {
+                        self.evict(id);
+                    }
+                }
+                Err(e) => {
+                    if c.leases_lapsed() && c.fences.count() > 0 {
+                        tracing::error!(
+                            error = %e,
+                            "the leases could not be renewed for as long as they last: this                              process stops running its games"
+                        );
+                        for (id, _) in held {
+                            self.evict(&id);
+                        }
+                    }
+                    continue;
+                }
+            }
+            self.give_up_ended(&c).await;
+            self.elsewhere.forget_ended();
+            self.end_stale_stand_ins(&c).await;
+            if self.store.state().is_down() {
+                continue;
+            }
+            let orphans = leases
+                .orphans(ORPHAN_GRACE.as_millis() as i64, 200)
+                .await
+                .unwrap_or_default();
+            for id in orphans {
+                let _guard = self.loading.lock().await;
+                if let Err(e) = self.take_game(&c, &id).await {
+                    tracing::error!(game = %id, error = %e, "cannot take over the game");
+                }
+            }
+        }
+        // Stopping: give every lease up, so that the others take the games at once.
+        for (id, generation) in c.fences.held() {
+            let fence = tilebag_store::Fence {
+                owner: c.process.clone(),
+                generation,
+            };
+            let _ = leases.release(&id, &fence).await;
+        }
+    }
+
+    /// The games that ended need no owner: their leases are given up.
+    async fn give_up_ended(&self, c: &Arc<Cluster>) {
+        let Some(leases) = self.store.leases() else {
+            return;
+        };
+        let ended: Vec<String> = self
+            .games
+            .read()
+            .expect("games lock")
+            .iter()
+            .filter(|(_, h)| h.is_ended() || h.is_expired())
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in ended {
+            if let Some(generation) = c.fences.forget(&id) {
+                let fence = tilebag_store::Fence {
+                    owner: c.process.clone(),
+                    generation,
+                };
+                let _ = leases.release(&id, &fence).await;
+            }
+        }
+    }
+
+    /// A stand-in whose game is now run by another process than when it was made, or by none
+    /// (its owner died), ends: its sockets close and their clients reconnect to the new owner
+    /// (the sweep takes a game nobody runs).
+    async fn end_stale_stand_ins(&self, _c: &Arc<Cluster>) {
+        let ids: Vec<String> = self
+            .remote
+            .lock()
+            .expect("remote lock")
+            .keys()
+            .cloned()
+            .collect();
+        if ids.is_empty() {
+            return;
+        }
+        let Some(leases) = self.store.leases() else {
+            return;
+        };
+        let Ok(all) = leases.leases().await else {
+            return;
+        };
+        let live: HashMap<&str, &tilebag_store::LeaseRow> =
+            all.iter().map(|l| (l.game_id.as_str(), l)).collect();
+        let mut remote = self.remote.lock().expect("remote lock");
+        remote.retain(|id, s| {
+            !s.handle.tx.is_closed()
+                && live
+                    .get(id.as_str())
+                    .is_some_and(|l| l.expires_in_ms > 0 && l.generation == s.generation)
+        });
     }
 
     /// Games held in memory now (live, and ended ones not yet let go).
@@ -589,7 +1004,12 @@ impl Hub {
             .map(|r| {
                 let live = games
                     .get(&r.id)
-                    .map(|h| (h.summary(), h.is_ended(), h.clock().is_started()));
+                    .map(|h| (h.summary(), h.is_ended(), h.clock().is_started()))
+                    .or_else(|| {
+                        // A game another process runs, as it last said.
+                        let l = self.elsewhere.get(&r.id)?;
+                        Some((l.summary, l.ended, l.started))
+                    });
                 let started = live.as_ref().map_or(r.checkpoint_ms > NOT_STARTED, |l| l.2);
                 let event = self.keep_waiting.get().is_some_and(|linked| linked(&r.id));
                 let live = live.map(|(s, e, _)| (s, e));
@@ -851,10 +1271,17 @@ struct GameTask {
     /// The hub's change counter (see [`Hub::changes`]).
     changes: Arc<watch::Sender<u64>>,
     metrics: Arc<Metrics>,
+    /// What the views are made of that lasts (the fixed facts, the score sheet as each audience
+    /// sees it, written line by line as the game goes; `view::ViewText`): a view does not write
+    /// them again.
+    sheet: ViewText,
 }
 
 impl GameTask {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut stop: watch::Receiver<bool>) {
+        // Another process took the game (several processes, `cluster.rs`): this task stops at
+        // once, and its sockets are closed so that their clients reconnect to the new owner.
+        let mut evicted = self.shared.evicted.subscribe();
         loop {
             // A finished game nobody watches leaves memory after a while; the next request
             // loads it again from the store.
@@ -907,6 +1334,7 @@ impl GameTask {
                 }
                 _ = watchers_sleep, if to_watchers.is_some() => self.release_to_watchers(),
                 _ = crate::shutdown::stopped(&mut stop) => break,
+                _ = async { let _ = evicted.wait_for(|e| *e).await; } => break,
             }
         }
         self.no_longer_waiting();
@@ -1284,6 +1712,17 @@ impl GameTask {
     /// What a seat or the director is told when the store failed: `unavailable` while the
     /// database is down (and the clock held), else `internal`.
     fn store_refusal(&mut self, e: &StoreError, what: &str) -> Refused {
+        if matches!(e, StoreError::Fenced { .. }) {
+            // Another process of the service runs the game now (this one was paused or cut
+            // off past its lease): nothing was stored, and this connection is about to close.
+            return Refused {
+                code: ErrorCode::Unavailable,
+                message: format!(
+                    "this game is now run by another process of the service, so the {what} was \
+                     not made: reconnect (the page does it by itself) and make it again"
+                ),
+            };
+        }
         if !e.is_unavailable() {
             tracing::error!(game = %self.meta.id, error = %e, "cannot save");
             return Refused {
@@ -1400,11 +1839,16 @@ impl GameTask {
             let effects = self.settle().await.map_err(Failure::Store)?;
             self.broadcast(&effects);
         }
-        let mut next = self.game.clone();
-        let effects = next.apply(&ev, &*self.judge).map_err(Failure::Game)?;
-        let ended = next.is_over() && !self.game.is_over();
-        let result =
-            ended.then(|| serde_json::to_string(&result_view(&next)).expect("results serialise"));
+        // Applied in place; taken back (`Game::rewind`) if it cannot be stored. Nothing reads
+        // the game until this returns.
+        let was_over = self.game.is_over();
+        let (effects, rewind) = self
+            .game
+            .apply_rewindable(&ev, &*self.judge)
+            .map_err(Failure::Game)?;
+        let ended = self.game.is_over() && !was_over;
+        let result = ended
+            .then(|| serde_json::to_string(&result_view(&self.game)).expect("results serialise"));
         let stored = StoredEvent {
             seq: self.seq,
             event: ev,
@@ -1423,13 +1867,16 @@ impl GameTask {
             Err(e) => {
                 self.metrics.commit_failures.fetch_add(1, Ordering::Relaxed);
                 if matches!(e, StoreError::Uncertain(_)) {
+                    // Rare: the game as it would be after the event is kept whole until the
+                    // database says whether it was stored.
                     self.uncertain = Some(Unsettled {
                         stored,
-                        next,
+                        next: self.game.clone(),
                         effects,
                         ended,
                     });
                 }
+                self.game.rewind(rewind);
                 // The database is down: hold the clock now rather than when the news
                 // arrives.
                 self.sync_db().await;
@@ -1437,14 +1884,19 @@ impl GameTask {
             }
         }
         let at = stored.event.at_ms;
-        self.adopt(next, ended, at);
+        self.adopted(ended, at);
         Ok(effects)
     }
 
     /// Make a stored event's game the game.
     fn adopt(&mut self, next: Game, ended: bool, at_ms: i64) {
-        self.shared.durable_ms.fetch_max(at_ms, Ordering::AcqRel);
         self.game = next;
+        self.adopted(ended, at_ms);
+    }
+
+    /// The game holds a stored event (at game time `at_ms`; `ended`: it ended the game).
+    fn adopted(&mut self, ended: bool, at_ms: i64) {
+        self.shared.durable_ms.fetch_max(at_ms, Ordering::AcqRel);
         self.seq += 1;
         *self.shared.summary.lock().expect("summary lock") = summary(&self.game, self.seq);
         if ended {
@@ -1466,9 +1918,11 @@ impl GameTask {
         }
     }
 
-    fn state_for(&self, audience: Audience, effects: &[Effect]) -> Utf8Bytes {
-        let view = view_for(&self.game, &self.meta, self.moment(), audience);
-        state_text(effects, &view).into()
+    fn state_for(&mut self, audience: Audience, effects: &[Effect]) -> Utf8Bytes {
+        let now = self.moment();
+        StateTexts::new(&self.game, &self.meta, now, effects, &mut self.sheet)
+            .text(audience)
+            .into()
     }
 
     fn send_to(&mut self, conn: u64, text: Utf8Bytes) {
@@ -1535,38 +1989,43 @@ impl GameTask {
         }
     }
 
-    /// Send every subscriber the new view, built once per audience; the watchers get theirs
-    /// last, as one shared latest view.
+    /// Send every subscriber the new view, built once per audience (and what all audiences
+    /// share, once); the watchers get theirs last, as one shared latest view.
     fn broadcast(&mut self, effects: &[Effect]) {
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
-        let mut cache: HashMap<Audience, Utf8Bytes> = HashMap::new();
+        let watched = self.watchers.receiver_count() > 0;
+        if self.subs.is_empty() && !watched {
+            return;
+        }
+        let now = self.moment();
+        let mut texts = StateTexts::new(&self.game, &self.meta, now, effects, &mut self.sheet);
+        // Seat 0, seat 1, the observers.
+        let mut built: [Option<Utf8Bytes>; 3] = [None, None, None];
+        let slot = |a: Audience| match a {
+            Audience::Seat(s) => s.min(1),
+            Audience::Observer => 2,
+        };
         let mut dead = Vec::new();
         for (&conn, sub) in &self.subs {
-            let text = match cache.get(&sub.audience) {
-                Some(t) => t.clone(),
-                None => {
-                    let t = self.state_for(sub.audience, effects);
-                    cache.insert(sub.audience, t.clone());
-                    t
-                }
-            };
+            let text = built[slot(sub.audience)]
+                .get_or_insert_with(|| texts.text(sub.audience).into())
+                .clone();
             if sub.out.try_send(text).is_err() {
                 dead.push(conn);
             }
         }
-        for conn in dead {
-            self.subs.remove(&conn);
-        }
-        if self.watchers.receiver_count() > 0 {
-            let text = match cache.get(&Audience::Observer) {
-                Some(t) => t.clone(),
-                None => self.state_for(Audience::Observer, effects),
-            };
+        if watched {
+            let text = built[2]
+                .get_or_insert_with(|| texts.text(Audience::Observer).into())
+                .clone();
             let due = self
                 .watchers_next
                 .as_ref()
                 .map_or_else(|| Instant::now() + WATCHERS_AFTER, |n| n.1);
             self.watchers_next = Some((text, due));
+        }
+        for conn in dead {
+            self.subs.remove(&conn);
         }
     }
 
@@ -1640,8 +2099,7 @@ impl GameTask {
 }
 
 fn reply_conn_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+    crate::ids::conn_id()
 }
 
 pub fn game_error_code(e: &GameError) -> ErrorCode {

@@ -98,6 +98,9 @@ pub struct Gauges {
     pub database_up: bool,
     /// Unix seconds when the process started.
     pub started_s: f64,
+    /// CPU time this process has used (user and system), in seconds; `None` where the system
+    /// does not say (the series is then left out rather than written as 0).
+    pub cpu_seconds: Option<f64>,
 }
 
 fn counter(out: &mut String, name: &str, help: &str, v: u64) {
@@ -146,6 +149,14 @@ impl Metrics {
             "When this process started, in Unix seconds.",
             g.started_s,
         );
+        if let Some(cpu) = g.cpu_seconds {
+            // Prometheus' standard name, as its client libraries write it.
+            let _ = writeln!(
+                out,
+                "# HELP process_cpu_seconds_total Total user and system CPU time spent in \
+                 seconds.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {cpu}"
+            );
+        }
         counter(
             &mut out,
             "tilebag_actions_total",
@@ -189,6 +200,7 @@ mod tests {
             connections: 7,
             database_up: true,
             started_s: 1_700_000_000.0,
+            cpu_seconds: Some(12.5),
         }
     }
 
@@ -235,6 +247,15 @@ mod tests {
     }
 
     #[test]
+    fn cpu_time_the_system_does_not_give_is_left_out() {
+        let page = Metrics::default().render(&Gauges {
+            cpu_seconds: None,
+            ..gauges()
+        });
+        assert!(!page.contains("process_cpu_seconds_total"), "{page}");
+    }
+
+    #[test]
     fn every_series_is_declared_once_with_its_type() {
         let m = Metrics::default();
         m.actions.fetch_add(5, Ordering::Relaxed);
@@ -245,6 +266,7 @@ mod tests {
         assert_eq!(value(&page, "tilebag_games"), 3.0);
         assert_eq!(value(&page, "tilebag_connections"), 7.0);
         assert_eq!(value(&page, "tilebag_database_up"), 1.0);
+        assert_eq!(value(&page, "process_cpu_seconds_total"), 12.5);
         let mut names = Vec::new();
         for line in page.lines() {
             if let Some(rest) = line.strip_prefix("# TYPE ") {

@@ -253,27 +253,32 @@ pub fn view_for(game: &Game, meta: &GameMeta, now: Moment, audience: Audience) -
     }
 }
 
-pub fn seat_view(game: &Game, meta: &GameMeta, now: Moment, seat: usize) -> SeatView {
+/// A seat's own rack and the tiles it cannot see, as a seat's view shows them.
+fn seat_tiles(game: &Game, now: Moment, seat: usize) -> (String, String) {
     let set = game.tile_set();
-    let over = game.is_over();
     // NASPA II.A: nobody studies a rack while the clock is stopped. Nor before it has started:
     // the first player's clock starts as soon as they have seen a tile (NASPA III.F, WESPA 2.2,
     // SANSPA 6.5), so a seat sees its rack only once the game has started.
-    let stopped = game.paused().is_some() || (!now.started && !over);
+    let stopped = game.paused().is_some() || (!now.started && !game.is_over());
+    if stopped {
+        return (String::new(), String::new());
+    }
+    (
+        sorted_tiles(set, game.rack(seat)),
+        set.tiles_to_string(&game.unseen_for(seat)),
+    )
+}
+
+pub fn seat_view(game: &Game, meta: &GameMeta, now: Moment, seat: usize) -> SeatView {
+    let set = game.tile_set();
+    let over = game.is_over();
+    let (rack, unseen) = seat_tiles(game, now, seat);
     SeatView {
         audience: "seat",
         seat,
         table: table(game, meta, now),
-        rack: if stopped {
-            String::new()
-        } else {
-            sorted_tiles(set, game.rack(seat))
-        },
-        unseen: if stopped {
-            String::new()
-        } else {
-            set.tiles_to_string(&game.unseen_for(seat))
-        },
+        rack,
+        unseen,
         history: game
             .history()
             .iter()
@@ -366,26 +371,78 @@ fn line_kind(set: &TileSet, t: &Turn, reveal_exchange: bool) -> LineKind {
 fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
     let Moment {
         seq,
-        at_ms,
         started,
         database_down,
         director,
+        ..
     } = now;
-    let set = game.tile_set();
     let scores = game.scores();
+    let (at_ms, clocks) = clocks_view(game, now);
+    TableView {
+        game_id: meta.id.clone(),
+        players: [0, 1].map(|s| PlayerView {
+            name: meta.names[s].clone(),
+            score: scores[s],
+            rack_count: game.rack(s).len(),
+        }),
+        preset: meta.preset.clone(),
+        lexicon: meta.lexicon.clone(),
+        seeded: meta.seeded,
+        challenge: game.ruleset().challenge,
+        time_control: game.ruleset().clock,
+        end_rack: game.ruleset().end_rack,
+        rules: game.ruleset().overrides.clone(),
+        citations: citations(game),
+        resignation_offer: game.resignation_offer(),
+        director,
+        at_ms,
+        seq,
+        started,
+        paused: game.paused(),
+        database_down,
+        board: board_rows(game),
+        bag_count: game.bag_len(),
+        to_move: game.to_move(),
+        clocks,
+        phase: phase_view(game),
+        zero_run: game.zero_run(),
+        result: result_view(game),
+    }
+}
+
+fn citations(game: &Game) -> CitationsView {
+    CitationsView {
+        resigning: game.ruleset().citation(Rule::Resigning),
+        leaving: game.ruleset().citation(Rule::LeavingTheGame),
+    }
+}
+
+/// The board's rows, top to bottom: `.` empty, uppercase a tile, lowercase a blank.
+fn board_rows(game: &Game) -> Vec<String> {
     let size = game.board().size();
-    let board = (0..size)
+    (0..size)
         .map(|r| {
-            (0..size)
-                .map(|c| {
-                    game.board()
-                        .get(Square::new(r as u8, c as u8))
-                        .map_or('.', |t| set.placed_char(t))
-                })
-                .collect()
+            let mut row = String::with_capacity(size);
+            push_board_row(game, r, &mut row);
+            row
         })
-        .collect();
-    let at_ms = at_ms.max(game.clocks().last_ms);
+        .collect()
+}
+
+fn push_board_row(game: &Game, r: usize, row: &mut String) {
+    let set = game.tile_set();
+    for c in 0..game.board().size() {
+        row.push(
+            game.board()
+                .get(Square::new(r as u8, c as u8))
+                .map_or('.', |t| set.placed_char(t)),
+        );
+    }
+}
+
+/// The game time a view shows and its clocks then.
+fn clocks_view(game: &Game, now: Moment) -> (i64, ClockView) {
+    let at_ms = now.at_ms.max(game.clocks().last_ms);
     let c = if game.is_over() {
         game.clocks()
     } else {
@@ -393,7 +450,7 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
     };
     // Until the game starts no clock runs (game time stands at 0, so the clocks are full), nor
     // while it is neutralised or the database is down.
-    let running = if started && game.paused().is_none() && !database_down {
+    let running = if now.started && game.paused().is_none() && !now.database_down {
         c.running
     } else {
         None
@@ -413,7 +470,11 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
         turn_remaining_ms: per_turn,
         running,
     };
-    let phase = match game.phase() {
+    (at_ms, clocks)
+}
+
+fn phase_view(game: &Game) -> PhaseView {
+    match game.phase() {
         Phase::AwaitingMove => PhaseView::AwaitingMove,
         Phase::Ended { reason } => PhaseView::Ended { reason: *reason },
         Phase::PlayPending { player, held, out } => {
@@ -439,38 +500,411 @@ fn table(game: &Game, meta: &GameMeta, now: Moment) -> TableView {
                 },
             }
         }
-    };
-    TableView {
-        game_id: meta.id.clone(),
-        players: [0, 1].map(|s| PlayerView {
-            name: meta.names[s].clone(),
-            score: scores[s],
-            rack_count: game.rack(s).len(),
-        }),
-        preset: meta.preset.clone(),
-        lexicon: meta.lexicon.clone(),
-        seeded: meta.seeded,
-        challenge: game.ruleset().challenge,
-        time_control: game.ruleset().clock,
-        end_rack: game.ruleset().end_rack,
-        rules: game.ruleset().overrides.clone(),
-        citations: CitationsView {
-            resigning: game.ruleset().citation(Rule::Resigning),
-            leaving: game.ruleset().citation(Rule::LeavingTheGame),
-        },
-        resignation_offer: game.resignation_offer(),
-        director,
-        at_ms,
-        seq,
-        started,
-        paused: game.paused(),
-        database_down,
-        board,
-        bag_count: game.bag_len(),
-        to_move: game.to_move(),
-        clocks,
-        phase,
-        zero_run: game.zero_run(),
-        result: result_view(game),
+    }
+}
+
+/// The table's fields that never change during a game (see [`TableView`]), borrowed: written
+/// once per game by [`ViewText`].
+#[derive(Serialize)]
+struct FixedFacts<'a> {
+    game_id: &'a str,
+    preset: &'a str,
+    lexicon: &'a str,
+    seeded: bool,
+    challenge: ChallengeRule,
+    time_control: ClockRule,
+    end_rack: EndRackRule,
+    rules: &'a [String],
+    citations: CitationsView,
+}
+
+/// The table's fields that may change at any event (see [`TableView`]), borrowed where they
+/// can be; all but the board, which [`ViewText`] keeps.
+#[derive(Serialize)]
+struct Moving<'a> {
+    players: [PlayerRef<'a>; 2],
+    resignation_offer: Option<usize>,
+    director: bool,
+    at_ms: i64,
+    seq: u64,
+    started: bool,
+    paused: Option<tilebag_core::Pause>,
+    database_down: bool,
+    bag_count: usize,
+    to_move: usize,
+    clocks: ClockView,
+    phase: PhaseView,
+    zero_run: u32,
+    result: Option<ResultView>,
+}
+
+impl<'a> Moving<'a> {
+    fn of(game: &'a Game, meta: &'a GameMeta, now: Moment) -> Moving<'a> {
+        let scores = game.scores();
+        let (at_ms, clocks) = clocks_view(game, now);
+        Moving {
+            players: [0, 1].map(|s| PlayerRef {
+                name: &meta.names[s],
+                score: scores[s],
+                rack_count: game.rack(s).len(),
+            }),
+            resignation_offer: game.resignation_offer(),
+            director: now.director,
+            at_ms,
+            seq: now.seq,
+            started: now.started,
+            paused: game.paused(),
+            database_down: now.database_down,
+            bag_count: game.bag_len(),
+            to_move: game.to_move(),
+            clocks,
+            phase: phase_view(game),
+            zero_run: game.zero_run(),
+            result: result_view(game),
+        }
+    }
+}
+
+/// [`PlayerView`], borrowed.
+#[derive(Serialize)]
+struct PlayerRef<'a> {
+    name: &'a str,
+    score: i32,
+    rack_count: usize,
+}
+
+/// The board as [`TableView::board`] has it, written row by row through one buffer.
+struct BoardRows<'a>(&'a Game);
+
+impl Serialize for BoardRows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let size = self.0.board().size();
+        let mut seq = serializer.serialize_seq(Some(size))?;
+        let mut row = String::with_capacity(size * 4);
+        for r in 0..size {
+            row.clear();
+            push_board_row(self.0, r, &mut row);
+            seq.serialize_element(row.as_str())?;
+        }
+        seq.end()
+    }
+}
+
+/// What a game's views are made of that lasts from one view to the next, as JSON: the fixed
+/// facts of the table, written once, and the score sheet as each audience sees it (the lines
+/// of a view's `history`), kept as the game goes on. While the game is on a line never changes
+/// once written (the sheet only grows, and who may see which rack on it does not change), so
+/// each line is written once per audience rather than at every view; when the game ends the
+/// racks are revealed and the sheet is written again, once.
+#[derive(Debug, Default)]
+pub struct ViewText {
+    /// The fixed facts' fields, without braces (empty until the first view).
+    fixed: String,
+    /// The board's rows as JSON, and the score sheet's length and tiles on the board it was
+    /// written at (only a line on the sheet, a play or a withdrawn play, changes the board).
+    board: String,
+    board_at: Option<(usize, usize)>,
+    /// Written for a game that is over (racks revealed).
+    over: bool,
+    /// Lines written so far on each audience's sheet: seat 0's, seat 1's, the observers'
+    /// (each written only when a view for it is asked for).
+    lines: [usize; 3],
+    sheet: [String; 3],
+}
+
+impl ViewText {
+    /// Bring what all audiences share up to `game`.
+    fn update(&mut self, game: &Game, meta: &GameMeta) {
+        if self.fixed.is_empty() {
+            let fixed = serde_json::to_string(&FixedFacts {
+                game_id: &meta.id,
+                preset: &meta.preset,
+                lexicon: &meta.lexicon,
+                seeded: meta.seeded,
+                challenge: game.ruleset().challenge,
+                time_control: game.ruleset().clock,
+                end_rack: game.ruleset().end_rack,
+                rules: &game.ruleset().overrides,
+                citations: citations(game),
+            })
+            .expect("views serialise");
+            // `{...}`: a struct's object is never empty.
+            self.fixed = fixed[1..fixed.len() - 1].to_string();
+        }
+        let at = (game.history().len(), game.board().tile_count());
+        if self.board_at != Some(at) {
+            self.board = serde_json::to_string(&BoardRows(game)).expect("boards serialise");
+            self.board_at = Some(at);
+        }
+        let over = game.is_over();
+        if over != self.over || self.lines.iter().any(|&n| game.history().len() < n) {
+            self.lines = [0; 3];
+            self.over = over;
+            self.sheet.iter_mut().for_each(String::clear);
+        }
+    }
+
+    /// The sheet `audience` sees, brought up to `game`'s score sheet.
+    fn sheet_for(&mut self, game: &Game, audience: Audience) -> &str {
+        let i = match audience {
+            Audience::Seat(s) => s.min(1),
+            Audience::Observer => 2,
+        };
+        let history = game.history();
+        let set = game.tile_set();
+        let out = &mut self.sheet[i];
+        for t in &history[self.lines[i].min(history.len())..] {
+            if !out.is_empty() {
+                out.push(',');
+            }
+            // Written into the sheet's own buffer: no allocation but the lines' own.
+            let written = if i < 2 {
+                let reveal = self.over || t.seat == i;
+                serde_json::to_writer(
+                    SheetWriter(out),
+                    &SeatLine {
+                        seat: t.seat,
+                        rack: (reveal && !t.rack.is_empty()).then(|| sorted_tiles(set, &t.rack)),
+                        kind: line_kind(set, t, reveal),
+                        score: t.score,
+                        cumulative: t.cumulative,
+                    },
+                )
+            } else {
+                serde_json::to_writer(
+                    SheetWriter(out),
+                    &PublicLine {
+                        seat: t.seat,
+                        kind: line_kind(set, t, false),
+                        score: t.score,
+                        cumulative: t.cumulative,
+                    },
+                )
+            };
+            written.expect("score-sheet lines serialise");
+        }
+        self.lines[i] = history.len();
+        &self.sheet[i]
+    }
+}
+
+/// Appends serde_json's output (always UTF-8) to a `String`.
+struct SheetWriter<'a>(&'a mut String);
+
+impl std::io::Write for SheetWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let s = std::str::from_utf8(buf)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        self.0.push_str(s);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The `state` messages of one moment of a game, for any audience, built at the cost of one:
+/// what everyone at the table sees is written once, the table's fixed facts and the score
+/// sheets come from a [`ViewText`]. Each text holds what `protocol::state_text` writes for the
+/// audience's [`view_for`] (the same fields and values; the fixed facts first).
+pub struct StateTexts<'a> {
+    game: &'a Game,
+    now: Moment,
+    /// `"effects":[...]`.
+    effects: String,
+    /// The table's changing fields, without the braces.
+    moving: String,
+    cache: &'a mut ViewText,
+}
+
+impl<'a> StateTexts<'a> {
+    /// `cache` is brought up to date with `game` first.
+    pub fn new(
+        game: &'a Game,
+        meta: &GameMeta,
+        now: Moment,
+        effects: &[tilebag_core::game::Effect],
+        cache: &'a mut ViewText,
+    ) -> StateTexts<'a> {
+        cache.update(game, meta);
+        let mut moving =
+            serde_json::to_string(&Moving::of(game, meta, now)).expect("views serialise");
+        // The braces off, the board (written when it changed) on.
+        moving.pop();
+        moving.push_str(",\"board\":");
+        moving.push_str(&cache.board);
+        moving.remove(0);
+        let effects = serde_json::to_string(effects).expect("effects serialise");
+        StateTexts {
+            game,
+            now,
+            effects,
+            moving,
+            cache,
+        }
+    }
+
+    /// The `state` message for `audience`.
+    pub fn text(&mut self, audience: Audience) -> String {
+        let (head, tiles) = match audience {
+            Audience::Seat(seat) => (
+                format!(",\"view\":{{\"audience\":\"seat\",\"seat\":{seat},"),
+                Some(seat_tiles(self.game, self.now, seat)),
+            ),
+            Audience::Observer => (",\"view\":{\"audience\":\"observer\",".to_string(), None),
+        };
+        let sheet_len = self.cache.sheet_for(self.game, audience).len();
+        let mut out = String::with_capacity(
+            self.cache.fixed.len() + self.moving.len() + sheet_len + self.effects.len() + 300,
+        );
+        out.push_str("{\"type\":\"state\",\"effects\":");
+        out.push_str(&self.effects);
+        out.push_str(&head);
+        out.push_str(&self.cache.fixed);
+        out.push(',');
+        out.push_str(&self.moving);
+        if let Some((rack, unseen)) = tiles {
+            out.push_str(",\"rack\":");
+            push_json_str(&mut out, &rack);
+            out.push_str(",\"unseen\":");
+            push_json_str(&mut out, &unseen);
+        }
+        out.push_str(",\"history\":[");
+        out.push_str(
+            &self.cache.sheet[match audience {
+                Audience::Seat(s) => s.min(1),
+                Audience::Observer => 2,
+            }],
+        );
+        out.push_str("]}}");
+        out
+    }
+}
+
+/// A JSON string.
+fn push_json_str(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).expect("strings serialise"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::state_text;
+    use tilebag_core::game::Effect;
+    use tilebag_core::{Action, Actor, Event, Placement, Position, Ruleset};
+
+    fn meta() -> GameMeta {
+        GameMeta {
+            id: "g1".into(),
+            tokens: ["t0".into(), "t1".into()],
+            names: ["Ann \"A\"".into(), "Bo\u{e9}".into()],
+            preset: "naspa-2013".into(),
+            lexicon: "enable1".into(),
+            created_at_ms: 0,
+            seeded: false,
+            bot: None,
+        }
+    }
+
+    fn now(seq: u64, at_ms: i64) -> Moment {
+        Moment {
+            seq,
+            at_ms,
+            started: true,
+            database_down: false,
+            director: false,
+        }
+    }
+
+    fn seat(s: usize, at_ms: i64, action: Action) -> Event {
+        Event {
+            actor: Actor::Seat(s),
+            at_ms,
+            action,
+        }
+    }
+
+    /// Every audience's text, built once for all, against the view built whole and written by
+    /// serde: the same JSON (its fields in another order), at every moment of a game (a play
+    /// pending, a challenge that takes it off the board, an exchange, the end that reveals the
+    /// racks).
+    #[test]
+    fn texts_built_once_are_the_views_written_whole() {
+        let set = TileSet::english();
+        let tiles = |s: &str| set.parse_tiles(s).unwrap();
+        let mut game = Game::custom(
+            Ruleset::preset("naspa-2013").unwrap(),
+            7,
+            [tiles("CATSXYZ"), tiles("QQIIEE?")],
+            tiles("AEIOURSTLNAEIOURSTLN"),
+        );
+        let meta = meta();
+        let mut sheet = ViewText::default();
+        let check = |game: &Game, sheet: &mut ViewText, seq: u64, effects: &[Effect]| {
+            let moment = now(seq, 1000 * seq as i64);
+            let mut texts = StateTexts::new(game, &meta, moment, effects, sheet);
+            for a in [Audience::Seat(0), Audience::Seat(1), Audience::Observer] {
+                let whole = state_text(effects, &view_for(game, &meta, moment, a));
+                let built = texts.text(a);
+                let parsed: serde_json::Value = serde_json::from_str(&built).unwrap();
+                let expected: serde_json::Value = serde_json::from_str(&whole).unwrap();
+                assert_eq!(parsed, expected, "{a:?} at event {seq}");
+            }
+        };
+        check(&game, &mut sheet, 0, &[]);
+        let play = Placement::from_gcg(
+            game.board(),
+            game.layout(),
+            game.tile_set(),
+            Position::parse("8D", 15).unwrap(),
+            "CATS",
+        )
+        .unwrap();
+        let actions = [
+            Action::Play { placement: play },
+            Action::Hold,
+            Action::Challenge { words: vec![] },
+            Action::Exchange { tiles: vec![] },
+            Action::Pass,
+            Action::Resign,
+        ];
+        let mut exchanged = (0, Vec::new());
+        for (i, action) in actions.into_iter().enumerate() {
+            // Each action by the seat whose turn it is (a hold and a challenge are the
+            // opponent's, and so is the turn then).
+            let by = game.to_move();
+            let action = match action {
+                // Three tiles of the mover's rack.
+                Action::Exchange { .. } => {
+                    exchanged = (by, game.rack(by)[..3].to_vec());
+                    Action::Exchange {
+                        tiles: exchanged.1.clone(),
+                    }
+                }
+                a => a,
+            };
+            let ev = seat(by, 1000 * (i as i64 + 1), action);
+            // A judge that knows no word: the challenge takes the play off the board.
+            let effects = game
+                .apply(&ev, &std::collections::HashSet::<String>::new())
+                .unwrap_or_else(|e| panic!("{ev:?}: {e}"));
+            if matches!(ev.action, Action::Challenge { .. }) {
+                assert_eq!(game.board().tile_count(), 0, "the play was withdrawn");
+            }
+            check(&game, &mut sheet, i as u64 + 1, &effects);
+        }
+        assert!(game.is_over());
+        // The end reveals the exchanged tiles to the other seat: the sheet was written again.
+        let (by, swapped) = exchanged;
+        let mut swapped_text = set.tiles_to_string(&swapped);
+        swapped_text = format!(
+            "\"tiles\":{}",
+            serde_json::to_string(&swapped_text).unwrap()
+        );
+        let other = sheet.sheet_for(&game, Audience::Seat(1 - by)).to_string();
+        assert!(other.contains(&swapped_text), "{other}");
+        let observers = sheet.sheet_for(&game, Audience::Observer);
+        assert!(!observers.contains(&swapped_text), "{observers}");
     }
 }

@@ -37,6 +37,9 @@ pub struct BenchOptions {
     pub seed: u64,
     /// Play real words (the engine's generator, built-in ENABLE list) rather than phonies.
     pub words: bool,
+    /// The director key of the server(s) played against: each one's `GET /metrics` is read
+    /// before and after the run, and the report gives each process's CPU time per action.
+    pub metrics_key: Option<String>,
 }
 
 impl Default for BenchOptions {
@@ -49,6 +52,7 @@ impl Default for BenchOptions {
             timeout: Duration::from_secs(900),
             seed: 2013,
             words: false,
+            metrics_key: None,
         }
     }
 }
@@ -84,6 +88,57 @@ pub struct LoadReport {
     pub max: Duration,
     pub think: Duration,
     pub target: String,
+    /// `ack` answers (actions committed), of `actions`.
+    pub acks: u64,
+    /// What each process's `/metrics` said changed over the run (with `metrics_key`).
+    pub processes: Vec<ProcessFigures>,
+}
+
+/// One server process's figures over a run, from its `GET /metrics` before and after.
+#[derive(Debug, Clone)]
+pub struct ProcessFigures {
+    pub addr: SocketAddr,
+    /// `process_cpu_seconds_total` after less before.
+    pub cpu_seconds: f64,
+    /// `tilebag_actions_total` after less before (events this process committed, time's
+    /// included).
+    pub actions: u64,
+}
+
+/// The figures of a `/metrics` page the bench reads.
+#[derive(Debug, Clone, Copy)]
+struct Readings {
+    cpu_seconds: f64,
+    actions: u64,
+}
+
+/// Read `process_cpu_seconds_total` and `tilebag_actions_total` from `addr`'s `/metrics`.
+async fn read_metrics(addr: SocketAddr, key: &str) -> Result<Readings, BenchError> {
+    let auth = format!("Bearer {key}");
+    let resp =
+        crate::client::request(addr, "GET", "/metrics", &[("Authorization", &auth)], None).await?;
+    if resp.status != 200 {
+        return Err(BenchError::Setup(format!(
+            "GET /metrics on {addr}: {} {}",
+            resp.status,
+            resp.text().trim()
+        )));
+    }
+    let page = resp.text();
+    let value = |name: &str| -> Result<f64, BenchError> {
+        page.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .ok_or_else(|| {
+                BenchError::Setup(format!(
+                    "GET /metrics on {addr} has no {name} (an older server?)"
+                ))
+            })
+    };
+    Ok(Readings {
+        cpu_seconds: value("process_cpu_seconds_total")?,
+        actions: value("tilebag_actions_total")? as u64,
+    })
 }
 
 impl std::fmt::Display for LoadReport {
@@ -114,6 +169,28 @@ impl std::fmt::Display for LoadReport {
             ms(self.p99),
             ms(self.max)
         )?;
+        if !self.processes.is_empty() {
+            let acks = self.acks.max(1) as f64;
+            let mut total = 0.0;
+            for p in &self.processes {
+                total += p.cpu_seconds;
+                writeln!(
+                    f,
+                    "  process {:<21} CPU {:.2} s, {} events committed, {:.1} µs CPU per action acknowledged",
+                    p.addr,
+                    p.cpu_seconds,
+                    p.actions,
+                    p.cpu_seconds * 1e6 / acks
+                )?;
+            }
+            writeln!(
+                f,
+                "  server CPU   {:.2} s in all for {} actions acknowledged = {:.1} µs per action",
+                total,
+                self.acks,
+                total * 1e6 / acks
+            )?;
+        }
         write!(f, "  errors       {}", self.errors)?;
         for s in &self.error_samples {
             write!(f, "\n    {s}")?;
@@ -129,11 +206,38 @@ pub async fn bench_serve(
     games: usize,
     options: BenchOptions,
 ) -> Result<LoadReport, BenchError> {
+    let addrs: Vec<SocketAddr> = addr.into_iter().collect();
+    bench_serve_at(&addrs, games, options).await
+}
+
+/// Play `games` concurrent games against the processes of one service at `addrs` (each game is
+/// created on one address and its two seats connect to the next ones, round robin, so with three
+/// addresses a game's creation and its two players reach three processes), or, if `addrs` is
+/// empty, against a server started here on a free port with a temporary SQLite file (removed
+/// afterwards). With `options.metrics_key`, each address's `/metrics` is read before and after.
+pub async fn bench_serve_at(
+    addrs: &[SocketAddr],
+    games: usize,
+    options: BenchOptions,
+) -> Result<LoadReport, BenchError> {
     let mut own = None;
     let mut temp_dir = None;
-    let (addr, lexicon, target) = match addr {
-        Some(a) => (a, None, format!("server at {a}")),
-        None => {
+    let (addrs, lexicon, target) = match addrs {
+        [a] => (vec![*a], None, format!("server at {a}")),
+        [_, ..] => (
+            addrs.to_vec(),
+            None,
+            format!(
+                "{} processes at {}",
+                addrs.len(),
+                addrs
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        [] => {
             let dir = std::env::temp_dir().join(format!(
                 "tilebag-bench-{}-{}",
                 std::process::id(),
@@ -142,46 +246,39 @@ pub async fn bench_serve(
             std::fs::create_dir_all(&dir)
                 .map_err(|e| BenchError::Setup(format!("{}: {e}", dir.display())))?;
             let db = dir.join("bench.db");
-            let mut config = ServeConfig {
-                port: 0,
-                database: db.to_string_lossy().into_owned(),
-                default_lexicon: "accept-all".into(),
-                // Clients that think for 0 ms outrun any human; the limit is for people.
-                limits: tilebag_live::config::Limits {
-                    messages_per_second: 1000.0,
-                    burst: 1000.0,
-                    ..tilebag_live::config::Limits::default()
-                },
-                // Reproducible runs: the games' bags come from the bench's seed.
-                allow_seeds: true,
-                // Every client is on loopback: one address.
-                net: crate::net::NetLimits {
-                    max_connections_per_address: 0,
-                    ..crate::net::NetLimits::default()
-                },
-                quotas: tilebag_live::quota::Quotas {
-                    games_per_minute: 0,
-                    max_waiting_games: 0,
-                    max_waiting_per_address: 0,
-                    ..tilebag_live::quota::Quotas::default()
-                },
-                ..ServeConfig::default()
-            };
-            config
-                .lexicons
-                .insert("accept-all".into(), Arc::new(tilebag_core::game::AcceptAll));
+            let config = bench_config(&db.to_string_lossy());
             let server = crate::server::start(config).await?;
             let a = server.addr();
             own = Some(server);
             temp_dir = Some(dir);
             (
-                a,
+                vec![a],
                 Some("accept-all"),
                 format!("in-process server, SQLite {}", db.display()),
             )
         }
     };
-    let result = run_games(addr, lexicon, games, &options).await;
+    // The in-process server shares this process's CPU with the clients: only servers of their
+    // own are measured.
+    let key = options.metrics_key.as_deref().filter(|_| own.is_none());
+    let mut before = Vec::new();
+    if let Some(key) = key {
+        for &a in &addrs {
+            before.push(read_metrics(a, key).await?);
+        }
+    }
+    let result = run_games(&addrs, lexicon, games, &options).await;
+    let mut processes = Vec::new();
+    if let (Some(key), Ok(_)) = (key, &result) {
+        for (&a, b) in addrs.iter().zip(&before) {
+            let after = read_metrics(a, key).await?;
+            processes.push(ProcessFigures {
+                addr: a,
+                cpu_seconds: after.cpu_seconds - b.cpu_seconds,
+                actions: after.actions.saturating_sub(b.actions),
+            });
+        }
+    }
     if let Some(server) = own {
         server.shutdown().await;
     }
@@ -193,8 +290,10 @@ pub async fn bench_serve(
     let mut errors = 0;
     let mut samples = Vec::new();
     let mut completed = 0;
+    let mut acks = 0;
     for s in stats {
         lat.extend_from_slice(&s.latencies_us);
+        acks += s.acks;
         errors += s.errors;
         if s.completed {
             completed += 1;
@@ -230,19 +329,54 @@ pub async fn bench_serve(
         max: pct(1.0),
         think: options.think,
         target,
+        acks,
+        processes,
     })
+}
+
+/// The in-process server's configuration: a SQLite file, every word accepted, seeds allowed
+/// (reproducible bags), and no limit meant for people (every client is on loopback, one
+/// address, and clients that think for 0 ms outrun any human).
+fn bench_config(database: &str) -> ServeConfig {
+    let mut config = ServeConfig {
+        port: 0,
+        database: database.to_string(),
+        default_lexicon: "accept-all".into(),
+        limits: tilebag_live::config::Limits {
+            messages_per_second: 1000.0,
+            burst: 1000.0,
+            ..tilebag_live::config::Limits::default()
+        },
+        allow_seeds: true,
+        net: crate::net::NetLimits {
+            max_connections_per_address: 0,
+            ..crate::net::NetLimits::default()
+        },
+        quotas: tilebag_live::quota::Quotas {
+            games_per_minute: 0,
+            max_waiting_games: 0,
+            max_waiting_per_address: 0,
+            ..tilebag_live::quota::Quotas::default()
+        },
+        ..ServeConfig::default()
+    };
+    config
+        .lexicons
+        .insert("accept-all".into(), Arc::new(tilebag_core::game::AcceptAll));
+    config
 }
 
 #[derive(Default)]
 struct GameStats {
     latencies_us: Vec<u32>,
+    acks: u64,
     errors: u64,
     samples: Vec<String>,
     completed: bool,
 }
 
 async fn run_games(
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     lexicon: Option<&str>,
     games: usize,
     options: &BenchOptions,
@@ -260,10 +394,13 @@ async fn run_games(
         let lexicon = lexicon.map(str::to_string);
         let set_up = set_up.clone();
         let setup_done = setup_done.clone();
+        // Round robin: the game on one process, its seats on the next two.
+        let at = |k: usize| addrs[(g + k) % addrs.len()];
+        let spread = [at(0), at(1), at(2)];
         tasks.push(tokio::spawn(async move {
             let mut stats = GameStats::default();
             let permit = gate.acquire_owned().await;
-            let seats = setup_game(addr, lexicon.as_deref(), g, &opts).await;
+            let seats = setup_game(spread, lexicon.as_deref(), g, &opts).await;
             drop(permit);
             if set_up.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == games {
                 *setup_done.lock().expect("lock") = Some(Instant::now());
@@ -283,6 +420,7 @@ async fn run_games(
             );
             for s in [a, b] {
                 stats.latencies_us.extend(s.latencies_us);
+                stats.acks += s.acks;
                 stats.errors += s.errors;
                 stats
                     .samples
@@ -322,7 +460,7 @@ async fn run_games(
 }
 
 async fn setup_game(
-    addr: SocketAddr,
+    [addr, seat0, seat1]: [SocketAddr; 3],
     lexicon: Option<&str>,
     g: usize,
     opts: &BenchOptions,
@@ -347,8 +485,8 @@ async fn setup_game(
     }
     let created = resp.json()?;
     let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap_or("").to_string();
-    let mut c0 = WsClient::connect(addr, &path(0)).await?;
-    let mut c1 = WsClient::connect(addr, &path(1)).await?;
+    let mut c0 = WsClient::connect(seat0, &path(0)).await?;
+    let mut c1 = WsClient::connect(seat1, &path(1)).await?;
     c0.keep = false;
     c1.keep = false;
     Ok((c0, c1))
@@ -405,6 +543,9 @@ async fn play_seat(mut c: WsClient, seed: u64, opts: &BenchOptions) -> GameStats
                             .latencies_us
                             .push(sent.elapsed().as_micros().min(u32::MAX as u128) as u32);
                         in_flight = None;
+                        if kind == "ack" {
+                            stats.acks += 1;
+                        }
                     }
                 }
                 if kind == "error" {
@@ -540,4 +681,55 @@ fn decide_action(view: &BotView, rng: &mut Rng, max_tiles: usize, words: bool) -
         return Some(json!({"type": "exchange", "tiles": t}));
     }
     Some(json!({"type": "pass"}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against a server of its own (here in this process), with the director key: the bench
+    /// reads `/metrics` before and after, and every event the server committed is an action the
+    /// bench saw acknowledged.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_the_servers_cpu_and_actions_from_its_metrics() {
+        let dir = std::env::temp_dir().join(format!(
+            "tilebag-bench-test-{}-{}",
+            std::process::id(),
+            tilebag_live::ids::game_id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = "bench-metrics-key-0123456789";
+        let config = ServeConfig {
+            director_key: Some(key.into()),
+            ..bench_config(&dir.join("bench.db").to_string_lossy())
+        };
+        let server = crate::server::start(config).await.unwrap();
+        let addr = server.addr();
+        let options = BenchOptions {
+            think: Duration::ZERO,
+            metrics_key: Some(key.into()),
+            ..BenchOptions::default()
+        };
+        let report = bench_serve_at(&[addr], 4, options.clone()).await.unwrap();
+        assert_eq!(report.errors, 0, "{report}");
+        assert_eq!(report.processes.len(), 1, "{report}");
+        let p = &report.processes[0];
+        assert_eq!(p.addr, addr);
+        assert_eq!(p.actions, report.acks, "{report}");
+        assert!(report.acks > 4 * 20, "{report}");
+        assert!(p.cpu_seconds > 0.0, "{report}");
+        let text = report.to_string();
+        assert!(text.contains("µs per action"), "{text}");
+
+        // A wrong key is refused before any game is played, naming what failed.
+        let wrong = BenchOptions {
+            metrics_key: Some("not-the-key-at-all-000".into()),
+            ..options
+        };
+        let e = bench_serve_at(&[addr], 1, wrong).await.unwrap_err();
+        assert!(e.to_string().contains("/metrics"), "{e}");
+        assert!(e.to_string().contains("401"), "{e}");
+        server.shutdown().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -21,8 +21,14 @@
 //!   (`may_read`: the watchers' chat is kept from the players while the game is on) and by the
 //!   reader's own mutes and blocks (`delivers`; the sender is not told). A moderator's deletion
 //!   is pushed too, so the message disappears for everyone at once.
+//! - Several processes (issue 31): whatever is pushed here is told to the others too
+//!   (`fanout.rs`, [`fanout::CHAT`]), which push it to their own streams, and so is a request for
+//!   silence. Mutes, blocks, sanctions and sessions are in the database, read by every process.
+//!   The rate of messages is counted per process (spreading messages over `n` processes allows
+//!   up to `n` times the rate).
 
 use crate::accounts::{signed_in, Accounts, SignedIn};
+use crate::fanout::{self, Fanout};
 use crate::origin::same_origin;
 use axum::extract::{Form, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -30,7 +36,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -103,7 +109,8 @@ impl RoomName {
 }
 
 /// What the streams are told.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub(crate) enum Pushed {
     /// A new message (its JSON), with the room as the rules saw it when it was sent.
     Message {
@@ -118,6 +125,16 @@ pub(crate) enum Pushed {
     Notice { room: String, text: String },
     /// An account changed its mutes or blocks: its streams read them again.
     Relations { account: i64 },
+}
+
+/// What one process tells the others of its chat ([`fanout::CHAT`]).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum ChatNote {
+    /// Pushed to the streams here: push it to yours.
+    Pushed { pushed: Pushed },
+    /// A player asked for silence in this game's players' chat.
+    Silenced { game: String },
 }
 
 /// A refusal: its status and the words for the sender.
@@ -214,6 +231,8 @@ pub(crate) struct Chat {
     silenced: Mutex<HashSet<String>>,
     push: broadcast::Sender<Arc<Pushed>>,
     idle: Duration,
+    /// The other processes, when this is one of several.
+    fanout: Option<Fanout>,
 }
 
 pub(crate) fn now_ms() -> u64 {
@@ -254,7 +273,8 @@ impl Chat {
         hub: Arc<Hub>,
         idle: Duration,
     ) -> Arc<Chat> {
-        Arc::new(Chat {
+        let fanout = Fanout::new(&hub);
+        let chat = Arc::new(Chat {
             accounts,
             store,
             hub,
@@ -263,7 +283,67 @@ impl Chat {
             silenced: Mutex::new(HashSet::new()),
             push: broadcast::channel(PUSH_BUFFER).0,
             idle,
-        })
+            fanout,
+        });
+        if let Some(f) = &chat.fanout {
+            let weak = Arc::downgrade(&chat);
+            f.listen(
+                fanout::CHAT,
+                chat.hub.shutdown.clone(),
+                move |note: ChatNote| {
+                    if let Some(c) = weak.upgrade() {
+                        c.heard(note);
+                    }
+                    std::future::ready(())
+                },
+            );
+        }
+        chat
+    }
+
+    /// What another process told this one.
+    fn heard(&self, note: ChatNote) {
+        match note {
+            ChatNote::Pushed { pushed } => {
+                let room = match &pushed {
+                    Pushed::Message { room, .. }
+                    | Pushed::Deleted { room, .. }
+                    | Pushed::Notice { room, .. } => Some(room),
+                    Pushed::Relations { .. } => None,
+                };
+                if room.is_some_and(|r| RoomName::parse(r).is_none()) {
+                    tracing::warn!(?room, "chat: another process pushed to no room; skipped");
+                    return;
+                }
+                let _ = self.push.send(Arc::new(pushed));
+            }
+            ChatNote::Silenced { game } => {
+                if tilebag_live::ids::plausible_id(&game) {
+                    self.silence_here(game);
+                }
+            }
+        }
+    }
+
+    /// Pushes to the streams here and tells the other processes to push it to theirs.
+    fn push_all(&self, pushed: Pushed) {
+        if let Some(f) = &self.fanout {
+            f.publish(
+                fanout::CHAT,
+                &ChatNote::Pushed {
+                    pushed: pushed.clone(),
+                },
+            );
+        }
+        let _ = self.push.send(Arc::new(pushed));
+    }
+
+    fn silence_here(&self, game: String) {
+        let mut silenced = self.silenced.lock().expect("silenced");
+        if silenced.len() >= MAX_SILENCED {
+            silenced.clear();
+        }
+        silenced.insert(game);
     }
 
     pub(crate) fn accounts(&self) -> &Arc<Accounts> {
@@ -276,10 +356,10 @@ impl Chat {
 
     /// Tells every stream of `room` that message `id` is gone.
     pub(crate) fn push_deleted(&self, room: &str, id: i64) {
-        let _ = self.push.send(Arc::new(Pushed::Deleted {
+        self.push_all(Pushed::Deleted {
             room: room.to_string(),
             id,
-        }));
+        });
     }
 
     /// The room as the rules see it now: for a game, its players, whether it is an event game,
@@ -555,12 +635,12 @@ async fn send_message(c: &Chat, headers: &HeaderMap, f: &SendForm) -> Result<i64
         deleted_by: None,
         deleted_ms: None,
     };
-    let _ = c.push.send(Arc::new(Pushed::Message {
+    c.push_all(Pushed::Message {
         room: new.room,
         state,
         sender: me.account.id,
         json: message_json(&stored).to_string(),
-    }));
+    });
     Ok(id)
 }
 
@@ -604,12 +684,9 @@ async fn ask_silence(c: &Chat, headers: &HeaderMap, f: &SilenceForm) -> Result<(
             "The game is over: the players' chat is open.",
         ));
     }
-    {
-        let mut silenced = c.silenced.lock().expect("silenced");
-        if silenced.len() >= MAX_SILENCED {
-            silenced.clear();
-        }
-        silenced.insert(id.clone());
+    c.silence_here(id.clone());
+    if let Some(f) = &c.fanout {
+        f.publish(fanout::CHAT, &ChatNote::Silenced { game: id.clone() });
     }
     let text = if game.event_game {
         "NASPA I.D: no chat between the opponents while an event game is on.".to_string()
@@ -619,10 +696,10 @@ async fn ask_silence(c: &Chat, headers: &HeaderMap, f: &SilenceForm) -> Result<(
             me.account.username
         )
     };
-    let _ = c.push.send(Arc::new(Pushed::Notice {
+    c.push_all(Pushed::Notice {
         room: name.key(),
         text,
-    }));
+    });
     Ok(())
 }
 
@@ -691,9 +768,9 @@ async fn set_relation(
         .set_relation(me.account.id, other.id, kind, on, now_ms() as i64)
         .await
         .map_err(|_| Refusal::store_down())?;
-    let _ = c.push.send(Arc::new(Pushed::Relations {
+    c.push_all(Pushed::Relations {
         account: me.account.id,
-    }));
+    });
     Ok(json!({ "user": other.username, "kind": kind.as_str(), "on": on }))
 }
 

@@ -66,6 +66,9 @@ pub struct ServeConfig {
     /// How this process names itself in its log lines (`--process-name`; `tilebag-PID` by
     /// default), so an operator of several can tell their lines apart.
     pub process_name: String,
+    /// One of several processes of one service (`cluster.rs` in tilebag-live): the NATS
+    /// server they share. `None`: this process runs every game.
+    pub nats: Option<String>,
     /// The lobby's limits on seeks and when they expire (`lobby.rs`).
     pub lobby: LobbyLimits,
 }
@@ -93,6 +96,7 @@ impl Default for ServeConfig {
             sessions: tilebag_accounts::session::SessionPolicy::default(),
             secure_cookies: false,
             process_name: crate::logging::default_process_name(),
+            nats: None,
             lobby: LobbyLimits::default(),
         }
     }

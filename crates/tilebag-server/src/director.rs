@@ -16,7 +16,7 @@
 //! sets an `HttpOnly`, `SameSite=Strict` cookie, and a form posted from another site (an `Origin`
 //! that is not this server) is refused.
 
-use crate::director_access::{cookie_token, Access, SignIn, COOKIE};
+use crate::director_access::{cookie_token, Access, Checked, SignIn, COOKIE, SIGN_OUTS_FILE};
 use crate::online_results::{self, Reporter};
 use crate::origin::same_origin;
 use crate::respond::{back, director_error, html_response, login_page};
@@ -67,8 +67,8 @@ impl Director {
     pub(crate) fn new(events: EventsDir, key: String) -> Director {
         Director {
             reporter: Arc::new(Reporter::new(events.clone())),
+            access: Access::new(key, Some(&events.root().join(SIGN_OUTS_FILE))),
             events,
-            access: Access::new(key),
         }
     }
 }
@@ -102,7 +102,38 @@ pub(crate) fn router(state: DirectorState) -> Router {
         .route("/td/{event}/d/{division}/act", post(director_act))
         .route("/td/{event}/d/{division}/export/{what}", get(export))
         .route("/td/{event}/d/{division}/links", get(links_page))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            renew_session,
+        ))
         .with_state(state)
+}
+
+/// Gives a director whose session cookie is a few minutes old a fresh one (the same session),
+/// so that a session ends when it is left unused, wherever it is presented
+/// (`director_access`). An answer that sets the cookie itself (sign-in, sign-out) is left alone.
+async fn renew_session(
+    State(s): State<DirectorState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let token = cookie_token(req.headers());
+    let mut r = next.run(req).await;
+    if r.headers().contains_key(header::SET_COOKIE) {
+        return r;
+    }
+    if let Some(Checked::Renew(fresh)) = token.map(|t| s.director.access.check(&t, Instant::now()))
+    {
+        if let Ok(v) = HeaderValue::from_str(&session_cookie(&fresh)) {
+            r.headers_mut().insert(header::SET_COOKIE, v);
+        }
+    }
+    r
+}
+
+/// The `Set-Cookie` value of a session token.
+fn session_cookie(token: &str) -> String {
+    format!("{COOKIE}={token}; Path=/td; HttpOnly; SameSite=Strict")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,9 +222,7 @@ async fn login(
         }
     };
     let mut r = Redirect::to("/td").into_response();
-    if let Ok(v) = HeaderValue::from_str(&format!(
-        "{COOKIE}={token}; Path=/td; HttpOnly; SameSite=Strict"
-    )) {
+    if let Ok(v) = HeaderValue::from_str(&session_cookie(&token)) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     r
@@ -208,7 +237,11 @@ async fn logout(State(s): State<DirectorState>, headers: HeaderMap) -> Response 
         );
     }
     if let Some(t) = cookie_token(&headers) {
-        s.director.access.end(&t);
+        if let Err(e) = s.director.access.end(&t, Instant::now()) {
+            // This browser's cookie is cleared all the same, and this process forgets the
+            // session; the others may take the old cookie until the file can be written.
+            tracing::error!(error = %e, "a director's sign-out could not be recorded for the other processes");
+        }
     }
     signed_out()
 }
@@ -219,7 +252,16 @@ async fn logout_everywhere(State(s): State<DirectorState>, headers: HeaderMap) -
     if let Some(r) = guard(&s, &headers, true) {
         return r;
     }
-    s.director.access.end_all();
+    if let Err(e) = s.director.access.end_all(Instant::now()) {
+        tracing::error!(error = %e, "signing out everywhere could not be recorded");
+        return director_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!(
+                "Signing out everywhere could not be recorded for the server's other processes \
+                 ({e}); sessions may still be open there. Try again, or change the director key."
+            ),
+        );
+    }
     signed_out()
 }
 

@@ -52,7 +52,6 @@ pub(crate) fn router(hub: Arc<Hub>, config: &ServeConfig) -> Router {
         .route("/api/lexicons", get(lexicons))
         .route("/api/judge", post(judge))
         .route("/api/gcg/verify", post(verify_gcg))
-        .route("/api/health", get(health))
         .route(
             "/api/live",
             get(|| async { Json(serde_json::json!({"ok": true})) }),
@@ -68,8 +67,11 @@ const HEALTH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 /// `GET /api/health`: whether the server can serve, its database included (checked now: a round
 /// trip to PostgreSQL, a small committed write to SQLite). 200 when it can, 503 with the reason
 /// when it cannot, so that a load balancer or an orchestrator can act.
-async fn health(State(app): State<AppState>) -> Response {
-    let db = app.hub.database();
+/// `GET /api/health` for everyone (a load balancer's readiness probe): the database checked now,
+/// and whether this process can reach the others (NATS), `503` with the reason when it cannot
+/// serve. The operator's view (`operator_health.rs`) adds the processes and their games.
+pub(crate) async fn readiness(hub: &tilebag_live::live::Hub) -> (bool, serde_json::Value) {
+    let db = hub.database();
     let checked = tokio::time::timeout(HEALTH_TIMEOUT, tilebag_store::Store::ping(&**db)).await;
     let error = match checked {
         Ok(Ok(())) => None,
@@ -80,21 +82,26 @@ async fn health(State(app): State<AppState>) -> Response {
         )),
     };
     let kind = tilebag_store::Store::kind(&**db);
-    match error {
-        None => Json(serde_json::json!({
-            "ok": true,
-            "database": {"kind": kind, "ok": true},
-        }))
-        .into_response(),
-        Some(error) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(serde_json::json!({
-                "ok": false,
-                "database": {"kind": kind, "ok": false, "error": error},
-            })),
-        )
-            .into_response(),
+    let mut body = match &error {
+        None => serde_json::json!({"ok": true, "database": {"kind": kind, "ok": true}}),
+        Some(error) => serde_json::json!({
+            "ok": false,
+            "database": {"kind": kind, "ok": false, "error": error},
+        }),
+    };
+    let mut ok = error.is_none();
+    if let Some(c) = hub.cluster() {
+        let nats = match &*c.nats.state().borrow() {
+            tilebag_nats::ConnState::Connected => serde_json::json!({"ok": true}),
+            tilebag_nats::ConnState::Disconnected { reason, .. } => {
+                ok = false;
+                serde_json::json!({"ok": false, "error": reason})
+            }
+        };
+        body["nats"] = nats;
+        body["ok"] = serde_json::json!(ok);
     }
+    (ok, body)
 }
 
 #[derive(Debug, Deserialize)]

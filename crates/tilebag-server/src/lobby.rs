@@ -26,9 +26,19 @@
 //! cannot start a rated one (correspondence games aside; `tilebag_accounts::seek::may_start`).
 //! It is checked when seeking, and when accepting for both players; when a game starts, the
 //! players' other seeks that it now rules out are withdrawn.
+//!
+//! Several processes (issue 31): each keeps its own list and streams, and tells the others
+//! (`fanout.rs`, [`LobbyNote`]) of every seek it lists or withdraws, of every seat link and
+//! private event for a player (whose stream may be on any process), and, every sweep, of the
+//! accounts with a lobby stream open on it (so no process takes a seeker whose stream is
+//! elsewhere for gone). A listed seek is read back from the database, never taken from the note.
+//! The open seeks per account are counted in the database when a seek is made; the budget of
+//! new seeks a minute is kept per process (a player spreading requests over `n` processes may
+//! make up to `n` times as many).
 
 use crate::accounts::{signed_in, Accounts, SignedIn};
 use crate::config::LobbyLimits;
+use crate::fanout::{self, Fanout};
 use crate::origin::same_origin;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -114,15 +124,28 @@ impl LobbyError {
     }
 }
 
+impl LobbyError {
+    /// The status and body of the answer.
+    pub(crate) fn answer(&self) -> (StatusCode, Value) {
+        let body = json!({"type": "error", "code": self.code, "message": self.message});
+        (self.status, body)
+    }
+}
+
+/// An answer as a response: a refusal of 429 says when to try again.
+pub(crate) fn respond(status: StatusCode, body: Value) -> Response {
+    let mut r = (status, Json(body)).into_response();
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from(60u32));
+    }
+    r
+}
+
 impl IntoResponse for LobbyError {
     fn into_response(self) -> Response {
-        let body = json!({"type": "error", "code": self.code, "message": self.message});
-        let mut r = (self.status, Json(body)).into_response();
-        if self.status == StatusCode::TOO_MANY_REQUESTS {
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, header::HeaderValue::from(60u32));
-        }
-        r
+        let (status, body) = self.answer();
+        respond(status, body)
     }
 }
 
@@ -239,7 +262,52 @@ struct Inner {
     made: HashMap<i64, VecDeque<u64>>,
     /// Started games' seat links not yet old, per account.
     mail: HashMap<i64, VecDeque<Mail>>,
+    /// When another process last said the account had a lobby stream open there.
+    elsewhere: HashMap<i64, u64>,
 }
+
+/// A rematch offer as this process knows it, and the process that holds it (`None`: this one).
+/// The holder decides every answer to it (`rematch.rs` forwards answers there), so two answers
+/// at once on two processes cannot both start a game.
+#[derive(Clone, Debug)]
+pub(crate) struct Offered {
+    pub offer: RematchOffer,
+    pub home: Option<String>,
+}
+
+/// What one process tells the others of its lobby ([`fanout::LOBBY`]).
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum LobbyNote {
+    /// A seek was stored and listed (read it from the database).
+    Listed { id: i64, seeker: i64 },
+    /// Seeks withdrawn, taken or expired.
+    Unlisted { ids: Vec<i64> },
+    /// A started game's seat link for one player.
+    Seat { account: i64, data: Value },
+    /// A private event for one player's streams (`rematch`).
+    Told {
+        account: i64,
+        event: String,
+        data: Value,
+    },
+    /// These accounts have a lobby stream open on the sender.
+    Present { accounts: Vec<i64> },
+}
+
+/// Where a rematch offer stands, told to the others ([`fanout::REMATCH`]).
+#[derive(Serialize, Deserialize, Debug)]
+struct RematchNote {
+    game_id: String,
+    offer: RematchOffer,
+    /// The process that holds it.
+    home: String,
+}
+
+/// The private events another process may ask this one to pass to a player's streams.
+const TOLD_EVENTS: [&str; 2] = ["rematch", "game"];
+/// Accounts named in one presence note at most.
+const PRESENT_CHUNK: usize = 4096;
 
 /// The lobby: open seeks, the streams that show them, rematch offers.
 pub(crate) struct Lobby {
@@ -254,7 +322,9 @@ pub(crate) struct Lobby {
     /// NASPA I.G allows only one of them.
     starting: tokio::sync::Mutex<()>,
     /// Rematch offers by the finished game's id (`rematch.rs`).
-    pub rematches: Mutex<HashMap<String, RematchOffer>>,
+    rematches: Mutex<HashMap<String, Offered>>,
+    /// The other processes, when this is one of several.
+    pub fanout: Option<Fanout>,
 }
 
 /// A started game, for one of its players.
@@ -277,7 +347,8 @@ impl Lobby {
         limits: LobbyLimits,
         idle: Duration,
     ) -> Arc<Lobby> {
-        Arc::new(Lobby {
+        let fanout = Fanout::new(&hub);
+        let lobby = Arc::new(Lobby {
             hub,
             accounts,
             limits,
@@ -286,7 +357,126 @@ impl Lobby {
             notes: broadcast::channel(CHANNEL).0,
             starting: tokio::sync::Mutex::new(()),
             rematches: Mutex::new(HashMap::new()),
-        })
+            fanout,
+        });
+        if let Some(f) = &lobby.fanout {
+            let weak = Arc::downgrade(&lobby);
+            f.listen(
+                fanout::LOBBY,
+                lobby.hub.shutdown.clone(),
+                move |n: LobbyNote| {
+                    let lobby = weak.upgrade();
+                    async move {
+                        if let Some(l) = lobby {
+                            l.heard(n).await;
+                        }
+                    }
+                },
+            );
+            let weak = Arc::downgrade(&lobby);
+            f.listen(
+                fanout::REMATCH,
+                lobby.hub.shutdown.clone(),
+                move |n: RematchNote| {
+                    if let Some(l) = weak.upgrade() {
+                        l.rematches.lock().expect("rematches").insert(
+                            n.game_id,
+                            Offered {
+                                offer: n.offer,
+                                home: Some(n.home),
+                            },
+                        );
+                    }
+                    std::future::ready(())
+                },
+            );
+        }
+        lobby
+    }
+
+    fn publish(&self, note: &LobbyNote) {
+        if let Some(f) = &self.fanout {
+            f.publish(fanout::LOBBY, note);
+        }
+    }
+
+    /// What another process told this one.
+    async fn heard(&self, note: LobbyNote) {
+        match note {
+            LobbyNote::Listed { id, seeker } => {
+                if self
+                    .state
+                    .lock()
+                    .expect("lobby state")
+                    .seeks
+                    .contains_key(&id)
+                {
+                    return;
+                }
+                // The database says what the seek is (and whether it is still open).
+                let rows = match self.store().seeks().seeks_of(seeker).await {
+                    Ok(rows) => rows,
+                    Err(e) => {
+                        tracing::warn!(error = %e, seek = id, "lobby: another process's seek could not be read");
+                        return;
+                    }
+                };
+                let Some(row) = rows.into_iter().find(|r| r.id == id) else {
+                    return;
+                };
+                match self.listed(row).await {
+                    Ok(l) => self.show(l),
+                    Err(e) => {
+                        tracing::warn!(error = %e.message, seek = id, "lobby: another process's seek is skipped")
+                    }
+                }
+            }
+            LobbyNote::Unlisted { ids } => self.unlist_here(&ids),
+            LobbyNote::Seat { account, data } => self.keep_seat(account, data),
+            LobbyNote::Told {
+                account,
+                event,
+                data,
+            } => match TOLD_EVENTS.iter().copied().find(|e| *e == event) {
+                Some(e) => self.tell(
+                    Audience::Only(vec![account]),
+                    e,
+                    Arc::from(data.to_string()),
+                ),
+                None => tracing::warn!(event, "lobby: another process asked for an unknown event"),
+            },
+            LobbyNote::Present { accounts } => {
+                let now = now_ms();
+                let mut st = self.state.lock().expect("lobby state");
+                for a in accounts {
+                    st.elsewhere.insert(a, now);
+                }
+            }
+        }
+    }
+
+    /// The rematch offer standing for game `id`, if this process knows of one.
+    pub(crate) fn rematch(&self, id: &str) -> Option<Offered> {
+        self.rematches.lock().expect("rematches").get(id).cloned()
+    }
+
+    /// Keeps the offer for game `id`, held by this process, and tells the others where it
+    /// stands.
+    pub(crate) fn keep_rematch(&self, id: &str, offer: RematchOffer) {
+        self.rematches
+            .lock()
+            .expect("rematches")
+            .insert(id.to_string(), Offered { offer, home: None });
+        if let Some(f) = &self.fanout {
+            f.publish(
+                fanout::REMATCH,
+                &RematchNote {
+                    game_id: id.to_string(),
+                    offer,
+                    home: f.process().to_string(),
+                },
+            );
+        }
     }
 
     /// Counts one new seek or rematch offer of `account` against its budget a minute
@@ -330,12 +520,30 @@ impl Lobby {
             event,
             Arc::from(data.to_string()),
         );
+        self.publish(&LobbyNote::Told {
+            account,
+            event: event.to_string(),
+            data: data.clone(),
+        });
     }
 
     /// A started game's link to one player: told to their streams now, and kept a while for a
     /// stream they open later.
     pub(crate) fn send_seat(&self, account: i64, seated: &Seated) {
-        let mut data = serde_json::to_value(seated).unwrap_or(Value::Null);
+        let data = serde_json::to_value(seated).unwrap_or(Value::Null);
+        self.publish(&LobbyNote::Seat {
+            account,
+            data: data.clone(),
+        });
+        self.keep_seat(account, data);
+    }
+
+    /// A seat link kept for one player's streams on this process, and told to those open.
+    fn keep_seat(&self, account: i64, mut data: Value) {
+        if !data.is_object() {
+            tracing::warn!("lobby: a seat link that is not an object is skipped");
+            return;
+        }
         {
             let mut st = self.state.lock().expect("lobby state");
             let now = now_ms();
@@ -350,7 +558,29 @@ impl Lobby {
             });
         }
         data["fresh"] = Value::Bool(true);
-        self.tell_account(account, "game", &data);
+        self.tell(
+            Audience::Only(vec![account]),
+            "game",
+            Arc::from(data.to_string()),
+        );
+    }
+
+    /// A seek listed here and shown to the streams here that may see it.
+    fn show(&self, listed: Listed) {
+        let (json, to, id) = (listed.json.clone(), listed.to.clone(), listed.row.id);
+        self.state
+            .lock()
+            .expect("lobby state")
+            .seeks
+            .insert(id, listed);
+        self.tell(to, "seek-added", json);
+    }
+
+    /// A seek just stored, listed here and by the other processes.
+    fn list(&self, listed: Listed) {
+        let (id, seeker) = (listed.row.id, listed.row.seeker_id);
+        self.show(listed);
+        self.publish(&LobbyNote::Listed { id, seeker });
     }
 
     /// The open seeks from the store, listed again (at start-up).
@@ -440,7 +670,45 @@ impl Lobby {
         out
     }
 
+    /// After this process was cut off from NATS and is back (several processes): the notes of
+    /// seeks made and taken elsewhere meanwhile were lost, so the list is read again from the
+    /// database: what is gone is withdrawn here, what is new is listed.
+    pub(crate) async fn resync(&self) {
+        let rows = match self
+            .store()
+            .seeks()
+            .open_seeks(self.limits.open_total)
+            .await
+        {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::warn!(error = %e, "lobby: the open seeks could not be read again");
+                return;
+            }
+        };
+        let open: std::collections::HashSet<i64> = rows.iter().map(|r| r.id).collect();
+        let gone: Vec<i64> = {
+            let st = self.state.lock().expect("lobby state");
+            st.seeks
+                .keys()
+                .filter(|id| !open.contains(id))
+                .copied()
+                .collect()
+        };
+        self.unlist_here(&gone);
+        self.restore().await;
+    }
+
+    /// Withdraws seeks from the list here and the other processes'.
     fn unlist(&self, ids: &[i64]) {
+        if ids.is_empty() {
+            return;
+        }
+        self.unlist_here(ids);
+        self.publish(&LobbyNote::Unlisted { ids: ids.to_vec() });
+    }
+
+    fn unlist_here(&self, ids: &[i64]) {
         let gone: Vec<(i64, Audience)> = {
             let mut st = self.state.lock().expect("lobby state");
             ids.iter()
@@ -471,7 +739,8 @@ impl Lobby {
             for l in st.seeks.values() {
                 let seeker = l.row.seeker_id;
                 let (open, closed) = st.streams.get(&seeker).copied().unwrap_or((0, 0));
-                let since = closed.max(l.row.created_ms.max(0) as u64);
+                let seen = st.elsewhere.get(&seeker).copied().unwrap_or(0);
+                let since = closed.max(seen).max(l.row.created_ms.max(0) as u64);
                 if open == 0 && now.saturating_sub(since) >= abandoned && !left.contains(&seeker) {
                     left.push(seeker);
                 }
@@ -488,6 +757,21 @@ impl Lobby {
             streams.retain(|_, (open, closed)| {
                 *open > 0 || now.saturating_sub(*closed) < abandoned.max(60_000)
             });
+            st.elsewhere
+                .retain(|_, seen| now.saturating_sub(*seen) < abandoned.max(60_000));
+            if self.fanout.is_some() {
+                let here: Vec<i64> = st
+                    .streams
+                    .iter()
+                    .filter(|(_, (open, _))| *open > 0)
+                    .map(|(a, _)| *a)
+                    .collect();
+                for accounts in here.chunks(PRESENT_CHUNK) {
+                    self.publish(&LobbyNote::Present {
+                        accounts: accounts.to_vec(),
+                    });
+                }
+            }
             left
         };
         for seeker in left {
@@ -499,7 +783,7 @@ impl Lobby {
         self.rematches
             .lock()
             .expect("rematches")
-            .retain(|_, o| now < o.expires_ms.saturating_add(60_000));
+            .retain(|_, o| now < o.offer.expires_ms.saturating_add(60_000));
     }
 
     /// Sweeps every `sweep_every` until shutdown.
@@ -813,8 +1097,15 @@ async fn stream(State(l): State<LobbyState>, headers: HeaderMap) -> Response {
     let me = signed_in(&l.accounts, &headers).await;
     let account = me.as_ref().map(|m| m.account.id);
     if let Some(a) = account {
-        let mut st = l.state.lock().expect("lobby state");
-        st.streams.entry(a).or_insert((0, 0)).0 += 1;
+        let first = {
+            let mut st = l.state.lock().expect("lobby state");
+            let open = &mut st.streams.entry(a).or_insert((0, 0)).0;
+            *open += 1;
+            *open == 1
+        };
+        if first {
+            l.publish(&LobbyNote::Present { accounts: vec![a] });
+        }
     }
     let mut s = Streaming {
         guard: StreamGuard {
@@ -1017,12 +1308,25 @@ async fn create_seek(
     seek.validate().map_err(LobbyError::seek)?;
     // The limits: so many open, so many a minute.
     if !matches!(row.opponent, SeekOpponent::Computer(_)) {
+        // Of several processes, the database knows every open seek of the player's.
+        let stored = match l.fanout {
+            Some(_) => Some(
+                l.store()
+                    .seeks()
+                    .seeks_of(my_id)
+                    .await
+                    .map_err(LobbyError::store)?
+                    .len(),
+            ),
+            None => None,
+        };
         let st = l.state.lock().expect("lobby state");
-        let mine = st
-            .seeks
-            .values()
-            .filter(|s| s.row.seeker_id == my_id)
-            .count();
+        let mine = stored.unwrap_or_else(|| {
+            st.seeks
+                .values()
+                .filter(|s| s.row.seeker_id == my_id)
+                .count()
+        });
         if mine >= l.limits.open_per_account {
             return Err(LobbyError::new(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -1087,13 +1391,8 @@ async fn create_seek(
         .await
         .map_err(LobbyError::store)?;
     let listed = l.listed(row).await?;
-    let (json, to, id) = (listed.json.clone(), listed.to.clone(), listed.row.id);
-    l.state
-        .lock()
-        .expect("lobby state")
-        .seeks
-        .insert(id, listed);
-    l.tell(to, "seek-added", json.clone());
+    let json = listed.json.clone();
+    l.list(listed);
     let body = format!("{{\"seek\":{json}}}");
     Ok((
         StatusCode::CREATED,
@@ -1206,13 +1505,7 @@ async fn accept_seek(
             // Listed again, as it was: nobody got a game.
             if l.store().seeks().create_seek(&row).await.is_ok() {
                 if let Ok(listed) = l.listed(row).await {
-                    let (json, to) = (listed.json.clone(), listed.to.clone());
-                    l.state
-                        .lock()
-                        .expect("lobby state")
-                        .seeks
-                        .insert(id, listed);
-                    l.tell(to, "seek-added", json);
+                    l.list(listed);
                 }
             }
             return Err(e);

@@ -141,7 +141,8 @@ impl Entries {
             for d in &t.divisions {
                 for (round, game_id, absent) in self.due(d, now_ms).await {
                     match self.forfeit(&e.id, &d.name, round, &game_id, absent).await {
-                        Ok(()) => done.push(game_id),
+                        Ok(true) => done.push(game_id),
+                        Ok(false) => {}
                         Err(err) => eprintln!(
                             "tilebag-server: event {}, division {}: no-show of game {game_id}: {err}",
                             e.id, d.name
@@ -174,6 +175,13 @@ impl Entries {
             if !open {
                 continue;
             }
+            // Of several processes, only the one running the game knows which seats have been
+            // opened (`arrivals`): the others leave the game to it.
+            if let Some(c) = self.hub.cluster() {
+                if c.fences.generation(&o.game_id).is_none() {
+                    continue;
+                }
+            }
             let Ok(h) = self.hub.get(&o.game_id).await else {
                 continue;
             };
@@ -197,7 +205,8 @@ impl Entries {
 
     /// Records the forfeit, then ends the online game. The game is unlinked from the reporter
     /// first (the forfeit is its pairing's result: the game's own end reports nothing), and
-    /// linked again should the forfeit not be recorded.
+    /// linked again should the forfeit not be recorded. `Ok(false)`: the game was no longer
+    /// linked when the event was read (another process recorded the forfeit first).
     async fn forfeit(
         &self,
         event: &str,
@@ -205,7 +214,7 @@ impl Entries {
         round: u32,
         game_id: &str,
         absent: Vec<PlayerId>,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let (events, ev) = (self.events.clone(), event.to_string());
         let action = Action::Entry {
             division: division.to_string(),
@@ -216,23 +225,54 @@ impl Entries {
             },
         };
         self.reporter.unlink(game_id);
-        if let Err(e) = blocking(move || events.open(&ev)?.append(|_| Ok(vec![action]))).await {
-            self.reporter.link(event, division, [game_id.to_string()]);
-            return Err(e);
+        let (id, div) = (game_id.to_string(), division.to_string());
+        let recorded = blocking(move || {
+            let mut recorded = false;
+            events.open(&ev)?.append(|t| {
+                // Of several processes, each sweeps: the first to record the forfeit unlinks
+                // the game, and the others find nothing left to do.
+                let linked = t
+                    .division(&div)
+                    .is_ok_and(|d| d.online.iter().any(|o| o.game_id == id));
+                if !linked {
+                    return Ok(vec![]);
+                }
+                recorded = true;
+                Ok(vec![action])
+            })?;
+            Ok(recorded)
+        })
+        .await;
+        match recorded {
+            Err(e) => {
+                self.reporter.link(event, division, [game_id.to_string()]);
+                return Err(e);
+            }
+            Ok(false) => return Ok(false),
+            Ok(true) => {}
         }
         if let Ok(h) = self.hub.get(game_id).await {
             // NASPA III.C: "the game is over and is forfeited".
             let _ = h.director(tilebag_core::Action::DirectorEnd).await;
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// Looks for no-shows every [`SWEEP_EVERY`] until the server stops.
+    /// Looks for no-shows every [`SWEEP_EVERY`] until the server stops. Of several processes
+    /// (issue 31), the online results' reporter also hears the others' links from now on, and
+    /// each sweep first reads again the event files that changed, so that a link whose message
+    /// was lost is known within a sweep (`online_results`). Every process sweeps the games it
+    /// runs; a forfeit is recorded once all the same ([`Entries::forfeit`]: a game taken over
+    /// meanwhile may be swept by its old and its new owner).
     pub(crate) fn spawn_sweep(
         self: &Arc<Self>,
         mut stop: tokio::sync::watch::Receiver<bool>,
     ) -> tokio::task::JoinHandle<()> {
         let me = self.clone();
+        let several = self.hub.cluster().is_some();
+        if several {
+            self.reporter.hear_the_others(&self.hub, stop.clone());
+        }
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(SWEEP_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -240,6 +280,10 @@ impl Entries {
                 tokio::select! {
                     _ = tick.tick() => {}
                     _ = tilebag_live::shutdown::stopped(&mut stop) => return,
+                }
+                if several {
+                    let reporter = me.reporter.clone();
+                    let _ = tokio::task::spawn_blocking(move || reporter.reread_changed()).await;
                 }
                 me.check_no_shows(now_ms()).await;
             }

@@ -12,9 +12,16 @@
 //! - `POST /api/games/{id}/rematch` with `{"action": "offer" | "accept" | "decline" |
 //!   "withdraw"}` (signed in, this site's `Origin`, `X-CSRF-Token`). Offering when the other
 //!   player's offer stands accepts it.
+//!
+//! Several processes (issue 31): an offer is held by the process where it was made, which tells
+//! the others where it stands (`Lobby::keep_rematch`); an answer given on another process is
+//! forwarded to the holder over NATS (`tilebag.rematch.PROCESS`) and decided there, so two
+//! answers at once cannot both start a game. If the holder does not answer within
+//! [`FORWARD_TIMEOUT`] (it stopped), the process asked decides with what it knows and holds the
+//! offer from then on.
 
 use crate::lobby::{
-    current_games, me_json, now_ms, parse_body, player, Lobby, LobbyError, Seated, Table,
+    current_games, me_json, now_ms, parse_body, player, respond, Lobby, LobbyError, Seated, Table,
 };
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -23,12 +30,62 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::Arc;
+use std::time::Duration;
 use tilebag_accounts::seek::{FinishedGame, RematchError, RematchOffer, REMATCH_TTL_MS};
 use tilebag_core::ruleset::ClockRule;
 use tilebag_store::{GameStatus, SeatLink};
+
+/// The subject kind on which a process answers rematch answers forwarded to it.
+const FORWARDED: &str = "tilebag.rematch";
+/// How long an answer forwarded to the offer's holder may take (it may start a game).
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// An answer to an offer, forwarded to the process that holds it.
+#[derive(Serialize, Deserialize)]
+struct Forwarded {
+    game_id: String,
+    /// The signed-in player who answered (checked by the process that forwards).
+    account: i64,
+    action: Action,
+}
+
+/// The holder's decision: the answer's status and body.
+#[derive(Serialize, Deserialize)]
+struct Decided {
+    status: u16,
+    body: Value,
+}
+
+/// Decides the answers to this process's offers that other processes forward (several
+/// processes only).
+pub(crate) fn answer_forwarded(lobby: &Arc<Lobby>) {
+    let Some(f) = &lobby.fanout else {
+        return;
+    };
+    let weak = Arc::downgrade(lobby);
+    f.answer(FORWARDED, lobby.hub.shutdown.clone(), move |q: Forwarded| {
+        let lobby = weak.upgrade();
+        async move {
+            let Some(l) = lobby else {
+                return Decided {
+                    status: StatusCode::SERVICE_UNAVAILABLE.as_u16(),
+                    body: json!({"type": "error", "code": "unavailable", "message": "this process is stopping"}),
+                };
+            };
+            let (status, body) = match decide(&l, &q.game_id, q.account, q.action).await {
+                Ok(a) => a,
+                Err(e) => e.answer(),
+            };
+            Decided {
+                status: status.as_u16(),
+                body,
+            }
+        }
+    });
+}
 
 pub(crate) fn router(lobby: Arc<Lobby>) -> Router {
     Router::new()
@@ -155,7 +212,7 @@ async fn status(
         }
     };
     let player = f.game.players.contains(&my);
-    let offer = l.rematches.lock().expect("rematches").get(&id).copied();
+    let offer = l.rematch(&id).map(|o| o.offer);
     let accepted = matches!(offer, Some(o) if player && state_name(&o, now_ms()) == "accepted");
     let offer = match offer {
         Some(o) if player => Some(offer_json(&l, &id, &o).await),
@@ -201,7 +258,7 @@ async fn rematch_seat(l: &Lobby, id: &str, account: i64) -> Option<Value> {
     }))
 }
 
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 enum Action {
     Offer,
@@ -235,8 +292,46 @@ async fn act(
 ) -> Result<Response, LobbyError> {
     let me = player(&l.accounts, &headers, "offer or answer a rematch").await?;
     let ActRequest { action } = parse_body(body)?;
-    let my = me.account.id as u64;
-    let (f, ended) = finished(&l, &id).await?;
+    // An offer another process holds is answered there.
+    if let (Some(fanout), Some(home)) = (&l.fanout, l.rematch(&id).and_then(|o| o.home)) {
+        let q = Forwarded {
+            game_id: id.clone(),
+            account: me.account.id,
+            action,
+        };
+        match fanout
+            .ask::<_, Decided>(FORWARDED, &home, &q, FORWARD_TIMEOUT)
+            .await
+        {
+            Ok(d) => {
+                let status = StatusCode::from_u16(d.status)
+                    .ok()
+                    .filter(|s| !s.is_informational())
+                    .unwrap_or(StatusCode::BAD_GATEWAY);
+                return Ok(respond(status, d.body));
+            }
+            Err(e) => tracing::warn!(
+                game = %id,
+                error = %e,
+                "rematch: the process holding the offer did not answer; deciding here"
+            ),
+        }
+    }
+    let (status, body) = decide(&l, &id, me.account.id, action).await?;
+    Ok(respond(status, body))
+}
+
+/// Decides a player's answer (`account`'s) to the rematch of game `id`: the answer's status and
+/// body.
+async fn decide(
+    l: &Lobby,
+    id: &str,
+    account: i64,
+    action: Action,
+) -> Result<(StatusCode, Value), LobbyError> {
+    let id = id.to_string();
+    let my = account as u64;
+    let (f, ended) = finished(l, &id).await?;
     if !f.game.players.contains(&my) {
         return Err(refused(RematchError::NotAPlayer));
     }
@@ -248,7 +343,7 @@ async fn act(
         ));
     }
     let now = now_ms();
-    let standing = l.rematches.lock().expect("rematches").get(&id).copied();
+    let standing = l.rematch(&id).map(|o| o.offer);
     let action = match (action, standing) {
         // Both offered: the second offer accepts the first.
         (Action::Offer, Some(o)) if o.to == my && o.state(now) == pending() => Action::Accept,
@@ -263,17 +358,13 @@ async fn act(
             }
             let offer = RematchOffer::offer(&f.game, my, now, REMATCH_TTL_MS).map_err(refused)?;
             // Offers tell the other player: they count under the budget seeks do.
-            l.spend(me.account.id)?;
-            l.rematches
-                .lock()
-                .expect("rematches")
-                .insert(id.clone(), offer);
-            tell_both(&l, &id, &offer).await;
+            l.spend(account)?;
+            l.keep_rematch(&id, offer);
+            tell_both(l, &id, &offer).await;
             Ok((
                 StatusCode::CREATED,
-                Json(json!({"offer": offer_json(&l, &id, &offer).await})),
-            )
-                .into_response())
+                json!({"offer": offer_json(l, &id, &offer).await}),
+            ))
         }
         Action::Decline | Action::Withdraw => {
             let mut o = standing.ok_or_else(no_offer)?;
@@ -282,11 +373,14 @@ async fn act(
             } else {
                 o.withdraw(my, now).map_err(refused)?;
             }
-            l.rematches.lock().expect("rematches").insert(id.clone(), o);
-            tell_both(&l, &id, &o).await;
-            Ok(Json(json!({"offer": offer_json(&l, &id, &o).await})).into_response())
+            l.keep_rematch(&id, o);
+            tell_both(l, &id, &o).await;
+            Ok((
+                StatusCode::OK,
+                json!({"offer": offer_json(l, &id, &o).await}),
+            ))
         }
-        Action::Accept => accept(&l, &id, &f, my, standing.ok_or_else(no_offer)?).await,
+        Action::Accept => accept(l, &id, &f, my, standing.ok_or_else(no_offer)?).await,
     }
 }
 
@@ -313,7 +407,7 @@ async fn accept(
     f: &Finished,
     my: u64,
     mut offer: RematchOffer,
-) -> Result<Response, LobbyError> {
+) -> Result<(StatusCode, Value), LobbyError> {
     let now = now_ms();
     let _one = l.starting_lock().await;
     let by_games = current_games(l.store(), my as i64).await?;
@@ -350,10 +444,7 @@ async fn accept(
             bot: None,
         })
         .await?;
-    l.rematches
-        .lock()
-        .expect("rematches")
-        .insert(id.to_string(), offer);
+    l.keep_rematch(id, offer);
     tell_both(l, id, &offer).await;
     let mut mine = None;
     for (s, account) in seats.iter().enumerate() {
@@ -365,5 +456,5 @@ async fn accept(
             }
         }
     }
-    Ok((StatusCode::CREATED, Json(json!({ "game": mine }))).into_response())
+    Ok((StatusCode::CREATED, json!({ "game": mine })))
 }

@@ -155,12 +155,36 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
     hub.keep_waiting_if(Arc::new(move |id: &str| linked.is_linked(id)));
     // The index of online games first, so a restored game that ends at once is reported.
     director.reporter.collect_all(&hub).await;
-    hub.restore_unfinished().await?;
     let addr = SocketAddr::new(config.bind, config.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| ServerError::Bind { addr, source })?;
     let addr = listener.local_addr()?;
+    // One process runs every game: all are restored now. One of several takes the games by
+    // lease instead: those nobody runs, within a second (issue 31).
+    let _cluster_loop = match &config.nats {
+        None => {
+            hub.restore_unfinished().await?;
+            None
+        }
+        Some(url) => {
+            let joined = tilebag_live::cluster::Cluster::join(
+                hub.database(),
+                &tilebag_live::cluster::ClusterConfig {
+                    nats_url: url.clone(),
+                    process: config.process_name.clone(),
+                    address: addr.to_string(),
+                },
+            )
+            .await
+            .map_err(ServerError::Config)?;
+            tracing::info!(
+                nats = %tilebag_store::redact_url(url),
+                "one of several processes: games are taken by lease"
+            );
+            Some(hub.join_cluster(joined))
+        }
+    };
     let cap = net::effective_cap(config.net.max_connections, raise_fd_limit());
     let gate = net::Gate::new(cap, config.net.max_connections_per_address);
     let chat = crate::chat::Chat::new(
@@ -185,7 +209,27 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         config.net.idle_timeout,
     );
     lobby.restore().await;
+    // Of several processes: answers to this one's rematch offers given on the others.
+    crate::rematch::answer_forwarded(&lobby);
     let lobby_sweep = lobby.spawn_sweep();
+    if let Some(c) = hub.cluster() {
+        // Back on NATS after losing it: what the other processes' lobbies said meanwhile is
+        // read again from the database.
+        let (mut state, lobby) = (c.nats.state(), lobby.clone());
+        tokio::spawn(async move {
+            let mut was_up = true;
+            while state.changed().await.is_ok() {
+                let up = matches!(
+                    *state.borrow_and_update(),
+                    tilebag_nats::ConnState::Connected
+                );
+                if up && !was_up {
+                    lobby.resync().await;
+                }
+                was_up = up;
+            }
+        });
+    }
     let app = http::router(hub.clone(), &config)
         .merge(player_pages::router(director::DirectorState {
             director: director.clone(),
@@ -197,12 +241,15 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
             hub: hub.clone(),
             net: config.net,
         }))
-        .merge(crate::ops::router(crate::ops::OpsState {
-            hub: hub.clone(),
-            director,
-            gate: gate.clone(),
-            started_s: tilebag_store::wall_ms() as f64 / 1000.0,
-        }))
+        .merge({
+            let ops = crate::ops::OpsState {
+                hub: hub.clone(),
+                director,
+                gate: gate.clone(),
+                started_s: tilebag_store::wall_ms() as f64 / 1000.0,
+            };
+            crate::ops::router(ops.clone()).merge(crate::operator_health::router(ops))
+        })
         .merge(accounts::router(accounts.clone()))
         // Players' profiles (issue 30 item 2).
         .merge(crate::profile::router(Arc::new(

@@ -360,12 +360,13 @@ async fn serve(
             }
         }
     }
-    let _ = handle
-        .send(match feed {
-            Feed::Seat(_) => Command::Disconnect { conn },
-            Feed::Watcher { .. } => Command::Unwatch,
-        })
-        .await;
+    let gone = match &feed {
+        Feed::Seat(_) => Command::Disconnect { conn },
+        Feed::Watcher { .. } => Command::Unwatch,
+    };
+    // The watcher's receiver goes first, so the game counts one watcher fewer when told.
+    drop(feed);
+    let _ = handle.send(gone).await;
 }
 
 /// Where a connection's messages come from: a seat's own queue (every message, in order), or

@@ -36,7 +36,8 @@
 //! by earlier code as it finds it, adding the columns added since (`seeded`, `bot_json`,
 //! `events_seen`) where they are missing, so it ends the same as a fresh one, and nothing in it
 //! is lost. Version 2 adds the accounts tables; version 3 the seats accounts hold in games
-//! ([`game_seats`]); version 4 the lobby's open seeks ([`seeks`]); version 5 chat and its moderation ([`chat`]). PostgreSQL servers starting at once take turns
+//! ([`game_seats`]); version 4 the lobby's open seeks ([`seeks`]); version 5 chat and its moderation ([`chat`]); version 6 the processes of one
+//! service and the leases on their games ([`leases`]). PostgreSQL servers starting at once take turns
 //! (a transaction-level advisory lock); SQLite's write lock (`BEGIN IMMEDIATE`) does the same.
 //! A database whose version is newer than this code knows is refused
 //! ([`StoreError::SchemaTooNew`]) and left untouched.
@@ -44,6 +45,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod game_seats;
+pub mod leases;
 mod postgres;
 pub mod seeks;
 mod sqlite;
@@ -59,13 +61,14 @@ pub use chat::{
     Report,
 };
 pub use game_seats::{AccountGame, SeatLink, SeatStore};
+pub use leases::{Fence, LeaseRow, LeaseStore, ProcessRow};
 pub use postgres::PostgresStore;
 pub use seeks::{SeekOpponent, SeekRow, SeekStore};
 pub use sqlite::SqliteStore;
 
 /// The schema version this code builds and knows (the last migration's number, the same on both
 /// databases).
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// A future the store returns (boxed, so that `Store` can be used as `dyn Store`).
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -101,6 +104,13 @@ pub enum StoreError {
         found: i64,
         known: i64,
     },
+    /// A fenced write (see [`leases`]) was refused: another process holds the game's lease now,
+    /// so this one must not act for the game any more. Nothing was written.
+    #[error(
+        "game {game} is no longer run by this process (its lease, generation {generation}, was \
+         taken by another): nothing was written"
+    )]
+    Fenced { game: String, generation: u64 },
     #[error("{0}")]
     Other(String),
 }
@@ -250,6 +260,11 @@ pub trait Store: Send + Sync {
     fn seats(&self) -> &dyn SeatStore;
     /// The lobby's open seeks, in the same database.
     fn seeks(&self) -> &dyn SeekStore;
+    /// Which process owns each live game, for several processes on one database ([`leases`]);
+    /// `None` where one process owns every game (SQLite).
+    fn leases(&self) -> Option<&dyn LeaseStore> {
+        None
+    }
     fn create_game<'a>(&'a self, game: &'a GameRecord) -> StoreFuture<'a, ()>;
     /// Append an event; when `ended` holds the result, mark the game ended in the same
     /// transaction.

@@ -55,7 +55,10 @@ enum Command {
         #[arg(long, env = "TILEBAG_DEFAULT_LEXICON", default_value = "enable1")]
         default_lexicon: String,
         /// The folder of event files the director's pages (/td) work on; `tilebag td` works on
-        /// the same files. Default: `tilebag-events` beside the database.
+        /// the same files. Default: `tilebag-events` beside the database. Several processes of
+        /// one service (--nats) must all name the same folder: on one machine, the same path; on
+        /// several machines, a folder they share (e.g. NFS), since the event files and the
+        /// director's sign-outs are kept there, not in the database.
         #[arg(long = "events", env = "TILEBAG_EVENTS", value_name = "DIR")]
         events_dir: Option<std::path::PathBuf>,
         /// The key the director's pages ask for (at least 16 characters). Default: the one in
@@ -121,6 +124,14 @@ enum Command {
         /// `RUST_LOG`: `warn`, `tilebag_live=debug,info`; default `info`).
         #[arg(long, value_name = "NAME", env = "TILEBAG_PROCESS")]
         process_name: Option<String>,
+        /// Run as one of several processes of one service: `nats://HOST:PORT` of the NATS
+        /// server they share (Debian's `nats-server`), with `--database postgres://...` the
+        /// database they share. Each live game is run by one process at a time (a lease in
+        /// the database, renewed every second; a process that dies has its games taken over
+        /// by the others within a few seconds); a client may reach any process. Give each
+        /// process its own `--process-name`. Without it, one process runs every game.
+        #[arg(long, value_name = "URL", env = "TILEBAG_NATS")]
+        nats: Option<String>,
         /// Games created from the lobby or the API that have not started yet, at most; past it
         /// creating one answers `503`. The director's games are not counted. 0: no cap.
         #[arg(long, value_name = "N", default_value_t = 3000)]
@@ -235,9 +246,17 @@ enum BenchCommand {
         /// Concurrent games.
         #[arg(long, default_value_t = 100)]
         games: usize,
-        /// A running server (default: start one in-process with a temporary SQLite file).
-        #[arg(long)]
-        addr: Option<std::net::SocketAddr>,
+        /// A running server, or several processes of one service as A,B,C: each game is created
+        /// on one address and its two seats connect to the next ones, round robin (default:
+        /// start one server in-process with a temporary SQLite file). A separate server for the
+        /// bench wants `--games-per-minute 0 --max-waiting-games 0 --max-waiting-per-address 0
+        /// --max-connections-per-address 0` and enough `--max-connections`.
+        #[arg(long, value_delimiter = ',')]
+        addr: Vec<std::net::SocketAddr>,
+        /// The servers' director key: read each address's `/metrics` before and after the run
+        /// and report each process's CPU time per action acknowledged.
+        #[arg(long, env = "TILEBAG_DIRECTOR_KEY")]
+        metrics_key: Option<String>,
         /// Mean thinking time per action, in milliseconds (0 plays flat out).
         #[arg(long, default_value_t = 1000)]
         think_ms: u64,
@@ -342,6 +361,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             signups_per_minute,
             secure_cookies,
             process_name,
+            nats,
             max_waiting_games,
             max_waiting_per_address,
             unjoined_expiry,
@@ -400,6 +420,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 secure_cookies,
                 process_name: process_name
                     .unwrap_or_else(tilebag_server::logging::default_process_name),
+                nats,
                 ..Default::default()
             };
             // Each lexicon judges words and is what the computer plays (and analyses) with.
@@ -455,6 +476,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             BenchCommand::Serve {
                 games,
                 addr,
+                metrics_key,
                 think_ms,
                 preset,
                 words,
@@ -462,13 +484,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let options = tilebag_server::BenchOptions {
                     preset,
                     words,
+                    metrics_key,
                     think: std::time::Duration::from_millis(think_ms),
                     ..Default::default()
                 };
                 let rt = tokio::runtime::Builder::new_multi_thread()
                     .enable_all()
                     .build()?;
-                let report = rt.block_on(tilebag_server::bench_serve(addr, games, options))?;
+                let report =
+                    rt.block_on(tilebag_server::bench::bench_serve_at(&addr, games, options))?;
                 println!("{report}");
                 Ok(ExitCode::SUCCESS)
             }

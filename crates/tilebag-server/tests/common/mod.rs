@@ -173,6 +173,18 @@ impl Table {
         }
     }
 
+    /// A table of connections opened elsewhere (on several processes of one service); `addr`
+    /// is where its GCG and snapshot are asked for.
+    pub fn of(addr: SocketAddr, id: &str, seats: Vec<Conn>, observer: Option<Conn>) -> Table {
+        Table {
+            addr,
+            id: id.to_string(),
+            seats,
+            observer,
+            next_id: 0,
+        }
+    }
+
     /// Send an action from `seat`; return its `ack` or `error`. After an ack, every connection
     /// has received the new view.
     pub async fn act(&mut self, seat: usize, mut action: Value) -> Value {
@@ -208,6 +220,22 @@ impl Table {
 
     pub fn view(&self, seat: usize) -> &Value {
         self.seats[seat].view()
+    }
+
+    /// Let the two seats play `n` random legal moves (fewer if the game ends first).
+    pub async fn autoplay_some(&mut self, seed: u64, max_tiles: usize, n: usize) {
+        let mut rng = Rng::new(seed);
+        let mut done = 0;
+        while done < n && self.view(0)["phase"]["type"] != "ended" {
+            let Some((s, a)) = (0..2)
+                .find_map(|s| choose_action(self.view(s), &mut rng, max_tiles).map(|a| (s, a)))
+            else {
+                break;
+            };
+            if self.act(s, a).await["type"] == "ack" {
+                done += 1;
+            }
+        }
     }
 
     /// Let the two seats play random legal moves until the game is over (or `max` actions).

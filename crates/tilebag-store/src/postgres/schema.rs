@@ -44,6 +44,11 @@ const MIGRATIONS: &[Migration] = &[
         name: "chat messages, mutes and blocks, reports and the moderators' log",
         sql: CHAT,
     },
+    Migration {
+        version: 6,
+        name: "the processes of one service and the leases on their live games",
+        sql: LEASES,
+    },
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
@@ -173,6 +178,25 @@ CREATE INDEX seeks_created ON seeks (created_ms);
 ";
 
 // Migration 5: chat and its moderation (`chat.rs`).
+/// Several processes on one database (issue 31): each process's heartbeat, and one lease a live
+/// game, held by the process that owns the game. Times are the database's own clock, so the
+/// processes' clocks never have to agree. See `leases.rs`.
+const LEASES: &str = "
+CREATE TABLE processes (
+    name          TEXT PRIMARY KEY,
+    address       TEXT NOT NULL,
+    started_at_ms BIGINT NOT NULL,
+    seen_at       TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE game_leases (
+    game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    owner      TEXT NOT NULL,
+    generation BIGINT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX game_leases_by_owner ON game_leases (owner);
+";
+
 const CHAT: &str = "
 CREATE TABLE chat_messages (
     id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -39,6 +39,11 @@ const MIGRATIONS: &[Migration] = &[
         name: "chat messages, mutes and blocks, reports and the moderators' log",
         apply: chat,
     },
+    Migration {
+        version: 6,
+        name: "the processes of one service and the leases on their live games",
+        apply: leases,
+    },
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
@@ -254,6 +259,26 @@ CREATE TABLE moderation_log (
 
 fn chat(c: &Connection) -> rusqlite::Result<()> {
     c.execute_batch(CHAT)
+}
+
+/// Several processes share only a PostgreSQL database: a SQLite file has one process, which owns
+/// every game, so it never reads these tables. They are made all the same, so that both
+/// databases have one schema at every version.
+fn leases(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(
+        "CREATE TABLE processes (
+             name          TEXT PRIMARY KEY,
+             address       TEXT NOT NULL,
+             started_at_ms INTEGER NOT NULL,
+             seen_at_ms    INTEGER NOT NULL
+         );
+         CREATE TABLE game_leases (
+             game_id       TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+             owner         TEXT NOT NULL,
+             generation    INTEGER NOT NULL,
+             expires_at_ms INTEGER NOT NULL
+         );",
+    )
 }
 
 /// The highest version applied (0: none, a database made before versions or a new file).

@@ -25,9 +25,17 @@ impl Server {
     /// `tilebag serve` on a free port with the SQLite file `t.db` in `dir`, and `extra` options;
     /// returns once its start-up log is read.
     pub fn start(dir: &Path, extra: &[&str]) -> Server {
+        let mut args = vec!["--database", "t.db"];
+        args.extend_from_slice(extra);
+        Server::start_with(dir, &args)
+    }
+
+    /// `tilebag serve` on a free port with exactly `args` after `serve --port 0` (its
+    /// `--database` among them).
+    pub fn start_with(dir: &Path, args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tilebag"))
-            .args(["serve", "--port", "0", "--database", "t.db"])
-            .args(extra)
+            .args(["serve", "--port", "0"])
+            .args(args)
             .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
