@@ -688,6 +688,7 @@ mod tests {
             created_at_ms: 0,
             seeded: false,
             bot: None,
+            notes: Vec::new(),
         }
     }
 

@@ -252,7 +252,7 @@ impl Hub {
                 }
             };
             let id = rec.id.clone();
-            match self.spawn_restored(rec, events) {
+            match self.spawn_restored(rec, events, Vec::new()) {
                 Ok(handle) => {
                     self.games.write().expect("games lock").insert(id, handle);
                     n += 1;
@@ -299,6 +299,7 @@ impl Hub {
         &self,
         rec: GameRecord,
         events: Vec<StoredEvent>,
+        notes: Vec<String>,
     ) -> Result<GameHandle, String> {
         let judge = self.judge(&rec.lexicon)?;
         if (events.len() as u64) < rec.events_seen {
@@ -334,6 +335,7 @@ impl Hub {
             created_at_ms: rec.created_at_ms,
             seeded: rec.seeded,
             bot: rec.bot,
+            notes,
         };
         let clock = if started {
             GameClock::resume(base, self.time_scale)
@@ -500,8 +502,13 @@ impl Hub {
                 None => self.drive_remote(c, rec).await,
             };
         }
+        // A finished game's record keeps what its takeovers noted (several processes).
+        let notes = match self.store.leases() {
+            Some(l) => l.notes(id).await.unwrap_or_default(),
+            None => Vec::new(),
+        };
         let handle = self
-            .spawn_restored(rec, events)
+            .spawn_restored(rec, events, notes)
             .map_err(HubError::Restore)?;
         self.games
             .write()
@@ -610,6 +617,7 @@ impl Hub {
             created_at_ms: rec.created_at_ms,
             seeded: rec.seeded,
             bot: rec.bot,
+            notes: Vec::new(),
         };
         // A game whose page nobody opens expires sooner than one a player is waiting in.
         let waiting = slot.map(|slot| {
@@ -725,6 +733,11 @@ impl Hub {
         self.cluster.get()
     }
 
+    /// How many games other processes run this process stands in for.
+    pub fn stand_ins(&self) -> usize {
+        self.remote.lock().expect("remote lock").len()
+    }
+
     fn remote_game(&self, id: &str) -> Option<GameHandle> {
         let remote = self.remote.lock().expect("remote lock");
         remote
@@ -743,6 +756,8 @@ impl Hub {
             }
         }
         let leases = self.store.leases().expect("a cluster's store keeps leases");
+        // The lease as the last owner left it (for the record, should this be a takeover).
+        let before = leases.lease(id).await.ok().flatten();
         let Some(generation) = leases.claim(id, &c.process, c.ttl_ms()).await? else {
             return Ok(None);
         };
@@ -759,11 +774,23 @@ impl Hub {
                 return Err(e.into());
             }
         };
-        if generation > 1 {
+        let mut notes = leases.notes(id).await.unwrap_or_default();
+        if let Some(last) = before.filter(|b| generation > 1 && b.generation + 1 == generation) {
             c.takeovers.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(game = %id, generation, "took over a game whose owner stopped renewing");
+            tracing::warn!(game = %id, generation, from = %last.owner, "took over a game whose owner stopped renewing");
+            // The game's record says when it changed hands, and that the gap was charged to
+            // nobody: the clocks resume where they were last saved (WESPA 4.1(f)).
+            let resumed_ms = events
+                .last()
+                .map_or(0, |e| e.event.at_ms)
+                .max(rec.checkpoint_ms);
+            let text = takeover_note(&last.owner, &c.process, -last.expires_in_ms, resumed_ms);
+            if let Err(e) = leases.add_note(id, wall_ms(), &text).await {
+                tracing::warn!(game = %id, error = %e, "cannot note the takeover in the record");
+            }
+            notes.push(text);
         }
-        match self.spawn_restored(rec, events) {
+        match self.spawn_restored(rec, events, notes) {
             Ok(h) => {
                 self.games
                     .write()
@@ -810,6 +837,7 @@ impl Hub {
             created_at_ms: rec.created_at_ms,
             seeded: rec.seeded,
             bot: rec.bot,
+            notes: Vec::new(),
         };
         let (gone_tx, gone) = oneshot::channel();
         let id = meta.id.clone();
@@ -2085,6 +2113,8 @@ impl GameTask {
                     .into(),
             );
         }
+        // What the service noted about the game (a takeover by another process).
+        record.notes.extend(self.meta.notes.iter().cloned());
         if !self.game.is_over() {
             record.last_racks = [None, None];
             for e in &mut record.events {
@@ -2100,6 +2130,20 @@ impl GameTask {
 
 fn reply_conn_id() -> u64 {
     crate::ids::conn_id()
+}
+
+/// The note a takeover leaves in a game's record (shown in its GCG).
+fn takeover_note(from: &str, to: &str, late_ms: i64, resumed_ms: i64) -> String {
+    let at = tilebag_core::civil::utc_text(wall_ms() / 1000);
+    let (m, sec) = (resumed_ms.max(0) / 60_000, resumed_ms.max(0) % 60_000);
+    format!(
+        "tilebag: at {at} the server process running this game ({from}) had stopped; {to} took \
+         the game over {:.1} s after {from}'s lease ran out and resumed the clocks at game time \
+         {m}:{:04.1}, where they were last saved: the time between was charged to nobody \
+         (WESPA 4.1(f))",
+        late_ms.max(0) as f64 / 1000.0,
+        sec as f64 / 1000.0
+    )
 }
 
 pub fn game_error_code(e: &GameError) -> ErrorCode {

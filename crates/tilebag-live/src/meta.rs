@@ -15,6 +15,9 @@ pub struct GameMeta {
     pub seeded: bool,
     /// The computer's seat, in a game against the computer.
     pub bot: Option<BotSeat>,
+    /// Notes for the game's record from the service itself (a takeover by another process:
+    /// `live.rs`); its GCG shows them.
+    pub notes: Vec<String>,
 }
 
 impl GameMeta {

@@ -101,6 +101,20 @@ pub struct Gauges {
     /// CPU time this process has used (user and system), in seconds; `None` where the system
     /// does not say (the series is then left out rather than written as 0).
     pub cpu_seconds: Option<f64>,
+    /// With several processes (`serve --nats`): this process's part; `None` for one alone.
+    pub cluster: Option<ClusterGauges>,
+}
+
+/// What an operator of several processes graphs besides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusterGauges {
+    /// Live games whose lease this process holds.
+    pub leases_held: usize,
+    /// Games another process runs that this one stands in for (its sockets on them).
+    pub stand_ins: usize,
+    /// Games taken over from a process that stopped renewing its lease, in all.
+    pub takeovers: u64,
+    pub nats_up: bool,
 }
 
 fn counter(out: &mut String, name: &str, help: &str, v: u64) {
@@ -186,6 +200,32 @@ impl Metrics {
             "tilebag_commit_seconds",
             "Time to make one game event durable in the database.",
         );
+        if let Some(c) = g.cluster {
+            gauge(
+                &mut out,
+                "tilebag_leases_held",
+                "Live games this process runs, by lease.",
+                c.leases_held as f64,
+            );
+            gauge(
+                &mut out,
+                "tilebag_stand_ins",
+                "Games other processes run that this process has sockets on.",
+                c.stand_ins as f64,
+            );
+            gauge(
+                &mut out,
+                "tilebag_nats_up",
+                "1 while this process reaches NATS, 0 while it does not.",
+                if c.nats_up { 1.0 } else { 0.0 },
+            );
+            counter(
+                &mut out,
+                "tilebag_lease_takeovers_total",
+                "Games taken over from a process that stopped renewing its lease.",
+                c.takeovers,
+            );
+        }
         out
     }
 }
@@ -201,6 +241,7 @@ mod tests {
             database_up: true,
             started_s: 1_700_000_000.0,
             cpu_seconds: Some(12.5),
+            cluster: None,
         }
     }
 
@@ -244,6 +285,26 @@ mod tests {
         assert_eq!(value(&page, "tilebag_commit_seconds_count"), 3.0);
         // 0.0007 + 0.03 + 3 seconds.
         assert!((value(&page, "tilebag_commit_seconds_sum") - 3.0307).abs() < 1e-9);
+    }
+
+    #[test]
+    fn one_of_several_processes_shows_its_leases_and_takeovers() {
+        let page = Metrics::default().render(&Gauges {
+            cluster: Some(ClusterGauges {
+                leases_held: 12,
+                stand_ins: 4,
+                takeovers: 3,
+                nats_up: false,
+            }),
+            ..gauges()
+        });
+        assert_eq!(value(&page, "tilebag_leases_held"), 12.0);
+        assert_eq!(value(&page, "tilebag_stand_ins"), 4.0);
+        assert_eq!(value(&page, "tilebag_lease_takeovers_total"), 3.0);
+        assert_eq!(value(&page, "tilebag_nats_up"), 0.0);
+        // One process alone writes none of them.
+        let alone = Metrics::default().render(&gauges());
+        assert!(!alone.contains("tilebag_leases_held"), "{alone}");
     }
 
     #[test]

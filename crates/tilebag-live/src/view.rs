@@ -804,6 +804,7 @@ mod tests {
             created_at_ms: 0,
             seeded: false,
             bot: None,
+            notes: Vec::new(),
         }
     }
 

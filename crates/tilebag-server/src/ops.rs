@@ -91,6 +91,15 @@ async fn metrics(
         database_up: matches!(s.hub.database().state(), DbState::Up),
         started_s: s.started_s,
         cpu_seconds: process_cpu_seconds(),
+        cluster: s
+            .hub
+            .cluster()
+            .map(|c| tilebag_live::metrics::ClusterGauges {
+                leases_held: c.fences.count(),
+                stand_ins: s.hub.stand_ins(),
+                takeovers: c.takeovers.load(std::sync::atomic::Ordering::Relaxed),
+                nats_up: c.nats.is_connected(),
+            }),
     });
     (
         [(

@@ -4,6 +4,7 @@
 //! ```text
 //! processes   (name PK, address, started_at_ms, seen_at)    -- each process's heartbeat
 //! game_leases (game_id PK → games, owner, generation, expires_at)
+//! game_notes  (game_id → games, wall_ms, text)              -- what a takeover leaves in the record
 //! ```
 //!
 //! A live game is owned by exactly one process at a time, the holder of its lease. The owner
@@ -93,6 +94,12 @@ pub trait LeaseStore: Send + Sync {
     fn lease<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Option<LeaseRow>>;
     /// Every lease on a live game.
     fn leases(&self) -> StoreFuture<'_, Vec<LeaseRow>>;
+    /// Adds a note to a game's record (its GCG shows it): a takeover says when and how the
+    /// game changed hands, so the record shows the outage.
+    fn add_note<'a>(&'a self, game_id: &'a str, wall_ms: i64, text: &'a str)
+        -> StoreFuture<'a, ()>;
+    /// A game's notes, oldest first.
+    fn notes<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<String>>;
     /// [`Store::append_event`](crate::Store::append_event), stored only while `fence` still
     /// holds the game's lease: otherwise nothing is written and the answer is
     /// [`StoreError::Fenced`](crate::StoreError::Fenced).

@@ -149,6 +149,14 @@ async fn postgres_a_process_that_lost_its_lease_can_never_write_again() {
     leases.checkpoint_fenced("B", &[(cp, b)]).await.unwrap();
     let (rec, events) = s.load_game("g2").await.unwrap().unwrap();
     assert_eq!((rec.checkpoint_ms, events.len()), (999_999, 2));
+    // The takeover leaves a note in the game's record, once however often it is written.
+    leases.add_note("g2", 5, "taken over").await.unwrap();
+    leases.add_note("g2", 5, "taken over").await.unwrap();
+    leases.add_note("g2", 9, "taken over again").await.unwrap();
+    assert_eq!(
+        leases.notes("g2").await.unwrap(),
+        ["taken over", "taken over again"]
+    );
     // An unfenced write is still what a single process (or SQLite) does.
     s.append_event("g2", &pass(2, 0), None).await.unwrap();
     pg.drop().await;

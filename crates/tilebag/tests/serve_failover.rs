@@ -214,6 +214,26 @@ async fn serve_processes_killed_mid_game_hand_it_over_and_lose_nothing() {
         "takeover after kill -9: {:?} (lease 3 s, sweep every 1 s)",
         gaps.iter().map(|d| d.as_millis()).collect::<Vec<_>>()
     );
+    // The game's record notes each time it changed hands, and that nobody was charged for it.
+    let gcg = tilebag_server::client::http(
+        addr(&servers, 0),
+        "GET",
+        &format!("/api/games/{id}/gcg"),
+        None,
+    )
+    .await
+    .unwrap()
+    .text();
+    let notes: Vec<&str> = gcg
+        .lines()
+        .filter(|l| l.starts_with("#note") && l.contains("took the game over"))
+        .collect();
+    assert_eq!(notes.len(), 3, "one note a takeover:\n{gcg}");
+    assert!(
+        notes.iter().all(|n| n.contains("WESPA 4.1(f)")),
+        "{notes:?}"
+    );
+    tilebag_core::gcg::parse_gcg(gcg.as_bytes()).expect("the record with its notes reads back");
     drop(servers);
     let _ = admin
         .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))

@@ -212,6 +212,45 @@ impl LeaseStore for PostgresStore {
         })
     }
 
+    fn add_note<'a>(
+        &'a self,
+        game_id: &'a str,
+        wall_ms: i64,
+        text: &'a str,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            // Not repeated if its first answer was lost: the same note is not written twice.
+            self.run(true, |c| async move {
+                c.execute(
+                    "INSERT INTO game_notes (game_id, wall_ms, text) SELECT $1, $2, $3 \
+                     WHERE NOT EXISTS (SELECT 1 FROM game_notes \
+                                       WHERE game_id = $1 AND wall_ms = $2 AND text = $3)",
+                    &[&game_id, &wall_ms, &text],
+                )
+                .await
+            })
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn notes<'a>(&'a self, game_id: &'a str) -> StoreFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            let rows = self
+                .run(false, |c| async move {
+                    c.query(
+                        "SELECT text FROM game_notes WHERE game_id = $1 ORDER BY wall_ms",
+                        &[&game_id],
+                    )
+                    .await
+                })
+                .await?;
+            rows.iter()
+                .map(|r| r.try_get::<_, String>(0).map_err(StoreError::from))
+                .collect()
+        })
+    }
+
     fn append_event_fenced<'a>(
         &'a self,
         game_id: &'a str,

@@ -178,8 +178,9 @@ CREATE INDEX seeks_created ON seeks (created_ms);
 ";
 
 // Migration 5: chat and its moderation (`chat.rs`).
-/// Several processes on one database (issue 31): each process's heartbeat, and one lease a live
-/// game, held by the process that owns the game. Times are the database's own clock, so the
+/// Several processes on one database (issue 31): each process's heartbeat, one lease a live
+/// game, held by the process that owns the game, and the notes a takeover leaves in the game's
+/// record. Times are the database's own clock, so the
 /// processes' clocks never have to agree. See `leases.rs`.
 const LEASES: &str = "
 CREATE TABLE processes (
@@ -195,6 +196,12 @@ CREATE TABLE game_leases (
     expires_at TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX game_leases_by_owner ON game_leases (owner);
+CREATE TABLE game_notes (
+    game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    wall_ms BIGINT NOT NULL,
+    text    TEXT NOT NULL
+);
+CREATE INDEX game_notes_by_game ON game_notes (game_id, wall_ms);
 ";
 
 const CHAT: &str = "

@@ -277,6 +277,11 @@ fn leases(c: &Connection) -> rusqlite::Result<()> {
              owner         TEXT NOT NULL,
              generation    INTEGER NOT NULL,
              expires_at_ms INTEGER NOT NULL
+         );
+         CREATE TABLE game_notes (
+             game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+             wall_ms INTEGER NOT NULL,
+             text    TEXT NOT NULL
          );",
     )
 }
