@@ -326,17 +326,7 @@ impl Hub {
         // A game with an event has started; one without has started if its start was
         // checkpointed. Otherwise it still waits for its players.
         let started = !events.is_empty() || rec.checkpoint_ms > NOT_STARTED;
-        let meta = GameMeta {
-            id: rec.id,
-            tokens: rec.tokens,
-            names: rec.names,
-            preset: rec.preset,
-            lexicon: rec.lexicon,
-            created_at_ms: rec.created_at_ms,
-            seeded: rec.seeded,
-            bot: rec.bot,
-            notes,
-        };
+        let meta = GameMeta::of_record(rec, notes);
         let clock = if started {
             GameClock::resume(base, self.time_scale)
         } else {
@@ -608,17 +598,8 @@ impl Hub {
         }
         self.metrics.games_created.fetch_add(1, Ordering::Relaxed);
         let game = Game::new(ruleset, rec.seed);
-        let meta = GameMeta {
-            id: rec.id.clone(),
-            tokens: rec.tokens,
-            names: rec.names,
-            preset: rec.preset,
-            lexicon: rec.lexicon,
-            created_at_ms: rec.created_at_ms,
-            seeded: rec.seeded,
-            bot: rec.bot,
-            notes: Vec::new(),
-        };
+        let id = rec.id.clone();
+        let meta = GameMeta::of_record(rec, Vec::new());
         // A game whose page nobody opens expires sooner than one a player is waiting in.
         let waiting = slot.map(|slot| {
             let q = &self.quotas;
@@ -640,7 +621,7 @@ impl Hub {
         self.games
             .write()
             .expect("games lock")
-            .insert(rec.id, handle.clone());
+            .insert(id, handle.clone());
         self.bridge_ready().await;
         Ok(handle)
     }
@@ -828,17 +809,7 @@ impl Hub {
                 rec.id
             ))));
         };
-        let meta = GameMeta {
-            id: rec.id,
-            tokens: rec.tokens,
-            names: rec.names,
-            preset: rec.preset,
-            lexicon: rec.lexicon,
-            created_at_ms: rec.created_at_ms,
-            seeded: rec.seeded,
-            bot: rec.bot,
-            notes: Vec::new(),
-        };
+        let meta = GameMeta::of_record(rec, Vec::new());
         let (gone_tx, gone) = oneshot::channel();
         let id = meta.id.clone();
         let handle = crate::remote::RemoteGame::spawn(meta, judge, &c.here(), gone);

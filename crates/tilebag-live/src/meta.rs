@@ -21,6 +21,21 @@ pub struct GameMeta {
 }
 
 impl GameMeta {
+    /// A stored game's fixed facts, with the service's notes for its record.
+    pub fn of_record(rec: tilebag_store::GameRecord, notes: Vec<String>) -> GameMeta {
+        GameMeta {
+            id: rec.id,
+            tokens: rec.tokens,
+            names: rec.names,
+            preset: rec.preset,
+            lexicon: rec.lexicon,
+            created_at_ms: rec.created_at_ms,
+            seeded: rec.seeded,
+            bot: rec.bot,
+            notes,
+        }
+    }
+
     /// The seat a token opens, if any. The computer's seat opens to no token: only its actor
     /// (`bot.rs`) plays it.
     pub fn seat_for_token(&self, token: &str) -> Option<usize> {

@@ -54,6 +54,74 @@ async fn owner(addr: std::net::SocketAddr, id: &str) -> Option<String> {
     })
 }
 
+/// What the processes of one service share: a NATS server and a PostgreSQL schema of their own,
+/// and a working folder. `None`, saying so, without `TILEBAG_TEST_POSTGRES` or `nats-server`.
+struct Service {
+    nats: NatsServer,
+    admin: tokio_postgres::Client,
+    schema: String,
+    database: String,
+    dir: std::path::PathBuf,
+}
+
+impl Service {
+    async fn start(name: &str) -> Option<Service> {
+        let Ok(url) = std::env::var("TILEBAG_TEST_POSTGRES") else {
+            println!(
+                "skipping: TILEBAG_TEST_POSTGRES not set (several processes share PostgreSQL)"
+            );
+            return None;
+        };
+        let nats = NatsServer::start()?;
+        let (admin, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(conn);
+        let schema = format!("tilebag_{name}_{}", std::process::id());
+        admin
+            .batch_execute(&format!(
+                "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+            ))
+            .await
+            .unwrap();
+        let sep = if url.contains('?') { '&' } else { '?' };
+        let database = format!("{url}{sep}options=-c%20search_path%3D{schema}");
+        let dir = support::temp_dir("tilebag", name);
+        Some(Service {
+            nats,
+            admin,
+            schema,
+            database,
+            dir,
+        })
+    }
+
+    /// A `tilebag serve` process of the service, named `name`.
+    fn serve(&self, name: &str) -> Server {
+        serve(&self.dir, name, &self.database, &self.nats.url())
+    }
+
+    async fn stop(self) {
+        let _ = self
+            .admin
+            .batch_execute(&format!("DROP SCHEMA {} CASCADE", self.schema))
+            .await;
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Waits until `addr` says `name` runs game `id`; how long that took.
+async fn until_run_by(addr: std::net::SocketAddr, id: &str, name: &str) -> Option<Duration> {
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(15) {
+        if owner(addr, id).await.as_deref() == Some(name) {
+            return Some(began.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
 /// A seat's connection and its newest view.
 struct Seat {
     ws: WsClient,
@@ -87,32 +155,11 @@ impl Seat {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_processes_killed_mid_game_hand_it_over_and_lose_nothing() {
-    let Ok(url) = std::env::var("TILEBAG_TEST_POSTGRES") else {
-        println!("skipping: TILEBAG_TEST_POSTGRES not set (several processes share PostgreSQL)");
+    let Some(service) = Service::start("failover").await else {
         return;
     };
-    let Some(nats) = NatsServer::start() else {
-        return;
-    };
-    let (admin, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(conn);
-    let schema = format!("tilebag_failover_{}", std::process::id());
-    admin
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .await
-        .unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let database = format!("{url}{sep}options=-c%20search_path%3D{schema}");
-    let dir = support::temp_dir("tilebag", "failover");
     let names = ["alpha", "beta"];
-    let mut servers = [
-        Some(serve(&dir, names[0], &database, &nats.url())),
-        Some(serve(&dir, names[1], &database, &nats.url())),
-    ];
+    let mut servers = [Some(service.serve(names[0])), Some(service.serve(names[1]))];
     let addr = |servers: &[Option<Server>; 2], i: usize| servers[i].as_ref().unwrap().addr;
 
     let created: Value = post_json(
@@ -172,22 +219,15 @@ async fn serve_processes_killed_mid_game_hand_it_over_and_lose_nothing() {
             .expect("someone runs the game");
         let victim = names.iter().position(|n| *n == runner).unwrap();
         let survivor = 1 - victim;
-        let killed_at = Instant::now();
         servers[victim].take();
         // The survivor takes the game once the lease expires (3 s), within a sweep (1 s).
-        let mut took = None;
-        while killed_at.elapsed() < Duration::from_secs(15) {
-            if owner(addr(&servers, survivor), &id).await.as_deref() == Some(names[survivor]) {
-                took = Some(killed_at.elapsed());
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let took = took.unwrap_or_else(|| panic!("round {round}: nobody took the game over"));
+        let took = until_run_by(addr(&servers, survivor), &id, names[survivor])
+            .await
+            .unwrap_or_else(|| panic!("round {round}: nobody took the game over"));
         gaps.push(took);
         // The killed process comes back (under its own name), and the players reconnect: both
         // to the survivor this time, and one to the process back from the dead next time.
-        servers[victim] = Some(serve(&dir, names[victim], &database, &nats.url()));
+        servers[victim] = Some(service.serve(names[victim]));
         seats = [
             Seat::open(addr(&servers, survivor), &path(0)).await,
             Seat::open(addr(&servers, victim), &path(1)).await,
@@ -235,10 +275,7 @@ async fn serve_processes_killed_mid_game_hand_it_over_and_lose_nothing() {
     );
     tilebag_core::gcg::parse_gcg(gcg.as_bytes()).expect("the record with its notes reads back");
     drop(servers);
-    let _ = admin
-        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
-        .await;
-    let _ = std::fs::remove_dir_all(dir);
+    service.stop().await;
 }
 
 fn signal(server: &Server, sig: &str) {
@@ -256,29 +293,11 @@ fn signal(server: &Server, sig: &str) {
 /// game is as the new owner has it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_process_paused_past_its_lease_cannot_write_when_it_wakes() {
-    let Ok(url) = std::env::var("TILEBAG_TEST_POSTGRES") else {
-        println!("skipping: TILEBAG_TEST_POSTGRES not set (several processes share PostgreSQL)");
+    let Some(service) = Service::start("paused").await else {
         return;
     };
-    let Some(nats) = NatsServer::start() else {
-        return;
-    };
-    let (admin, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(conn);
-    let schema = format!("tilebag_paused_{}", std::process::id());
-    admin
-        .batch_execute(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .await
-        .unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let database = format!("{url}{sep}options=-c%20search_path%3D{schema}");
-    let dir = support::temp_dir("tilebag", "paused");
-    let alpha = serve(&dir, "alpha", &database, &nats.url());
-    let beta = serve(&dir, "beta", &database, &nats.url());
+    let alpha = service.serve("alpha");
+    let beta = service.serve("beta");
     let created: Value = post_json(
         alpha.addr,
         "/api/games",
@@ -312,14 +331,10 @@ async fn serve_process_paused_past_its_lease_cannot_write_when_it_wakes() {
         .send_json(&json!({"type": "pass", "id": "late"}))
         .await
         .unwrap();
-    let began = Instant::now();
-    while owner(beta.addr, &id).await.as_deref() != Some("beta") {
-        assert!(
-            began.elapsed() < Duration::from_secs(15),
-            "beta never took the game"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    assert!(
+        until_run_by(beta.addr, &id, "beta").await.is_some(),
+        "beta never took the game"
+    );
     // Alpha wakes: Ann's pass is not made. She is told to reconnect (or her connection closes).
     signal(&alpha, "-CONT");
     let answer = ann
@@ -348,9 +363,13 @@ async fn serve_process_paused_past_its_lease_cannot_write_when_it_wakes() {
         (Some("ack"), Some(3)),
         "{r}"
     );
-    let events: i64 = admin
+    let events: i64 = service
+        .admin
         .query_one(
-            &format!("SELECT count(*) FROM {schema}.events WHERE game_id = $1"),
+            &format!(
+                "SELECT count(*) FROM {}.events WHERE game_id = $1",
+                service.schema
+            ),
             &[&id],
         )
         .await
@@ -358,8 +377,5 @@ async fn serve_process_paused_past_its_lease_cannot_write_when_it_wakes() {
         .get(0);
     assert_eq!(events, 3, "each acknowledged pass once, the late one never");
     drop((alpha, beta));
-    let _ = admin
-        .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
-        .await;
-    let _ = std::fs::remove_dir_all(dir);
+    service.stop().await;
 }
