@@ -187,10 +187,12 @@ fn players_chat_mute_report_and_a_moderator_deletes_at_a_phones_size_and_a_deskt
         assert!(moderator.text_of("#reports").contains("not nice"));
         check(&moderator, &format!("moderation-{size}"), &mut checked);
         moderator.click_css("#reports form[action='/moderation/delete'] button");
-        assert_eq!(
-            moderator.text_of("#message"),
-            format!("{ann_name}'s message was deleted.")
-        );
+        // The answer is a new page: read it once it has come.
+        let said = moderator.wait("the moderation page's answer", || {
+            let t = moderator.text_of("#message");
+            (!t.is_empty()).then_some(t)
+        });
+        assert_eq!(said, format!("{ann_name}'s message was deleted."));
         assert!(moderator.text_of("#log").contains("delete"));
         check(&moderator, &format!("moderation-done-{size}"), &mut checked);
         bob.wait_js(
