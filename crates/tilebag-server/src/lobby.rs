@@ -583,19 +583,26 @@ impl Lobby {
         self.publish(&LobbyNote::Listed { id, seeker });
     }
 
-    /// The open seeks from the store, listed again (at start-up).
-    pub(crate) async fn restore(&self) {
-        let rows = match self
+    /// The open seeks as stored; `None` (said in the log) if they cannot be read.
+    async fn stored_seeks(&self) -> Option<Vec<SeekRow>> {
+        match self
             .store()
             .seeks()
             .open_seeks(self.limits.open_total)
             .await
         {
-            Ok(rows) => rows,
+            Ok(rows) => Some(rows),
             Err(e) => {
                 tracing::warn!(error = %e, "lobby: the open seeks could not be read");
-                return;
+                None
             }
+        }
+    }
+
+    /// The open seeks from the store, listed again (at start-up).
+    pub(crate) async fn restore(&self) {
+        let Some(rows) = self.stored_seeks().await else {
+            return;
         };
         let now = now_ms();
         for row in rows {
@@ -674,17 +681,8 @@ impl Lobby {
     /// seeks made and taken elsewhere meanwhile were lost, so the list is read again from the
     /// database: what is gone is withdrawn here, what is new is listed.
     pub(crate) async fn resync(&self) {
-        let rows = match self
-            .store()
-            .seeks()
-            .open_seeks(self.limits.open_total)
-            .await
-        {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::warn!(error = %e, "lobby: the open seeks could not be read again");
-                return;
-            }
+        let Some(rows) = self.stored_seeks().await else {
+            return;
         };
         let open: std::collections::HashSet<i64> = rows.iter().map(|r| r.id).collect();
         let gone: Vec<i64> = {

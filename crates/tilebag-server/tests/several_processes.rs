@@ -5,7 +5,7 @@
 mod cluster_support;
 mod common;
 
-use cluster_support::{get, health, owner_of, Shared};
+use cluster_support::{get, health, owner_of, until_run_by, Shared};
 use common::{create, final_scores, verify_gcg, Conn, Table};
 use serde_json::json;
 use std::time::Duration;
@@ -128,17 +128,8 @@ async fn a_game_goes_on_when_the_process_running_it_stops() {
     alpha.shutdown().await;
 
     // Beta takes the game (within a second or two), and both players reconnect to it.
-    let mut owner = None;
-    for _ in 0..100 {
-        owner = owner_of(beta.addr(), &id).await;
-        if owner.as_deref() == Some("beta") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(
-        owner.as_deref(),
-        Some("beta"),
+    assert!(
+        until_run_by(beta.addr(), &id, "beta").await,
         "beta did not take the game over"
     );
     let ann = Conn::open(beta.addr(), &path(0)).await;

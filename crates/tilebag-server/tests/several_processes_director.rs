@@ -9,7 +9,7 @@ mod cluster_support;
 mod common;
 mod events_support;
 
-use cluster_support::{owner_of, Shared};
+use cluster_support::{owner_of, until_run_by, Shared};
 use common::{temp_dir, Conn, Table};
 use events_support::{between, said, Director, Player};
 use serde_json::json;
@@ -190,17 +190,8 @@ async fn a_director_and_the_players_use_any_process_and_the_results_reach_every_
     // Alpha stops (maintenance); beta takes the second game over, knowing it is the event's
     // though it never started it: the game waits for its players and offers the director.
     alpha.shutdown().await;
-    let mut owner = None;
-    for _ in 0..100 {
-        owner = owner_of(beta.addr(), &second).await;
-        if owner.as_deref() == Some("beta") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(
-        owner.as_deref(),
-        Some("beta"),
+    assert!(
+        until_run_by(beta.addr(), &second, "beta").await,
         "beta did not take the game over"
     );
     let mut table = seated(beta.addr(), &second, &second_tokens).await;

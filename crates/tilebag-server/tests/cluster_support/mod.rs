@@ -98,6 +98,18 @@ pub async fn owner_of(addr: SocketAddr, id: &str) -> Option<String> {
     })
 }
 
+/// Waits (up to 10 s) until `addr`'s health view says process `name` runs game `id`; whether
+/// it did.
+pub async fn until_run_by(addr: SocketAddr, id: &str, name: &str) -> bool {
+    for _ in 0..100 {
+        if owner_of(addr, id).await.as_deref() == Some(name) {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    false
+}
+
 pub async fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     let r = http(addr, "GET", path, None).await.unwrap();
     (r.status, r.text())
