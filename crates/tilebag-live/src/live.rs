@@ -909,7 +909,7 @@ impl Hub {
             }
             self.give_up_ended(&c).await;
             self.elsewhere.forget_ended();
-            self.end_stale_stand_ins(&c).await;
+            self.end_stale_stand_ins().await;
             if self.store.state().is_down() {
                 continue;
             }
@@ -961,7 +961,7 @@ impl Hub {
     /// A stand-in whose game is now run by another process than when it was made, or by none
     /// (its owner died), ends: its sockets close and their clients reconnect to the new owner
     /// (the sweep takes a game nobody runs).
-    async fn end_stale_stand_ins(&self, _c: &Arc<Cluster>) {
+    async fn end_stale_stand_ins(&self) {
         let ids: Vec<String> = self
             .remote
             .lock()

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{config, temp_dir, Table};
+use common::{between, config, online_games, temp_dir, Table};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -93,13 +93,6 @@ fn decode(s: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
-/// The text between `start` and the next `end` after it.
-fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let i = text.find(start)? + start.len();
-    let j = text[i..].find(end)? + i;
-    Some(&text[i..j])
-}
-
 /// A server with the director key in a fresh folder, signed in, with event `club` created.
 async fn club(name: &str) -> (std::path::PathBuf, tilebag_server::RunningServer, Td) {
     let dir = temp_dir(name);
@@ -149,28 +142,6 @@ fn load(dir: &std::path::Path) -> Tournament {
         .unwrap()
         .load()
         .unwrap()
-}
-
-/// The online game pages of a round, from the division page: (game id, seat tokens).
-fn online_games(page: &str) -> Vec<(String, [String; 2])> {
-    let mut out = Vec::new();
-    let mut rest = page;
-    while let Some(i) = rest.find("<a href=\"/games/") {
-        rest = &rest[i + "<a href=\"/games/".len()..];
-        let id = &rest[..rest.find('"').unwrap()];
-        if id.contains('?') {
-            continue;
-        }
-        let t0 = between(rest, &format!("/games/{id}?token="), "\"")
-            .unwrap()
-            .to_string();
-        let after = &rest[rest.find(&t0).unwrap()..];
-        let t1 = between(after, &format!("/games/{id}?token="), "\"")
-            .unwrap()
-            .to_string();
-        out.push((id.to_string(), [t0, t1]));
-    }
-    out
 }
 
 async fn wait_for(

@@ -10,7 +10,7 @@ mod common;
 mod events_support;
 
 use cluster_support::{owner_of, until_run_by, Shared};
-use common::{temp_dir, Conn, Table};
+use common::{online_games, temp_dir, Conn, Table};
 use events_support::{between, said, Director, Player};
 use serde_json::json;
 use std::net::SocketAddr;
@@ -49,28 +49,6 @@ async fn signed_in_on(addr: SocketAddr, cookie: &str, events: &Path) -> bool {
         "{page}"
     );
     page.contains("New event")
-}
-
-/// The round's online games as the division page links them: (game id, seat tokens).
-fn online_games(page: &str) -> Vec<(String, [String; 2])> {
-    let mut out = Vec::new();
-    let mut rest = page;
-    while let Some(i) = rest.find("<a href=\"/games/") {
-        rest = &rest[i + "<a href=\"/games/".len()..];
-        let id = &rest[..rest.find('"').unwrap()];
-        if id.contains('?') {
-            continue;
-        }
-        let t0 = between(rest, &format!("/games/{id}?token="), "\"")
-            .unwrap()
-            .to_string();
-        let after = &rest[rest.find(&t0).unwrap()..];
-        let t1 = between(after, &format!("/games/{id}?token="), "\"")
-            .unwrap()
-            .to_string();
-        out.push((id.to_string(), [t0, t1]));
-    }
-    out
 }
 
 /// Both players of game `id` at their seats on `addr`.

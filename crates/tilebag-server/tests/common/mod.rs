@@ -587,3 +587,33 @@ impl Served {
         let _ = std::fs::remove_dir_all(self.dir);
     }
 }
+
+/// The text between `start` and the next `end` after it.
+pub fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let i = text.find(start)? + start.len();
+    let j = text[i..].find(end)? + i;
+    Some(&text[i..j])
+}
+
+/// The online game pages of a round, from the director's division page: (game id, seat
+/// tokens).
+pub fn online_games(page: &str) -> Vec<(String, [String; 2])> {
+    let mut out = Vec::new();
+    let mut rest = page;
+    while let Some(i) = rest.find("<a href=\"/games/") {
+        rest = &rest[i + "<a href=\"/games/".len()..];
+        let id = &rest[..rest.find('"').unwrap()];
+        if id.contains('?') {
+            continue;
+        }
+        let t0 = between(rest, &format!("/games/{id}?token="), "\"")
+            .unwrap()
+            .to_string();
+        let after = &rest[rest.find(&t0).unwrap()..];
+        let t1 = between(after, &format!("/games/{id}?token="), "\"")
+            .unwrap()
+            .to_string();
+        out.push((id.to_string(), [t0, t1]));
+    }
+    out
+}

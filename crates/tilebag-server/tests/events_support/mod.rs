@@ -28,12 +28,7 @@ pub fn decode(s: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
-/// The text between `start` and the next `end` after it.
-pub fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let i = text.find(start)? + start.len();
-    let j = text[i..].find(end)? + i;
-    Some(&text[i..j])
-}
+pub use crate::common::between;
 
 /// The director, signed in on `/td`.
 pub struct Director {
