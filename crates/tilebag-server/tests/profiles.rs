@@ -358,23 +358,23 @@ async fn a_rated_game_that_ended_unrated_is_rated_at_the_next_start() {
     let store: Arc<dyn Store> = tilebag_server::store::open(&served.db).await.unwrap();
     let cy = sign_up(addr, &*store, "Cyril").await;
     let dee = sign_up(addr, &*store, "Deena").await;
-    // The game ends before its seats are linked: when it ends, nothing says it is rated.
+    // The game ends before its seats are linked: when it ends, nothing says it is rated. The
+    // seats are linked once the server has stopped, so no rater can see them before the next
+    // start.
     let created = new_game(addr, ["Cyril", "Deena"]).await;
     let game = created["id"].as_str().unwrap().to_string();
     let mut table = Table::open(addr, &created, false).await;
     table.ok(1, json!({"type": "resign"})).await;
+    let db = served.db.clone();
+    served.server.shutdown().await;
     link(&*store, &game, &[(0, cy), (1, dee)], true).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let (_, body) = get_json(addr, "/api/users/Cyril").await;
-    assert_eq!(body["ratings"], json!([]), "{body}");
+    assert_eq!(store.accounts().rating(cy, &blitz()).await.unwrap(), None);
     assert_eq!(
         store.seats().unrated_ended_games(10).await.unwrap(),
         vec![game.clone()]
     );
 
     // The next start rates it, as it would have been rated when it ended.
-    let db = served.db.clone();
-    served.server.shutdown().await;
     let server = tilebag_server::start(profile_config(&db)).await.unwrap();
     let addr = server.addr();
     let cys = wait_rated(addr, "Cyril", 1).await;
