@@ -203,6 +203,8 @@ async fn serve(
     // Silence: a client that sends nothing, not even the pong a browser returns to our ping
     // on its own, is gone (or holding a descriptor on purpose).
     let mut heard = Instant::now();
+    let silence = tokio::time::sleep_until((heard + net.ws_silence).into());
+    tokio::pin!(silence);
     let mut ping = tokio::time::interval_at(
         (Instant::now() + net.ws_ping_every).into(),
         net.ws_ping_every.max(std::time::Duration::from_millis(10)),
@@ -216,7 +218,13 @@ async fn serve(
                     break;
                 }
             }
-            _ = tokio::time::sleep_until((heard + net.ws_silence).into()) => {
+            _ = &mut silence => {
+                // One timer a connection, moved on only when it rings: not one a message.
+                let deadline = heard + net.ws_silence;
+                if deadline > Instant::now() {
+                    silence.as_mut().reset(deadline.into());
+                    continue;
+                }
                 let _ = tokio::time::timeout(
                     std::time::Duration::from_secs(1),
                     sink.send(close(POLICY_VIOLATION, "silent too long")),
@@ -227,7 +235,7 @@ async fn serve(
                 Some(text) => {
                     // A client that reads nothing fills the socket's buffers: it is let go
                     // after as long as a silent one.
-                    let sent = tokio::time::timeout(net.ws_silence, sink.send(Message::Text(text))).await;
+                    let sent = tokio::time::timeout(net.ws_silence, send_queued(&mut sink, text, &mut feed)).await;
                     if !matches!(sent, Ok(Ok(()))) {
                         break;
                     }
@@ -369,6 +377,24 @@ async fn serve(
     let _ = handle.send(gone).await;
 }
 
+/// The most queued messages written to a socket with one flush.
+const FRAMES_PER_FLUSH: usize = 16;
+
+/// Sends `first` and whatever else is already queued for this connection (an acknowledgement
+/// and the view after it, say) with one flush: one write to the socket, not one a message.
+async fn send_queued(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    first: Utf8Bytes,
+    feed: &mut Feed,
+) -> Result<(), axum::Error> {
+    sink.feed(Message::Text(first)).await?;
+    for _ in 1..FRAMES_PER_FLUSH {
+        let Some(more) = feed.ready() else { break };
+        sink.feed(Message::Text(more)).await?;
+    }
+    sink.flush().await
+}
+
 /// Where a connection's messages come from: a seat's own queue (every message, in order), or
 /// the watchers' shared latest view.
 enum Feed {
@@ -446,6 +472,15 @@ impl Feed {
                 *due = None;
                 Some(rx.borrow_and_update().clone())
             }
+        }
+    }
+
+    /// A seat's next message if it is queued already (a watcher only ever takes the latest
+    /// view, after its wait).
+    fn ready(&mut self) -> Option<Utf8Bytes> {
+        match self {
+            Feed::Seat(rx) => rx.try_recv().ok(),
+            Feed::Watcher { .. } => None,
         }
     }
 
