@@ -89,9 +89,11 @@ impl Cluster {
                 config.process
             ));
         }
-        let nats = Client::connect(&config.nats_url, &config.process)
-            .await
-            .map_err(|e| format!("NATS: {e}"))?;
+        // A NATS server that is not up yet is waited for, not fatal: processes and NATS may be
+        // started in any order. Until it answers, this process says so on `/api/health` and
+        // acts for no game (the link is down, below).
+        let nats =
+            Client::start(&config.nats_url, &config.process).map_err(|e| format!("NATS: {e}"))?;
         let (fences, lost) = Fences::new(&config.process);
         store.fence_with(fences.clone());
         let routes = Arc::new(Routes::default());

@@ -258,6 +258,30 @@ impl Client {
     /// sent INFO and answered CONNECT + PING with PONG; a `-ERR` instead (such as
     /// `Authorization Violation`) is the error. Needs a tokio runtime (with time and I/O).
     pub async fn connect(url: &str, name: &str) -> Result<Client, NatsError> {
+        let (client, first) = Client::spawn(url, name, true)?;
+        match first.expect("asked for").await {
+            Ok(Ok(())) => Ok(client),
+            Ok(Err(err)) => Err(err),
+            Err(_) => Err(NatsError::Closed),
+        }
+    }
+
+    /// Like [`Client::connect`], but returns at once, connected or not: a server that is not
+    /// there yet (or refuses this client) is tried again and again, as after a lost connection,
+    /// and [`Client::state`] says how it stands. Subscriptions made meanwhile are sent once
+    /// connected. Only a malformed `url` is an error.
+    pub fn start(url: &str, name: &str) -> Result<Client, NatsError> {
+        Ok(Client::spawn(url, name, false)?.0)
+    }
+
+    /// The client and its supervising task; with `report_first`, the receiver of the first
+    /// connection's outcome (after which a failure ends the task).
+    #[allow(clippy::type_complexity)]
+    fn spawn(
+        url: &str,
+        name: &str,
+        report_first: bool,
+    ) -> Result<(Client, Option<oneshot::Receiver<Result<(), NatsError>>>), NatsError> {
         let address = ServerAddress::parse(url)?;
         let (state, _) = watch::channel(ConnState::Disconnected {
             since: Instant::now(),
@@ -283,18 +307,21 @@ impl Client {
             }),
         });
         let (shutdown_tx, shutdown_rx) = watch::channel(());
-        let (first_tx, first_rx) = oneshot::channel();
+        let (first_tx, first_rx) = match report_first {
+            true => {
+                let (tx, rx) = oneshot::channel();
+                (Some(tx), Some(rx))
+            }
+            false => (None, None),
+        };
         tokio::spawn(supervise(Arc::clone(&shared), shutdown_rx, first_tx));
-        match first_rx.await {
-            Ok(Ok(())) => Ok(Client {
-                handle: Arc::new(Handle {
-                    shared,
-                    _shutdown: shutdown_tx,
-                }),
+        let client = Client {
+            handle: Arc::new(Handle {
+                shared,
+                _shutdown: shutdown_tx,
             }),
-            Ok(Err(err)) => Err(err),
-            Err(_) => Err(NatsError::Closed),
-        }
+        };
+        Ok((client, first_rx))
     }
 
     /// Publishes `payload` on `subject` (no wildcards). Refused at once, never queued, when
@@ -493,10 +520,10 @@ enum Ended {
 async fn supervise(
     shared: Arc<Shared>,
     shutdown: watch::Receiver<()>,
-    first: oneshot::Sender<Result<(), NatsError>>,
+    mut first: Option<oneshot::Sender<Result<(), NatsError>>>,
 ) {
-    let mut first = Some(first);
     let mut wait = RETRY_FIRST;
+    let mut ever_connected = false;
     loop {
         match connection(&shared, shutdown.clone(), &mut first).await {
             Ended::Shutdown => break,
@@ -510,6 +537,9 @@ async fn supervise(
                 if connected {
                     tracing::warn!(server = %shared.address.addr, %reason, "NATS connection lost; reconnecting");
                     wait = RETRY_FIRST;
+                    ever_connected = true;
+                } else if !ever_connected && wait == RETRY_FIRST {
+                    tracing::warn!(server = %shared.address.addr, %reason, "NATS is not reachable yet; trying again");
                 } else {
                     tracing::debug!(server = %shared.address.addr, %reason, "NATS reconnection failed");
                 }

@@ -332,6 +332,42 @@ async fn an_outage_is_seen_refused_and_healed_with_subscriptions_renewed() {
 }
 
 #[tokio::test]
+async fn a_client_started_before_its_server_connects_when_the_server_comes() {
+    let Some(mut server) = NatsServer::start() else {
+        return;
+    };
+    server.stop();
+    // Only a malformed address is refused at once.
+    let err = Client::start("tls://127.0.0.1:4222", "x").unwrap_err();
+    assert!(err.to_string().contains("TLS is not supported"), "{err}");
+    let early = Client::start(&server.url(), "early").unwrap();
+    let mut sub = early.subscribe("lobby.seeks").unwrap();
+    // It says why once its first try has failed.
+    let (state, _) = wait_for_state(
+        &early,
+        |s| matches!(s, ConnState::Disconnected { reason, .. } if reason != "connecting"),
+    )
+    .await;
+    let ConnState::Disconnected { reason, .. } = state else {
+        unreachable!()
+    };
+    assert!(reason.contains(&server.port().to_string()), "{reason}");
+    assert!(matches!(
+        early.publish("lobby.seeks", "too soon"),
+        Err(NatsError::Disconnected { .. })
+    ));
+
+    server.restart();
+    let (_, took) = wait_for_state(&early, |s| s == &ConnState::Connected).await;
+    eprintln!("the early client connected {took:?} after the server started");
+    early.flush().await.unwrap();
+    // The subscription made before the server was there is in place.
+    let late = connect(&server, "late").await;
+    late.publish("lobby.seeks", "hello").unwrap();
+    assert_eq!(next(&mut sub).await.payload, "hello");
+}
+
+#[tokio::test]
 async fn a_silent_server_is_noticed_by_its_missing_pongs() {
     // A fake server that answers the handshake and then says nothing, with the socket open.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -217,7 +217,7 @@ pub async fn start(config: ServeConfig) -> Result<RunningServer, ServerError> {
         // read again from the database.
         let (mut state, lobby) = (c.nats.state(), lobby.clone());
         tokio::spawn(async move {
-            let mut was_up = true;
+            let mut was_up = matches!(*state.borrow(), tilebag_nats::ConnState::Connected);
             while state.changed().await.is_ok() {
                 let up = matches!(
                     *state.borrow_and_update(),

@@ -172,3 +172,52 @@ async fn two_processes_ride_out_nats_then_postgres_going_away() {
     beta.shutdown().await;
     shared.drop().await;
 }
+
+/// Processes and NATS may be started in any order: a process started while NATS is not up
+/// yet starts, says so on `/api/health` (503) and refuses games as unavailable, and joins the
+/// service once NATS answers; a game then plays across it and a process started later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_process_started_before_nats_joins_the_service_once_nats_is_up() {
+    let Some(mut shared) = Shared::start("started-before-nats").await else {
+        return;
+    };
+    shared.nats.stop();
+    let alpha = shared.serve("alpha", WORDS).await;
+    let said = until_health(alpha.addr(), 503).await;
+    assert_eq!(said["nats"]["ok"], false, "{said}");
+    let r = http(
+        alpha.addr(),
+        "POST",
+        "/api/games",
+        Some(json!({"players": ["Ann", "Bob"]}).to_string().as_bytes()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        r.status,
+        503,
+        "a game made while NATS is away: {}",
+        r.text()
+    );
+
+    shared.nats.restart();
+    let back = Instant::now();
+    until_health(alpha.addr(), 200).await;
+    println!("alpha ready {:?} after NATS started", back.elapsed());
+    let beta = shared.serve("beta", WORDS).await;
+    until_health(beta.addr(), 200).await;
+    let created = create(alpha.addr(), json!({"players": ["Ann", "Bob"], "seed": 7})).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap().to_string();
+    // Ann on alpha (which runs the game), Bob on beta: every move crosses NATS.
+    let ann = Conn::open(alpha.addr(), &path(0)).await;
+    let bob = Conn::open(beta.addr(), &path(1)).await;
+    let mut t = Table::of(alpha.addr(), &id, vec![ann, bob], None);
+    t.seats[0].wait_started().await;
+    t.ok(0, json!({"type": "pass"})).await;
+    t.ok(1, json!({"type": "pass"})).await;
+    assert_eq!(t.view(0)["to_move"], 0);
+    alpha.shutdown().await;
+    beta.shutdown().await;
+    shared.drop().await;
+}

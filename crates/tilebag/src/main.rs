@@ -129,7 +129,9 @@ enum Command {
         /// database they share. Each live game is run by one process at a time (a lease in
         /// the database, renewed every second; a process that dies has its games taken over
         /// by the others within a few seconds); a client may reach any process. Give each
-        /// process its own `--process-name`. Without it, one process runs every game.
+        /// process its own `--process-name`. NATS may come up after the process: until it
+        /// answers, the process refuses games and `/api/health` says why. Without it, one
+        /// process runs every game.
         #[arg(long, value_name = "URL", env = "TILEBAG_NATS")]
         nats: Option<String>,
         /// Games created from the lobby or the API that have not started yet, at most; past it
