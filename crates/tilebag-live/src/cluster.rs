@@ -33,6 +33,8 @@ pub const RENEW_EVERY: Duration = Duration::from_millis(1000);
 /// A game just created is its creator's to take first: a live game with no lease is nobody's
 /// only this long after its creation.
 pub const ORPHAN_GRACE: Duration = Duration::from_secs(10);
+/// How long a starting process waits for NATS before it serves without it (saying so).
+const FIRST_CONNECTION_WAIT: Duration = Duration::from_secs(3);
 
 /// How this process joins the others.
 #[derive(Debug, Clone)]
@@ -94,6 +96,19 @@ impl Cluster {
         // acts for no game (the link is down, below).
         let nats =
             Client::start(&config.nats_url, &config.process).map_err(|e| format!("NATS: {e}"))?;
+        // A NATS server that is there is connected to before the process serves anything.
+        let mut first = nats.state();
+        let connected = tokio::time::timeout(
+            FIRST_CONNECTION_WAIT,
+            first.wait_for(|s| *s == ConnState::Connected),
+        )
+        .await;
+        if !matches!(connected, Ok(Ok(_))) {
+            tracing::warn!(
+                "NATS did not answer within {FIRST_CONNECTION_WAIT:?}: serving, and refusing \
+                 games until it does"
+            );
+        }
         let (fences, lost) = Fences::new(&config.process);
         store.fence_with(fences.clone());
         let routes = Arc::new(Routes::default());
