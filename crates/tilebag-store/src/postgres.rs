@@ -32,10 +32,10 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_postgres::error::SqlState;
-use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Config, NoTls, Row};
 
 mod accounts;
+mod appends;
 mod chat;
 mod game_seats;
 mod leases;
@@ -56,6 +56,8 @@ pub struct PostgresStore {
     pool: Pool<Manager>,
     /// Why the pool last failed to open a connection (for the refusal's message).
     last_connect_error: Arc<Mutex<Option<String>>>,
+    /// Events waiting to be appended together (`postgres/appends.rs`).
+    appends: appends::Appends,
 }
 
 /// Opens tokio-postgres connections for the pool.
@@ -193,6 +195,7 @@ impl PostgresStore {
         let store = PostgresStore {
             pool,
             last_connect_error: last,
+            appends: appends::Appends::default(),
         };
         // On a connection of its own (a transaction is never left open on a pooled one).
         let mut client = store.dedicated().await?;
@@ -319,7 +322,8 @@ impl PostgresStore {
     }
 
     /// Appends an event (and marks the game ended with `ended`), only while `fence` holds the
-    /// game's lease when one is given (see `leases.rs`).
+    /// game's lease when one is given (see `leases.rs`); together with the events other games
+    /// append meanwhile (`postgres/appends.rs`).
     pub(crate) async fn append(
         &self,
         game_id: &str,
@@ -327,73 +331,16 @@ impl PostgresStore {
         ended: Option<&str>,
         fence: Option<&super::Fence>,
     ) -> Result<(), StoreError> {
-        let json = encode_event(&ev.event);
-        let seq = ev.seq as i64;
-        let json = json.as_str();
-        let owner = fence.map(|f| f.owner.as_str());
-        let generation = fence.map(|f| f.generation as i64);
-        let (owner, generation) = (&owner, &generation);
-        // One statement: the event and (when the game ends) its result, atomically. The
-        // primary key (game, seq) makes it idempotent: if the row is there already (the
-        // first attempt committed but its answer was lost), `stored` holds it (the main
-        // query sees the table as it was before the statement) and nothing is written.
-        // With a fence, `lease` locks the game's lease row and the event is written only if
-        // the lease still has this owner and generation; a process taking the lease waits for
-        // this statement to commit (see `leases.rs`).
-        // Typed parameters: parse, bind and execute go in one round trip (no separate
-        // prepare), so the statement is out as soon as it is sent.
-        let (inserted, stored, fenced) = self
-            .run(true, |c| async move {
-                let row = c
-                    .query_typed_one(
-                        "WITH lease AS (UPDATE game_leases SET generation = generation \
-                                        WHERE game_id = $1 AND owner = $7 AND generation = $8 \
-                                        RETURNING 1), \
-                              ins AS (INSERT INTO events (game_id, seq, at_ms, wall_ms, event_json) \
-                                      SELECT $1, $2, $3, $4, $5 \
-                                      WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM lease) \
-                                      ON CONFLICT (game_id, seq) DO NOTHING RETURNING 1), \
-                              upd AS (UPDATE games SET status = 'ended', result_json = $6, \
-                                      ended_at_ms = $4 \
-                                      WHERE id = $1 AND $6::text IS NOT NULL \
-                                      AND EXISTS (SELECT 1 FROM ins)) \
-                         SELECT (SELECT count(*) FROM ins), \
-                                (SELECT event_json FROM events WHERE game_id = $1 AND seq = $2), \
-                                $7::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM lease)",
-                        &[
-                            (&game_id, Type::TEXT),
-                            (&seq, Type::INT8),
-                            (&ev.event.at_ms, Type::INT8),
-                            (&ev.wall_ms, Type::INT8),
-                            (&json, Type::TEXT),
-                            (&ended, Type::TEXT),
-                            (owner, Type::TEXT),
-                            (generation, Type::INT8),
-                        ],
-                    )
-                    .await?;
-                Ok((
-                    row.get::<_, i64>(0),
-                    row.get::<_, Option<String>>(1),
-                    row.get::<_, bool>(2),
-                ))
-            })
-            .await?;
-        match (inserted, stored, fence) {
-            (_, _, Some(f)) if fenced => Err(StoreError::Fenced {
-                game: game_id.to_string(),
-                generation: f.generation,
-            }),
-            (1, _, _) => Ok(()),
-            (_, Some(s), _) if s == json => Ok(()),
-            (_, Some(_), _) => Err(StoreError::Other(format!(
-                "event {seq} of game {game_id} is stored already with other content \
-                 (is another server playing this game?)"
-            ))),
-            (_, None, _) => Err(StoreError::Other(format!(
-                "event {seq} of game {game_id} was neither stored nor found"
-            ))),
-        }
+        self.append_grouped(appends::Row {
+            game_id: game_id.to_string(),
+            seq: ev.seq as i64,
+            at_ms: ev.event.at_ms,
+            wall_ms: ev.wall_ms,
+            json: encode_event(&ev.event),
+            ended: ended.map(str::to_string),
+            fence: fence.cloned(),
+        })
+        .await
     }
 
     async fn events(&self, id: &str) -> Result<Vec<StoredEvent>, StoreError> {

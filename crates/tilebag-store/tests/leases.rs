@@ -199,3 +199,108 @@ async fn postgres_games_nobody_runs_are_found_and_processes_beat() {
     assert_eq!(leases.forget_processes(10).await.unwrap(), 1);
     pg.drop().await;
 }
+
+/// Many games appending at once are written together (group commit, `postgres/appends.rs`),
+/// and each append still gets its own answer: the lease holder's events are stored, an event
+/// fenced off by a lost lease is refused for its game alone, a repeat of a stored event is
+/// taken as stored, and one that contradicts it is refused by name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_appends_at_once_are_written_together_each_with_its_own_answer() {
+    let Some((pg, s)) = open("appends_at_once").await else {
+        return;
+    };
+    let leases = s.leases().expect("PostgreSQL keeps leases");
+    let now = tilebag_store::wall_ms();
+    // Games a0..a119 are A's; b0..b29 are B's (A's old lease on them was taken).
+    for i in 0..120 {
+        let id = format!("a{i}");
+        live_game(&*s, &id, now).await;
+        assert_eq!(leases.claim(&id, "A", 60_000).await.unwrap(), Some(1));
+    }
+    for i in 0..30 {
+        let id = format!("b{i}");
+        live_game(&*s, &id, now).await;
+        assert_eq!(leases.claim(&id, "A", 1).await.unwrap(), Some(1));
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        assert_eq!(leases.claim(&id, "B", 60_000).await.unwrap(), Some(2));
+    }
+    // A's first events, all at once, each with A's fence (generation 1).
+    let mut writes = Vec::new();
+    for id in (0..120)
+        .map(|i| format!("a{i}"))
+        .chain((0..30).map(|i| format!("b{i}")))
+    {
+        let s = s.clone();
+        writes.push(tokio::spawn(async move {
+            let r = s
+                .leases()
+                .unwrap()
+                .append_event_fenced(&id, &pass(0, 0), None, &fence("A", 1))
+                .await;
+            (id, r)
+        }));
+    }
+    for w in writes {
+        let (id, r) = w.await.unwrap();
+        if id.starts_with('a') {
+            assert!(r.is_ok(), "{id}: {r:?}");
+        } else {
+            assert!(
+                matches!(r, Err(StoreError::Fenced { ref game, generation: 1 }) if *game == id),
+                "{id}: {r:?}"
+            );
+        }
+    }
+    // Again at once: A's second events, the same first events repeated (a retry whose answer
+    // was lost), and a first event that says something else.
+    let mut writes = Vec::new();
+    for i in 0..120 {
+        let s = s.clone();
+        let id = format!("a{i}");
+        writes.push(tokio::spawn(async move {
+            let (seq, ev) = match i % 3 {
+                0 => (1, pass(1, 1)),
+                1 => (0, pass(0, 0)),
+                _ => {
+                    let mut other = pass(0, 0);
+                    other.event.at_ms += 1;
+                    (0, other)
+                }
+            };
+            let r = s
+                .leases()
+                .unwrap()
+                .append_event_fenced(&id, &ev, None, &fence("A", 1))
+                .await;
+            (i, seq, r)
+        }));
+    }
+    for w in writes {
+        let (i, seq, r) = w.await.unwrap();
+        match i % 3 {
+            0 | 1 => assert!(r.is_ok(), "a{i} event {seq}: {r:?}"),
+            _ => {
+                let e = r.unwrap_err().to_string();
+                assert!(
+                    e.contains(&format!("event 0 of game a{i} is stored already")),
+                    "{e}"
+                );
+            }
+        }
+    }
+    for i in 0..120 {
+        let (_, events) = s.load_game(&format!("a{i}")).await.unwrap().unwrap();
+        let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+        let want: &[u64] = if i % 3 == 0 { &[0, 1] } else { &[0] };
+        assert_eq!(seqs, want, "a{i}");
+        assert_eq!(
+            events[0].event.at_ms, 1000,
+            "a{i} keeps its first event as it was"
+        );
+    }
+    for i in 0..30 {
+        let (_, events) = s.load_game(&format!("b{i}")).await.unwrap().unwrap();
+        assert!(events.is_empty(), "b{i}: nothing written past the lease");
+    }
+    pg.drop().await;
+}

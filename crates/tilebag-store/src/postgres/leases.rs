@@ -123,11 +123,16 @@ impl LeaseStore for PostgresStore {
             let rows = self
                 .run(true, |c| async move {
                     c.query(
-                        "UPDATE game_leases AS l \
+                        // The rows are locked in the order of their games, as a batch of
+                        // appends locks them (`appends.rs`): neither waits on the other in a
+                        // circle.
+                        "WITH mine AS (SELECT l.game_id FROM game_leases l \
+                                       JOIN UNNEST($2::text[], $3::bigint[]) AS v(id, generation) \
+                                       ON l.game_id = v.id AND l.generation = v.generation \
+                                       WHERE l.owner = $1 ORDER BY l.game_id FOR UPDATE OF l) \
+                         UPDATE game_leases AS l \
                          SET expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond' \
-                         FROM UNNEST($2::text[], $3::bigint[]) AS v(id, generation) \
-                         WHERE l.game_id = v.id AND l.generation = v.generation \
-                         AND l.owner = $1 RETURNING l.game_id",
+                         FROM mine WHERE l.game_id = mine.game_id RETURNING l.game_id",
                         &[&owner, ids, gens, ttl],
                     )
                     .await
