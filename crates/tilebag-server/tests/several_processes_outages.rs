@@ -81,6 +81,19 @@ async fn pass_until_acknowledged(t: &mut Table, seat: usize) -> Duration {
     }
 }
 
+/// A game made on `ann_on`, which runs it, with Ann's seat open there and Bob's on `bob_on`
+/// (each of Bob's moves crosses NATS), started: its table and what its creation answered.
+async fn game_across(ann_on: SocketAddr, bob_on: SocketAddr, seed: u64) -> (Table, Value) {
+    let created = create(ann_on, json!({"players": ["Ann", "Bob"], "seed": seed})).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap().to_string();
+    let ann = Conn::open(ann_on, &path(0)).await;
+    let bob = Conn::open(bob_on, &path(1)).await;
+    let mut t = Table::of(ann_on, &id, vec![ann, bob], None);
+    t.seats[0].wait_started().await;
+    (t, created)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_processes_ride_out_nats_then_postgres_going_away() {
     let Some(mut shared) = Shared::start("outages").await else {
@@ -97,13 +110,9 @@ async fn two_processes_ride_out_nats_then_postgres_going_away() {
     };
     let alpha = serve("alpha").await.unwrap();
     let beta = serve("beta").await.unwrap();
-    let created = create(alpha.addr(), json!({"players": ["Ann", "Bob"], "seed": 33})).await;
+    let (mut t, created) = game_across(alpha.addr(), beta.addr(), 33).await;
     let id = created["id"].as_str().unwrap().to_string();
     let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap().to_string();
-    let ann = Conn::open(alpha.addr(), &path(0)).await;
-    let bob = Conn::open(beta.addr(), &path(1)).await;
-    let mut t = Table::of(alpha.addr(), &id, vec![ann, bob], None);
-    t.seats[0].wait_started().await;
     // Ann (on alpha, which runs the game) and Bob (on beta) pass in turn; Ann is to move.
     t.ok(0, json!({"type": "pass"})).await;
     t.ok(1, json!({"type": "pass"})).await;
@@ -206,14 +215,7 @@ async fn a_process_started_before_nats_joins_the_service_once_nats_is_up() {
     println!("alpha ready {:?} after NATS started", back.elapsed());
     let beta = shared.serve("beta", WORDS).await;
     until_health(beta.addr(), 200).await;
-    let created = create(alpha.addr(), json!({"players": ["Ann", "Bob"], "seed": 7})).await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap().to_string();
-    // Ann on alpha (which runs the game), Bob on beta: every move crosses NATS.
-    let ann = Conn::open(alpha.addr(), &path(0)).await;
-    let bob = Conn::open(beta.addr(), &path(1)).await;
-    let mut t = Table::of(alpha.addr(), &id, vec![ann, bob], None);
-    t.seats[0].wait_started().await;
+    let (mut t, _) = game_across(alpha.addr(), beta.addr(), 7).await;
     t.ok(0, json!({"type": "pass"})).await;
     t.ok(1, json!({"type": "pass"})).await;
     assert_eq!(t.view(0)["to_move"], 0);
