@@ -755,7 +755,12 @@ impl Hub {
                 return Err(e.into());
             }
         };
-        let mut notes = leases.notes(id).await.unwrap_or_default();
+        // Only a takeover writes notes, so a game's first owner has none to read.
+        let mut notes = if generation > 1 {
+            leases.notes(id).await.unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         if let Some(last) = before.filter(|b| generation > 1 && b.generation + 1 == generation) {
             c.takeovers.fetch_add(1, Ordering::Relaxed);
             tracing::warn!(game = %id, generation, from = %last.owner, "took over a game whose owner stopped renewing");

@@ -258,8 +258,9 @@ impl Client {
     /// sent INFO and answered CONNECT + PING with PONG; a `-ERR` instead (such as
     /// `Authorization Violation`) is the error. Needs a tokio runtime (with time and I/O).
     pub async fn connect(url: &str, name: &str) -> Result<Client, NatsError> {
-        let (client, first) = Client::spawn(url, name, true)?;
-        match first.expect("asked for").await {
+        let (first_tx, first) = oneshot::channel();
+        let client = Client::spawn(url, name, Some(first_tx))?;
+        match first.await {
             Ok(Ok(())) => Ok(client),
             Ok(Err(err)) => Err(err),
             Err(_) => Err(NatsError::Closed),
@@ -271,17 +272,16 @@ impl Client {
     /// and [`Client::state`] says how it stands. Subscriptions made meanwhile are sent once
     /// connected. Only a malformed `url` is an error.
     pub fn start(url: &str, name: &str) -> Result<Client, NatsError> {
-        Ok(Client::spawn(url, name, false)?.0)
+        Client::spawn(url, name, None)
     }
 
-    /// The client and its supervising task; with `report_first`, the receiver of the first
-    /// connection's outcome (after which a failure ends the task).
-    #[allow(clippy::type_complexity)]
+    /// The client and its supervising task; told the first connection's outcome on `first`
+    /// when given (after which a failure ends the task).
     fn spawn(
         url: &str,
         name: &str,
-        report_first: bool,
-    ) -> Result<(Client, Option<oneshot::Receiver<Result<(), NatsError>>>), NatsError> {
+        first: Option<oneshot::Sender<Result<(), NatsError>>>,
+    ) -> Result<Client, NatsError> {
         let address = ServerAddress::parse(url)?;
         let (state, _) = watch::channel(ConnState::Disconnected {
             since: Instant::now(),
@@ -307,21 +307,13 @@ impl Client {
             }),
         });
         let (shutdown_tx, shutdown_rx) = watch::channel(());
-        let (first_tx, first_rx) = match report_first {
-            true => {
-                let (tx, rx) = oneshot::channel();
-                (Some(tx), Some(rx))
-            }
-            false => (None, None),
-        };
-        tokio::spawn(supervise(Arc::clone(&shared), shutdown_rx, first_tx));
-        let client = Client {
+        tokio::spawn(supervise(Arc::clone(&shared), shutdown_rx, first));
+        Ok(Client {
             handle: Arc::new(Handle {
                 shared,
                 _shutdown: shutdown_tx,
             }),
-        };
-        Ok((client, first_rx))
+        })
     }
 
     /// Publishes `payload` on `subject` (no wildcards). Refused at once, never queued, when

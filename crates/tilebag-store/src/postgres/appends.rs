@@ -17,7 +17,6 @@ use super::PostgresStore;
 use crate::{Fence, StoreError};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::task::Poll;
 use tokio::sync::{oneshot, Notify};
@@ -47,9 +46,16 @@ struct Pending {
 /// The appends waiting to be written, and the slots of the batches out.
 #[derive(Default)]
 pub(super) struct Appends {
-    queue: Mutex<Vec<Pending>>,
-    writers: AtomicUsize,
+    state: Mutex<Queue>,
     freed: Notify,
+}
+
+/// Under one lock, so that a writer giving its slot back and an append finding none never
+/// miss each other.
+#[derive(Default)]
+struct Queue {
+    pending: Vec<Pending>,
+    writers: usize,
 }
 
 /// A writer's slot, given back when dropped; the waiting appends are told if any is still
@@ -58,8 +64,11 @@ struct Slot<'a>(&'a Appends);
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
-        self.0.writers.fetch_sub(1, Ordering::AcqRel);
-        let queued = !self.0.queue.lock().expect("appends lock").is_empty();
+        let queued = {
+            let mut q = self.0.queue();
+            q.writers -= 1;
+            !q.pending.is_empty()
+        };
         if queued {
             self.0.freed.notify_waiters();
         }
@@ -67,26 +76,23 @@ impl Drop for Slot<'_> {
 }
 
 impl Appends {
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.state.lock().expect("appends lock")
+    }
+
     fn slot(&self) -> Option<Slot<'_>> {
-        let mut n = self.writers.load(Ordering::Acquire);
-        loop {
-            if n >= MAX_WRITERS {
-                return None;
-            }
-            match self
-                .writers
-                .compare_exchange(n, n + 1, Ordering::AcqRel, Ordering::Acquire)
-            {
-                Ok(_) => return Some(Slot(self)),
-                Err(now) => n = now,
-            }
+        let mut q = self.queue();
+        if q.writers >= MAX_WRITERS {
+            return None;
         }
+        q.writers += 1;
+        Some(Slot(self))
     }
 
     fn take(&self) -> Vec<Pending> {
-        let mut q = self.queue.lock().expect("appends lock");
-        let n = q.len().min(MAX_ROWS);
-        q.drain(..n).collect()
+        let mut q = self.queue();
+        let n = q.pending.len().min(MAX_ROWS);
+        q.pending.drain(..n).collect()
     }
 }
 
@@ -101,11 +107,7 @@ impl PostgresStore {
     /// Appends `row` with the others queued meanwhile; its own answer.
     pub(super) async fn append_grouped(&self, row: Row) -> Result<(), StoreError> {
         let (reply, mut answer) = oneshot::channel();
-        self.appends
-            .queue
-            .lock()
-            .expect("appends lock")
-            .push(Pending { row, reply });
+        self.appends.queue().pending.push(Pending { row, reply });
         loop {
             // Listening before looking for a slot: a slot freed in between is not missed.
             let mut freed = std::pin::pin!(self.appends.freed.notified());
@@ -233,9 +235,8 @@ impl PostgresStore {
     /// the leases locked in the order of their games.
     async fn append_many(&self, batch: &[Pending]) -> Result<Vec<Outcome>, StoreError> {
         let k: Vec<i32> = (0..batch.len() as i32).collect();
-        let col = |f: &dyn Fn(&Row) -> String| batch.iter().map(|p| f(&p.row)).collect::<Vec<_>>();
-        let ids = col(&|r| r.game_id.clone());
-        let jsons = col(&|r| r.json.clone());
+        let ids: Vec<&str> = batch.iter().map(|p| p.row.game_id.as_str()).collect();
+        let jsons: Vec<&str> = batch.iter().map(|p| p.row.json.as_str()).collect();
         let seqs: Vec<i64> = batch.iter().map(|p| p.row.seq).collect();
         let ats: Vec<i64> = batch.iter().map(|p| p.row.at_ms).collect();
         let walls: Vec<i64> = batch.iter().map(|p| p.row.wall_ms).collect();
