@@ -24,7 +24,7 @@
 
 use crate::game_handle::{Command, GameHandle};
 use crate::protocol::ClientMessage;
-use crate::view::Audience;
+use crate::view::{Audience, SheetFeed};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -424,7 +424,7 @@ impl BotActor {
             let (out, mut rx) = mpsc::channel(64);
             let conn = match self
                 .handle
-                .connect(Audience::Seat(self.bot.seat), out)
+                .connect(Audience::Seat(self.bot.seat), SheetFeed::NewLines, out)
                 .await
             {
                 Ok(c) => c,

@@ -6,7 +6,7 @@
 use crate::clock::GameClock;
 use crate::meta::GameMeta;
 use crate::protocol::{ClientMessage, ErrorCode};
-use crate::view::{Audience, ObserverView, ResultView};
+use crate::view::{Audience, ObserverView, ResultView, SheetFeed};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::Value;
@@ -55,6 +55,8 @@ pub struct Snapshot {
 pub enum Command {
     Connect {
         audience: Audience,
+        /// How the connection takes the score sheet.
+        sheet: SheetFeed,
         out: mpsc::Sender<Utf8Bytes>,
         reply: oneshot::Sender<u64>,
     },
@@ -133,11 +135,13 @@ impl GameHandle {
     pub async fn connect(
         &self,
         audience: Audience,
+        sheet: SheetFeed,
         out: mpsc::Sender<Utf8Bytes>,
     ) -> Result<u64, HubError> {
         let (reply, rx) = oneshot::channel();
         self.send(Command::Connect {
             audience,
+            sheet,
             out,
             reply,
         })

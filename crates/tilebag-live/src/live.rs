@@ -31,7 +31,10 @@ use crate::metrics::Metrics;
 use crate::protocol::{ack_text, error_text, ClientMessage, ErrorCode};
 use crate::quota::{WaitingGames, WaitingRefusal, WaitingSlot};
 use crate::server_error::ServerError;
-use crate::view::{observer_view, result_view, Audience, Moment, ResultView, StateTexts, ViewText};
+use crate::view::{
+    observer_view, result_view, Audience, Moment, ResultView, SheetFeed, SheetMark, StateTexts,
+    ViewText,
+};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::Value;
@@ -1187,6 +1190,9 @@ fn summary(game: &Game, seq: u64) -> Summary {
 struct Sub {
     audience: Audience,
     out: mpsc::Sender<Utf8Bytes>,
+    /// How it takes the score sheet, and what it has of it.
+    sheet: SheetFeed,
+    has: Option<SheetMark>,
 }
 
 enum Failure {
@@ -1399,6 +1405,7 @@ impl GameTask {
         match cmd {
             Command::Connect {
                 audience,
+                sheet,
                 out,
                 reply,
             } => {
@@ -1416,9 +1423,15 @@ impl GameTask {
                         self.start_on_arrival().await;
                     }
                 }
-                let text = self.state_for(audience, &[]);
+                let (text, has) = self.whole_state(audience, sheet);
                 if out.try_send(text).is_ok() {
-                    self.subs.insert(conn, Sub { audience, out });
+                    let sub = Sub {
+                        audience,
+                        out,
+                        sheet,
+                        has,
+                    };
+                    self.subs.insert(conn, sub);
                 }
                 let _ = reply.send(conn);
             }
@@ -1437,7 +1450,11 @@ impl GameTask {
             } => self.act(conn, seat, id, message).await,
             Command::Refresh { conn, audience } => {
                 self.fire_due().await;
-                let text = self.state_for(audience, &[]);
+                let sheet = self.subs.get(&conn).map_or(SheetFeed::Whole, |s| s.sheet);
+                let (text, has) = self.whole_state(audience, sheet);
+                if let Some(sub) = self.subs.get_mut(&conn) {
+                    sub.has = has;
+                }
                 self.send_to(conn, text);
             }
             Command::Snapshot { reply } => {
@@ -1699,8 +1716,8 @@ impl GameTask {
                 // The first accepted action starts a waiting game (at game time 0); the event
                 // just stored makes the start durable.
                 self.start_clock();
-                self.send_to(conn, ack_text(id.as_ref(), &effects, self.seq).into());
-                self.broadcast(&effects);
+                let ack = ack_text(id.as_ref(), &effects, self.seq).into();
+                self.broadcast_after(&effects, Some((conn, ack)));
             }
             Err(Failure::Game(e)) => {
                 let code = game_error_code(&e);
@@ -1929,6 +1946,24 @@ impl GameTask {
             .into()
     }
 
+    /// The view now with the whole score sheet, for a connection fed `sheet`, and what such a
+    /// connection then has of the sheet.
+    fn whole_state(
+        &mut self,
+        audience: Audience,
+        sheet: SheetFeed,
+    ) -> (Utf8Bytes, Option<SheetMark>) {
+        let now = self.moment();
+        let mut texts = StateTexts::new(&self.game, &self.meta, now, &[], &mut self.sheet);
+        match sheet {
+            SheetFeed::Whole => (texts.text(audience).into(), None),
+            SheetFeed::NewLines => {
+                let text = texts.text_from(audience, 0).into();
+                (text, Some(texts.mark()))
+            }
+        }
+    }
+
     fn send_to(&mut self, conn: u64, text: Utf8Bytes) {
         let dead = match self.subs.get(&conn) {
             Some(sub) => sub.out.try_send(text).is_err(),
@@ -1996,6 +2031,13 @@ impl GameTask {
     /// Send every subscriber the new view, built once per audience (and what all audiences
     /// share, once); the watchers get theirs last, as one shared latest view.
     fn broadcast(&mut self, effects: &[Effect]) {
+        self.broadcast_after(effects, None);
+    }
+
+    /// [`Self::broadcast`], with the acknowledgement of the action that made the change queued
+    /// for its connection (`acked`) just before that connection's view: the two are built
+    /// first and queued back to back, so the connection writes them to its socket together.
+    fn broadcast_after(&mut self, effects: &[Effect], acked: Option<(u64, Utf8Bytes)>) {
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
         let watched = self.watchers.receiver_count() > 0;
         if self.subs.is_empty() && !watched {
@@ -2003,25 +2045,62 @@ impl GameTask {
         }
         let now = self.moment();
         let mut texts = StateTexts::new(&self.game, &self.meta, now, effects, &mut self.sheet);
-        // Seat 0, seat 1, the observers.
-        let mut built: [Option<Utf8Bytes>; 3] = [None, None, None];
-        let slot = |a: Audience| match a {
-            Audience::Seat(s) => s.min(1),
-            Audience::Observer => 2,
+        // Each text once: by audience (seat 0, seat 1, the observers) and the first score-sheet
+        // line it holds (none: the whole sheet).
+        let mut built: Vec<((usize, Option<usize>), Utf8Bytes)> = Vec::with_capacity(3);
+        let mut text_for = |texts: &mut StateTexts, audience: Audience, from: Option<usize>| {
+            let key = (
+                match audience {
+                    Audience::Seat(s) => s.min(1),
+                    Audience::Observer => 2,
+                },
+                from,
+            );
+            if let Some((_, t)) = built.iter().find(|(k, _)| *k == key) {
+                return t.clone();
+            }
+            let t: Utf8Bytes = match from {
+                None => texts.text(audience),
+                Some(from) => texts.text_from(audience, from),
+            }
+            .into();
+            built.push((key, t.clone()));
+            t
         };
+        let mark = texts.mark();
         let mut dead = Vec::new();
-        for (&conn, sub) in &self.subs {
-            let text = built[slot(sub.audience)]
-                .get_or_insert_with(|| texts.text(sub.audience).into())
-                .clone();
-            if sub.out.try_send(text).is_err() {
+        // The actor's connection first, its acknowledgement before its view.
+        let (acked_conn, mut ack) = match acked {
+            Some((conn, ack)) => (Some(conn), Some(ack)),
+            None => (None, None),
+        };
+        let mut first = None;
+        let mut rest = Vec::with_capacity(self.subs.len());
+        for (&conn, sub) in self.subs.iter_mut() {
+            if Some(conn) == acked_conn {
+                first = Some((conn, sub));
+            } else {
+                rest.push((conn, sub));
+            }
+        }
+        for (conn, sub) in first.into_iter().chain(rest) {
+            let from = match sub.sheet {
+                SheetFeed::Whole => None,
+                SheetFeed::NewLines => Some(texts.new_lines_from(sub.has)),
+            };
+            let text = text_for(&mut texts, sub.audience, from);
+            let queued = match ack.take().filter(|_| Some(conn) == acked_conn) {
+                Some(ack) => sub.out.try_send(ack).is_ok() && sub.out.try_send(text).is_ok(),
+                None => sub.out.try_send(text).is_ok(),
+            };
+            if !queued {
                 dead.push(conn);
+            } else if from.is_some() {
+                sub.has = Some(mark);
             }
         }
         if watched {
-            let text = built[2]
-                .get_or_insert_with(|| texts.text(Audience::Observer).into())
-                .clone();
+            let text = text_for(&mut texts, Audience::Observer, None);
             let due = self
                 .watchers_next
                 .as_ref()

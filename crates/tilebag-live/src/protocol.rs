@@ -5,8 +5,10 @@
 //! (score a tentative play; nothing changes), `state` (ask for a fresh view); each may carry an
 //! `id` (a string or a number) that the server echoes in its `ack`, `preview` or `error`.
 //!
-//! Server → client: `state` (the full view for this connection's audience; sent on connect and
-//! after every change), `ack` (the action was committed; its effects), `error` (nothing changed).
+//! Server → client: `state` (the view for this connection's audience; sent on connect and after
+//! every change; a seat connected with `history=new` is sent only the score-sheet lines it has
+//! not had, see [`crate::view::SheetFeed`]), `ack` (the action was committed; its effects),
+//! `error` (nothing changed).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -21,7 +21,7 @@ use crate::game_handle::{Command, GameHandle, Refused, Shared, Snapshot, Summary
 use crate::health::Monitored;
 use crate::meta::GameMeta;
 use crate::protocol::{ClientMessage, ErrorCode};
-use crate::view::{observer_view, Audience, Moment};
+use crate::view::{observer_view, Audience, Moment, SheetFeed};
 use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -59,6 +59,9 @@ pub enum Request {
     /// A socket connects: its messages go to `deliver`. Answered with the owner's connection.
     Connect {
         audience: i8,
+        /// How the socket takes the score sheet (absent from a process that predates it: whole).
+        #[serde(default)]
+        sheet: SheetFeed,
         deliver: String,
     },
     Disconnect {
@@ -228,9 +231,16 @@ async fn serve(
     watching: &mut Watching,
 ) -> Option<Reply> {
     match req {
-        Request::Connect { audience, deliver } => {
+        Request::Connect {
+            audience,
+            sheet,
+            deliver,
+        } => {
             let (out, mut rx) = mpsc::channel::<Utf8Bytes>(256);
-            let conn = handle.connect(audience_of(audience), out).await.ok()?;
+            let conn = handle
+                .connect(audience_of(audience), sheet, out)
+                .await
+                .ok()?;
             let nats = nats.clone();
             tokio::spawn(async move {
                 while let Some(text) = rx.recv().await {
@@ -444,6 +454,7 @@ impl RemoteGame {
         match cmd {
             Command::Connect {
                 audience,
+                sheet,
                 out,
                 reply,
             } => {
@@ -452,6 +463,7 @@ impl RemoteGame {
                 let deliver = format!("{}.{local}", delivery_prefix(&self.process));
                 let req = Request::Connect {
                     audience: audience_code(audience),
+                    sheet,
                     deliver,
                 };
                 match self.ask(&req).await.and_then(|r| r.conn) {

@@ -611,6 +611,34 @@ pub struct ViewText {
     /// (each written only when a view for it is asked for).
     lines: [usize; 3],
     sheet: [String; 3],
+    /// Where each line of each sheet starts (a byte offset into `sheet`): a connection that
+    /// takes only new lines is sent the sheet from one of them on.
+    starts: [Vec<usize>; 3],
+    /// How many times the sheets were written again from the start (the racks revealed at the
+    /// end): lines sent before that are not the lines now.
+    epoch: u64,
+}
+
+/// How a connection is sent the score sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SheetFeed {
+    /// Every `state` holds the whole score sheet.
+    #[default]
+    Whole,
+    /// A `state` holds only the lines this connection has not been sent yet; its
+    /// `history_from` says which line they start at (the lines before it are the ones the
+    /// connection has). The score sheet only grows while a game is on, so the message stays
+    /// the same size however long the game; when the game ends (the racks revealed) the whole
+    /// sheet is sent again, from line 0.
+    NewLines,
+}
+
+/// What a connection fed [`SheetFeed::NewLines`] has been sent of its score sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SheetMark {
+    epoch: u64,
+    lines: usize,
 }
 
 impl ViewText {
@@ -642,6 +670,8 @@ impl ViewText {
             self.lines = [0; 3];
             self.over = over;
             self.sheet.iter_mut().for_each(String::clear);
+            self.starts.iter_mut().for_each(Vec::clear);
+            self.epoch += 1;
         }
     }
 
@@ -658,6 +688,7 @@ impl ViewText {
             if !out.is_empty() {
                 out.push(',');
             }
+            self.starts[i].push(out.len());
             // Written into the sheet's own buffer: no allocation but the lines' own.
             let written = if i < 2 {
                 let reveal = self.over || t.seat == i;
@@ -745,8 +776,37 @@ impl<'a> StateTexts<'a> {
         }
     }
 
-    /// The `state` message for `audience`.
+    /// The `state` message for `audience`, with the whole score sheet.
     pub fn text(&mut self, audience: Audience) -> String {
+        self.write(audience, None)
+    }
+
+    /// The first score-sheet line a connection fed [`SheetFeed::NewLines`] has not been sent,
+    /// if it was sent `had` (none: nothing yet, so the whole sheet).
+    pub fn new_lines_from(&self, had: Option<SheetMark>) -> usize {
+        match had {
+            Some(m) if m.epoch == self.cache.epoch && m.lines <= self.game.history().len() => {
+                m.lines
+            }
+            _ => 0,
+        }
+    }
+
+    /// What a connection fed [`SheetFeed::NewLines`] has once sent a text of this moment.
+    pub fn mark(&self) -> SheetMark {
+        SheetMark {
+            epoch: self.cache.epoch,
+            lines: self.game.history().len(),
+        }
+    }
+
+    /// The `state` message for `audience` holding the score sheet from line `from` on, and
+    /// saying so (`history_from`).
+    pub fn text_from(&mut self, audience: Audience, from: usize) -> String {
+        self.write(audience, Some(from))
+    }
+
+    fn write(&mut self, audience: Audience, from: Option<usize>) -> String {
         let (head, tiles) = match audience {
             Audience::Seat(seat) => (
                 format!(",\"view\":{{\"audience\":\"seat\",\"seat\":{seat},"),
@@ -770,13 +830,24 @@ impl<'a> StateTexts<'a> {
             out.push_str(",\"unseen\":");
             push_json_str(&mut out, &unseen);
         }
+        let i = match audience {
+            Audience::Seat(s) => s.min(1),
+            Audience::Observer => 2,
+        };
+        let sheet = &self.cache.sheet[i];
+        let lines = match from {
+            None => sheet.as_str(),
+            Some(from) => {
+                out.push_str(",\"history_from\":");
+                out.push_str(&from.to_string());
+                match self.cache.starts[i].get(from) {
+                    Some(&at) => &sheet[at..],
+                    None => "",
+                }
+            }
+        };
         out.push_str(",\"history\":[");
-        out.push_str(
-            &self.cache.sheet[match audience {
-                Audience::Seat(s) => s.min(1),
-                Audience::Observer => 2,
-            }],
-        );
+        out.push_str(lines);
         out.push_str("]}}");
         out
     }
@@ -826,12 +897,11 @@ mod tests {
         }
     }
 
-    /// Every audience's text, built once for all, against the view built whole and written by
-    /// serde: the same JSON (its fields in another order), at every moment of a game (a play
-    /// pending, a challenge that takes it off the board, an exchange, the end that reveals the
-    /// racks).
-    #[test]
-    fn texts_built_once_are_the_views_written_whole() {
+    /// A short game that visits every kind of moment (a play pending, a challenge that takes
+    /// it off the board, an exchange, a pass, the resignation that ends it), with `at_each`
+    /// called at each (the event count and the effects of the last event). Returns the seat that
+    /// exchanged and the tiles it exchanged.
+    fn a_short_game(mut at_each: impl FnMut(&Game, u64, &[Effect])) -> (Game, usize, Vec<Tile>) {
         let set = TileSet::english();
         let tiles = |s: &str| set.parse_tiles(s).unwrap();
         let mut game = Game::custom(
@@ -840,20 +910,7 @@ mod tests {
             [tiles("CATSXYZ"), tiles("QQIIEE?")],
             tiles("AEIOURSTLNAEIOURSTLN"),
         );
-        let meta = meta();
-        let mut sheet = ViewText::default();
-        let check = |game: &Game, sheet: &mut ViewText, seq: u64, effects: &[Effect]| {
-            let moment = now(seq, 1000 * seq as i64);
-            let mut texts = StateTexts::new(game, &meta, moment, effects, sheet);
-            for a in [Audience::Seat(0), Audience::Seat(1), Audience::Observer] {
-                let whole = state_text(effects, &view_for(game, &meta, moment, a));
-                let built = texts.text(a);
-                let parsed: serde_json::Value = serde_json::from_str(&built).unwrap();
-                let expected: serde_json::Value = serde_json::from_str(&whole).unwrap();
-                assert_eq!(parsed, expected, "{a:?} at event {seq}");
-            }
-        };
-        check(&game, &mut sheet, 0, &[]);
+        at_each(&game, 0, &[]);
         let play = Placement::from_gcg(
             game.board(),
             game.layout(),
@@ -893,19 +950,80 @@ mod tests {
             if matches!(ev.action, Action::Challenge { .. }) {
                 assert_eq!(game.board().tile_count(), 0, "the play was withdrawn");
             }
-            check(&game, &mut sheet, i as u64 + 1, &effects);
+            at_each(&game, i as u64 + 1, &effects);
         }
         assert!(game.is_over());
+        (game, exchanged.0, exchanged.1)
+    }
+
+    /// Every audience's text, built once for all, against the view built whole and written by
+    /// serde: the same JSON (its fields in another order), at every moment of a game (a play
+    /// pending, a challenge that takes it off the board, an exchange, the end that reveals the
+    /// racks).
+    #[test]
+    fn texts_built_once_are_the_views_written_whole() {
+        let meta = meta();
+        let mut sheet = ViewText::default();
+        let (game, by, swapped) = a_short_game(|game, seq, effects| {
+            let moment = now(seq, 1000 * seq as i64);
+            let mut texts = StateTexts::new(game, &meta, moment, effects, &mut sheet);
+            for a in [Audience::Seat(0), Audience::Seat(1), Audience::Observer] {
+                let whole = state_text(effects, &view_for(game, &meta, moment, a));
+                let built = texts.text(a);
+                let parsed: serde_json::Value = serde_json::from_str(&built).unwrap();
+                let expected: serde_json::Value = serde_json::from_str(&whole).unwrap();
+                assert_eq!(parsed, expected, "{a:?} at event {seq}");
+            }
+        });
         // The end reveals the exchanged tiles to the other seat: the sheet was written again.
-        let (by, swapped) = exchanged;
-        let mut swapped_text = set.tiles_to_string(&swapped);
-        swapped_text = format!(
+        let set = game.tile_set();
+        let swapped_text = format!(
             "\"tiles\":{}",
-            serde_json::to_string(&swapped_text).unwrap()
+            serde_json::to_string(&set.tiles_to_string(&swapped)).unwrap()
         );
         let other = sheet.sheet_for(&game, Audience::Seat(1 - by)).to_string();
         assert!(other.contains(&swapped_text), "{other}");
         let observers = sheet.sheet_for(&game, Audience::Observer);
         assert!(!observers.contains(&swapped_text), "{observers}");
+    }
+
+    /// A connection fed only new score-sheet lines (`SheetFeed::NewLines`), joining each view's
+    /// lines to those it has as the game page does, has at every moment the sheet a whole view
+    /// shows; while the game is on each view holds only the lines since the last, and the end
+    /// (the racks revealed) sends the whole sheet again.
+    #[test]
+    fn new_lines_joined_to_those_sent_are_the_whole_sheet_at_every_moment() {
+        let meta = meta();
+        let mut sheet = ViewText::default();
+        let mut has: [Option<SheetMark>; 2] = [None, None];
+        let mut joined: [Vec<serde_json::Value>; 2] = [Vec::new(), Vec::new()];
+        a_short_game(|game, seq, effects| {
+            let moment = now(seq, 1000 * seq as i64);
+            let mut texts = StateTexts::new(game, &meta, moment, effects, &mut sheet);
+            for s in 0..2 {
+                let from = texts.new_lines_from(has[s]);
+                let text = texts.text_from(Audience::Seat(s), from);
+                has[s] = Some(texts.mark());
+                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let v = &v["view"];
+                assert_eq!(v["history_from"], from, "seat {s} at event {seq}");
+                let lines = v["history"].as_array().unwrap();
+                joined[s].truncate(from);
+                joined[s].extend(lines.iter().cloned());
+                let whole = state_text(effects, &view_for(game, &meta, moment, Audience::Seat(s)));
+                let whole: serde_json::Value = serde_json::from_str(&whole).unwrap();
+                assert_eq!(
+                    serde_json::Value::Array(joined[s].clone()),
+                    whole["view"]["history"],
+                    "seat {s} at event {seq}"
+                );
+                if game.is_over() {
+                    assert_eq!(from, 0, "the end sends the whole sheet again");
+                } else {
+                    // Only what the last event added: the view no longer grows with the game.
+                    assert!(lines.len() <= 1, "seat {s} at event {seq}: {lines:?}");
+                }
+            }
+        });
     }
 }

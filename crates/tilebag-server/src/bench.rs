@@ -484,7 +484,11 @@ async fn setup_game(
         )));
     }
     let created = resp.json()?;
-    let path = |s: usize| created["seats"][s]["ws"].as_str().unwrap_or("").to_string();
+    // Only the score-sheet lines not sent yet, as the game page takes them.
+    let path = |s: usize| {
+        let ws = created["seats"][s]["ws"].as_str().unwrap_or("");
+        format!("{ws}&history=new")
+    };
     let mut c0 = WsClient::connect(seat0, &path(0)).await?;
     let mut c1 = WsClient::connect(seat1, &path(1)).await?;
     c0.keep = false;

@@ -18,7 +18,7 @@ use std::time::Instant;
 use tilebag_live::config::Limits;
 use tilebag_live::game_handle::{Command, GameHandle};
 use tilebag_live::protocol::{error_text, parse_client, ClientMessage, ErrorCode};
-use tilebag_live::view::Audience;
+use tilebag_live::view::{Audience, SheetFeed};
 use tokio::sync::{mpsc, watch};
 
 /// Messages queued for a connection before it counts as too slow and is dropped.
@@ -39,6 +39,9 @@ const TRY_AGAIN_LATER: u16 = 1013;
 #[derive(Debug, Deserialize)]
 pub(crate) struct WsQuery {
     token: Option<String>,
+    /// `new`: each view after the first holds only the score-sheet lines not sent yet
+    /// ([`SheetFeed::NewLines`]); absent: the whole sheet every time.
+    history: Option<String>,
 }
 
 pub(crate) async fn upgrade(
@@ -51,8 +54,18 @@ pub(crate) async fn upgrade(
         Ok(h) => h,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    let token = match query {
-        Ok(Query(q)) => q.token,
+    let (token, sheet) = match query {
+        Ok(Query(q)) => match q.history.as_deref() {
+            None | Some("whole") => (q.token, SheetFeed::Whole),
+            Some("new") => (q.token, SheetFeed::NewLines),
+            Some(other) => {
+                let msg = format!(
+                    "history={other} is not a way to send the score sheet: `new` (only the lines \
+                     not sent yet) or `whole`"
+                );
+                return ApiError::new(ErrorCode::BadRequest, msg).into_response();
+            }
+        },
         Err(e) => return ApiError::new(ErrorCode::BadRequest, e.body_text()).into_response(),
     };
     let audience = match token {
@@ -90,7 +103,7 @@ pub(crate) async fn upgrade(
         .read_buffer_size(4096)
         .on_upgrade(move |socket| async move {
             let _counted = tilebag_live::metrics::OpenSocket::new(metrics);
-            serve(socket, handle, audience, limits, net, stop).await
+            serve(socket, handle, audience, sheet, limits, net, stop).await
         })
 }
 
@@ -167,12 +180,13 @@ async fn serve(
     socket: WebSocket,
     handle: GameHandle,
     audience: Audience,
+    sheet: SheetFeed,
     limits: Limits,
     net: crate::net::NetLimits,
     mut stop: watch::Receiver<bool>,
 ) {
     let (mut sink, mut stream) = socket.split();
-    let (mut feed, conn) = match Feed::open(&handle, audience).await {
+    let (mut feed, conn) = match Feed::open(&handle, audience, sheet).await {
         Ok(f) => f,
         Err(Some(refused)) => {
             let e = error_text(None, refused.code, &refused.message);
@@ -420,11 +434,15 @@ impl Feed {
     async fn open(
         handle: &GameHandle,
         audience: Audience,
+        sheet: SheetFeed,
     ) -> Result<(Feed, u64), Option<tilebag_live::game_handle::Refused>> {
         match audience {
             Audience::Seat(_) => {
                 let (out_tx, out_rx) = mpsc::channel::<Utf8Bytes>(OUTBOX);
-                let conn = handle.connect(audience, out_tx).await.map_err(|_| None)?;
+                let conn = handle
+                    .connect(audience, sheet, out_tx)
+                    .await
+                    .map_err(|_| None)?;
                 Ok((Feed::Seat(out_rx), conn))
             }
             Audience::Observer => {

@@ -138,6 +138,17 @@ async fn bad_http_requests_get_clear_errors() {
         "websocket-required",
     )
     .await;
+    // A way of sending the score sheet that does not exist is named.
+    let msg = http_error(
+        addr,
+        "GET",
+        &format!("/api/games/{id}/ws?history=all"),
+        None,
+        422,
+        "bad-request",
+    )
+    .await;
+    assert!(msg.contains("history=all"), "{msg}");
     // A wrong token is refused before the upgrade: 403.
     match WsClient::connect(addr, &format!("/api/games/{id}/ws?token=guess")).await {
         Err(ClientError::Ws(tokio_tungstenite::tungstenite::Error::Http(resp))) => {

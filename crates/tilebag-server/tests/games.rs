@@ -338,3 +338,79 @@ async fn wespa_5_1_4_b_and_3_10_15_b_iv_organisers_choices_through_the_api() {
     assert_eq!(v["players"][1]["score"], 0, "no 50-point margin: {v}");
     served.stop().await;
 }
+
+/// A seat connected with `history=new` (as the game page connects) is sent each score-sheet line
+/// once: each view after the first holds only the lines since the view before, starting at
+/// `history_from`, so a view no longer grows with the game; the lines joined are the sheet a
+/// whole view shows, and when the game ends (the racks revealed) the whole sheet comes again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_taking_new_lines_is_sent_each_score_sheet_line_once() {
+    let served = Served::start("newlines", |db| config(db, &[])).await;
+    let addr = served.addr;
+    let mut created = create(addr, json!({"players": ["Ann", "Bo"], "seed": 5})).await;
+    for s in 0..2 {
+        let ws = format!(
+            "{}&history=new",
+            created["seats"][s]["ws"].as_str().unwrap()
+        );
+        created["seats"][s]["ws"] = json!(ws);
+    }
+    let mut t = Table::open(addr, &created, false).await;
+    t.autoplay_some(5, 3, 8).await;
+    let had = t.view(1)["history"].as_array().unwrap().len();
+    assert!(had >= 8, "{}", t.view(1));
+
+    // The next turn: Bo's view holds the new line alone, numbered after the ones Bo has.
+    let mover = t.view(0)["to_move"].as_u64().unwrap() as usize;
+    t.seats[mover]
+        .ws
+        .send_json(&json!({"type": "pass", "id": "p"}))
+        .await
+        .unwrap();
+    let sent = state_message(&mut t.seats[1]).await;
+    assert_eq!(sent["history_from"], had, "{sent}");
+    assert_eq!(sent["history"].as_array().unwrap().len(), 1, "{sent}");
+    assert_eq!(t.view(1)["history"].as_array().unwrap().len(), had + 1);
+
+    // Asked for again, the view holds the whole sheet: the lines joined are that sheet.
+    let joined = t.view(1)["history"].clone();
+    t.seats[1]
+        .ws
+        .send_json(&json!({"type": "state"}))
+        .await
+        .unwrap();
+    let whole = state_message(&mut t.seats[1]).await;
+    assert_eq!(whole["history_from"], 0, "{whole}");
+    assert_eq!(whole["history"], joined);
+
+    // The end reveals both racks on every line: the whole sheet again, from line 0.
+    t.seats[0].drain().await;
+    t.seats[0]
+        .ws
+        .send_json(&json!({"type": "resign", "id": "r"}))
+        .await
+        .unwrap();
+    let end = state_message(&mut t.seats[1]).await;
+    assert_eq!(end["phase"]["type"], "ended", "{end}");
+    assert_eq!(end["history_from"], 0, "{end}");
+    let lines = end["history"].as_array().unwrap();
+    assert!(lines.len() > had, "{end}");
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l["seat"] == 0)
+            .all(|l| l["rack"].is_string()),
+        "{end}"
+    );
+    served.stop().await;
+}
+
+/// The next `state` message on `c`, as sent (its view with only the lines sent).
+async fn state_message(c: &mut Conn) -> serde_json::Value {
+    loop {
+        let m = c.next().await;
+        if m["type"] == "state" {
+            return m["view"].clone();
+        }
+    }
+}

@@ -28,7 +28,12 @@ async fn players_and_a_watcher_on_three_processes_share_one_game() {
     let created = create(alpha.addr(), json!({"players": ["Ann", "Bob"], "seed": 31})).await;
     let id = created["id"].as_str().unwrap();
     let ann = Conn::open(alpha.addr(), created["seats"][0]["ws"].as_str().unwrap()).await;
-    let bob = Conn::open(beta.addr(), created["seats"][1]["ws"].as_str().unwrap()).await;
+    // Bob takes only new score-sheet lines, as the game page does: they come over NATS.
+    let bob_ws = format!(
+        "{}&history=new",
+        created["seats"][1]["ws"].as_str().unwrap()
+    );
+    let bob = Conn::open(beta.addr(), &bob_ws).await;
     let cy = Conn::open(gamma.addr(), created["observer_ws"].as_str().unwrap()).await;
     let mut table = Table::of(gamma.addr(), id, vec![ann, bob], Some(cy));
     table.seats[1].wait_started().await;

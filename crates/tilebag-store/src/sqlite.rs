@@ -150,12 +150,17 @@ impl SqliteStore {
 
 fn init(path: &str) -> Result<Connection, StoreError> {
     let mut conn = Connection::open(path)?;
+    // Every statement the store runs stays prepared (the default keeps 16).
+    conn.set_prepared_statement_cache_capacity(128);
     // First: another process opening the same file at once holds its lock for a moment.
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Savepoint journals in memory: once one spills to a file it stays one, and every write
+    // after it copies a page there.
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
     // Pages kept in memory (up to 16 MiB, taken only as the file grows): thousands of live
     // games each append to their own page of the events table, and a page read again from the
     // file is a system call per action.
@@ -208,7 +213,10 @@ fn commit_batch(
     conn: &Connection,
     writes: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>,
 ) {
-    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+    if let Err(e) = conn
+        .prepare_cached("BEGIN IMMEDIATE")
+        .and_then(|mut s| s.execute([]))
+    {
         for (_, reply) in writes {
             let _ = reply.send(Err(batch_error(&e, "begin")));
         }
@@ -216,19 +224,26 @@ fn commit_batch(
     }
     let mut results = Vec::with_capacity(writes.len());
     for (f, reply) in writes {
+        // Each write in a savepoint of its own: one that fails is undone alone. The statements
+        // are prepared once (parsing them was a cost of every write).
+        let run = |sql: &str| conn.prepare_cached(sql)?.execute([]).map(drop);
         let r = (|| {
-            conn.execute_batch("SAVEPOINT w")?;
+            run("SAVEPOINT w")?;
             match f(conn) {
-                Ok(()) => conn.execute_batch("RELEASE w"),
+                Ok(()) => run("RELEASE w"),
                 Err(e) => {
-                    conn.execute_batch("ROLLBACK TO w; RELEASE w")?;
+                    run("ROLLBACK TO w")?;
+                    run("RELEASE w")?;
                     Err(e)
                 }
             }
         })();
         results.push((r.map_err(StoreError::from), reply));
     }
-    if let Err(e) = conn.execute_batch("COMMIT") {
+    if let Err(e) = conn
+        .prepare_cached("COMMIT")
+        .and_then(|mut s| s.execute([]))
+    {
         // A commit that fails is undone as a whole: nothing of the batch is stored.
         if !conn.is_autocommit() {
             let _ = conn.execute_batch("ROLLBACK");

@@ -67,7 +67,30 @@ pub async fn create(addr: SocketAddr, body: Value) -> Value {
     r.json().unwrap()
 }
 
-/// One connection and the last view it received.
+/// `view` with the whole score sheet: a connection opened with `history=new` is sent only the
+/// lines from `history_from` on, which follow the lines of the view before (as the game page
+/// joins them).
+pub fn joined(before: Option<&Value>, view: &Value) -> Value {
+    let from = view["history_from"].as_u64().unwrap_or(0) as usize;
+    let mut v = view.clone();
+    if from > 0 {
+        let had = before
+            .and_then(|b| b["history"].as_array())
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            had.len() >= from,
+            "lines from {from} on, but only {} before",
+            had.len()
+        );
+        let mut lines: Vec<Value> = had[..from].to_vec();
+        lines.extend(view["history"].as_array().unwrap().iter().cloned());
+        v["history"] = Value::Array(lines);
+    }
+    v
+}
+
+/// One connection and the last view it received (its score sheet whole).
 pub struct Conn {
     pub ws: WsClient,
     pub view: Option<Value>,
@@ -92,7 +115,7 @@ impl Conn {
             .unwrap()
             .unwrap_or_else(|| panic!("connection closed: {:?}", self.ws.closed));
         if m["type"] == "state" {
-            self.view = Some(m["view"].clone());
+            self.view = Some(joined(self.view.as_ref(), &m["view"]));
         }
         m
     }
@@ -128,7 +151,7 @@ impl Conn {
             tokio::time::timeout(Duration::from_millis(1), self.ws.recv()).await
         {
             if m["type"] == "state" {
-                self.view = Some(m["view"].clone());
+                self.view = Some(joined(self.view.as_ref(), &m["view"]));
             }
         }
     }

@@ -55,7 +55,8 @@ let analysis;
 
 function wsUrl() {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  // `history=new`: after the first view, each holds only the score-sheet lines not sent yet.
+  const q = token ? `?token=${encodeURIComponent(token)}&history=new` : '';
   return `${proto}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${q}`;
 }
 
@@ -159,8 +160,23 @@ function send(msg) {
   return id;
 }
 
+// A view's score sheet from `history_from` on, joined to the lines this connection already has.
+// `false`: lines are missing (a view was lost), so the page asks for the whole view again.
+function joinSheet(v) {
+  const from = v.history_from || 0;
+  if (from === 0) return true;
+  const had = (S.view && S.view.history) || [];
+  if (had.length < from) return false;
+  v.history = had.slice(0, from).concat(v.history || []);
+  return true;
+}
+
 function onMessage(m) {
   if (m.type === 'state') {
+    if (!joinSheet(m.view)) {
+      send({ type: 'state' });
+      return;
+    }
     S.view = m.view;
     S.recvAt = performance.now();
     S.seat = m.view.audience === 'seat' ? m.view.seat : null;
