@@ -68,7 +68,7 @@ pub use sqlite::SqliteStore;
 
 /// The schema version this code builds and knows (the last migration's number, the same on both
 /// databases).
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// A future the store returns (boxed, so that `Store` can be used as `dyn Store`).
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

@@ -44,6 +44,11 @@ const MIGRATIONS: &[Migration] = &[
         name: "the processes of one service and the leases on their live games",
         apply: leases,
     },
+    Migration {
+        version: 7,
+        name: "events stored in the order they arrive, found by game through an index",
+        apply: events_in_arrival_order,
+    },
 ];
 
 const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
@@ -283,6 +288,30 @@ fn leases(c: &Connection) -> rusqlite::Result<()> {
              wall_ms INTEGER NOT NULL,
              text    TEXT NOT NULL
          );",
+    )
+}
+
+/// The events table was clustered by game (`WITHOUT ROWID`): thousands of live games each
+/// appended to their own page, so every action wrote a page of its own to the log, and a page
+/// split (a few actions in ten) made SQLite scan its whole page cache at the commit. Kept in
+/// the order they arrive, a batch's events share the last page, and only the index (a few
+/// bytes an event, so it splits far less often) is written game by game: the writer's CPU an
+/// action fell from about 63 µs to 44 µs at 2,000 games (`tilebag bench serve`). Every event is
+/// copied, in order; nothing else changes (the same columns, the same key).
+fn events_in_arrival_order(c: &Connection) -> rusqlite::Result<()> {
+    c.execute_batch(
+        "CREATE TABLE events_in_order (
+             game_id    TEXT NOT NULL REFERENCES games (id),
+             seq        INTEGER NOT NULL,
+             at_ms      INTEGER NOT NULL,
+             wall_ms    INTEGER NOT NULL,
+             event_json TEXT NOT NULL,
+             PRIMARY KEY (game_id, seq)
+         );
+         INSERT INTO events_in_order (game_id, seq, at_ms, wall_ms, event_json)
+             SELECT game_id, seq, at_ms, wall_ms, event_json FROM events ORDER BY game_id, seq;
+         DROP TABLE events;
+         ALTER TABLE events_in_order RENAME TO events;",
     )
 }
 
