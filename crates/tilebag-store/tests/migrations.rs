@@ -623,7 +623,11 @@ async fn sqlite_upgrade(era: Era) {
     assert_eq!(versions_of(&sqlite_versions(&c)), all_versions());
     // Migration 7: the events, every one kept (above), are stored in the order they arrive.
     let events_table: String = c
-        .query_row("SELECT sql FROM sqlite_master WHERE name = 'events'", [], |r| r.get(0))
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE name = 'events'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert!(!events_table.contains("WITHOUT ROWID"), "{events_table}");
 

@@ -174,9 +174,14 @@ function joinSheet(v) {
 function onMessage(m) {
   if (m.type === 'state') {
     if (!joinSheet(m.view)) {
-      send({ type: 'state' });
+      // Once: the views that arrive before the whole one are as short of lines.
+      if (!S.askedWhole) {
+        S.askedWhole = true;
+        send({ type: 'state' });
+      }
       return;
     }
+    S.askedWhole = false;
     S.view = m.view;
     S.recvAt = performance.now();
     S.seat = m.view.audience === 'seat' ? m.view.seat : null;
