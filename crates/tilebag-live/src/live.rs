@@ -1939,13 +1939,6 @@ impl GameTask {
         }
     }
 
-    fn state_for(&mut self, audience: Audience, effects: &[Effect]) -> Utf8Bytes {
-        let now = self.moment();
-        StateTexts::new(&self.game, &self.meta, now, effects, &mut self.sheet)
-            .text(audience)
-            .into()
-    }
-
     /// The view now with the whole score sheet, for a connection fed `sheet`, and what such a
     /// connection then has of the sheet.
     fn whole_state(
@@ -1992,7 +1985,7 @@ impl GameTask {
                 ),
             });
         }
-        let text = self.state_for(Audience::Observer, &[]);
+        let text = self.whole_state(Audience::Observer, SheetFeed::Whole).0;
         self.watchers.send_if_modified(|v| {
             *v = text.clone();
             false
@@ -2049,13 +2042,7 @@ impl GameTask {
         // line it holds (none: the whole sheet).
         let mut built: Vec<((usize, Option<usize>), Utf8Bytes)> = Vec::with_capacity(3);
         let mut text_for = |texts: &mut StateTexts, audience: Audience, from: Option<usize>| {
-            let key = (
-                match audience {
-                    Audience::Seat(s) => s.min(1),
-                    Audience::Observer => 2,
-                },
-                from,
-            );
+            let key = (audience.sheet_index(), from);
             if let Some((_, t)) = built.iter().find(|(k, _)| *k == key) {
                 return t.clone();
             }
@@ -2069,30 +2056,30 @@ impl GameTask {
         };
         let mark = texts.mark();
         let mut dead = Vec::new();
-        // The actor's connection first, its acknowledgement before its view.
-        let (acked_conn, mut ack) = match acked {
-            Some((conn, ack)) => (Some(conn), Some(ack)),
-            None => (None, None),
-        };
-        let mut first = None;
-        let mut rest = Vec::with_capacity(self.subs.len());
-        for (&conn, sub) in self.subs.iter_mut() {
-            if Some(conn) == acked_conn {
-                first = Some((conn, sub));
-            } else {
-                rest.push((conn, sub));
-            }
-        }
-        for (conn, sub) in first.into_iter().chain(rest) {
+        // The actor's connection first, its acknowledgement just before its view.
+        let acked_conn = acked.as_ref().map(|(conn, _)| *conn);
+        let mut ack = acked.map(|(_, ack)| ack);
+        let conns: Vec<u64> = acked_conn
+            .filter(|c| self.subs.contains_key(c))
+            .into_iter()
+            .chain(self.subs.keys().copied().filter(|&c| Some(c) != acked_conn))
+            .collect();
+        for conn in conns {
+            let Some(sub) = self.subs.get_mut(&conn) else {
+                continue;
+            };
             let from = match sub.sheet {
                 SheetFeed::Whole => None,
                 SheetFeed::NewLines => Some(texts.new_lines_from(sub.has)),
             };
             let text = text_for(&mut texts, sub.audience, from);
-            let queued = match ack.take().filter(|_| Some(conn) == acked_conn) {
-                Some(ack) => sub.out.try_send(ack).is_ok() && sub.out.try_send(text).is_ok(),
-                None => sub.out.try_send(text).is_ok(),
+            let ack = if Some(conn) == acked_conn {
+                ack.take()
+            } else {
+                None
             };
+            let queued =
+                ack.is_none_or(|a| sub.out.try_send(a).is_ok()) && sub.out.try_send(text).is_ok();
             if !queued {
                 dead.push(conn);
             } else if from.is_some() {

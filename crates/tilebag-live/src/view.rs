@@ -27,6 +27,16 @@ pub enum Audience {
     Observer,
 }
 
+impl Audience {
+    /// Which of the three score sheets (seat 0's, seat 1's, the observers') this audience sees.
+    pub fn sheet_index(self) -> usize {
+        match self {
+            Audience::Seat(s) => s.min(1),
+            Audience::Observer => 2,
+        }
+    }
+}
+
 /// The rule numbers a game page shows beside its buttons, in the game's own book.
 #[derive(Debug, Clone, Serialize)]
 pub struct CitationsView {
@@ -677,10 +687,7 @@ impl ViewText {
 
     /// The sheet `audience` sees, brought up to `game`'s score sheet.
     fn sheet_for(&mut self, game: &Game, audience: Audience) -> &str {
-        let i = match audience {
-            Audience::Seat(s) => s.min(1),
-            Audience::Observer => 2,
-        };
+        let i = audience.sheet_index();
         let history = game.history();
         let set = game.tile_set();
         let out = &mut self.sheet[i];
@@ -830,10 +837,7 @@ impl<'a> StateTexts<'a> {
             out.push_str(",\"unseen\":");
             push_json_str(&mut out, &unseen);
         }
-        let i = match audience {
-            Audience::Seat(s) => s.min(1),
-            Audience::Observer => 2,
-        };
+        let i = audience.sheet_index();
         let sheet = &self.cache.sheet[i];
         let lines = match from {
             None => sheet.as_str(),
