@@ -155,7 +155,7 @@ fn init(path: &str) -> Result<Connection, StoreError> {
     // First: another process opening the same file at once holds its lock for a moment.
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     // WAL: readers never block the writer; FULL: a commit is on disk before it returns.
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    into_wal(&conn)?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     // Savepoint journals in memory: once one spills to a file it stays one, and every write
@@ -170,6 +170,25 @@ fn init(path: &str) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "wal_autocheckpoint", 4000)?;
     schema::migrate(&mut conn, path)?;
     Ok(conn)
+}
+
+/// Put the file in WAL mode. Two connections switching an old (rollback-journal) file at once
+/// can each hold the read lock the other must see released: SQLite then answers "locked" at
+/// once rather than wait, since waiting could never end. The one refused lets go and tries again
+/// (up to the same 5 s as any other lock); by then the other has switched the file.
+fn into_wal(conn: &Connection) -> Result<(), StoreError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            done => return Ok(done?),
+        }
+    }
 }
 
 fn worker(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
