@@ -35,6 +35,7 @@ pub mod leave_table;
 pub mod leaves;
 pub mod match_stats;
 pub mod selfplay;
+pub mod sim;
 pub mod static_best;
 pub mod table_train;
 pub mod train;

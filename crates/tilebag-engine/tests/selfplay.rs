@@ -82,6 +82,36 @@ fn the_static_level_beats_the_beginner() {
     assert!(wins >= 14, "static won only {wins} of {n}");
 }
 
+/// The simulating level, on a short budget, plays whole games against the static one in either
+/// seat, through the pre-endgame (its samples played out to the end) and the endgame: each
+/// record verifies with the same final scores and no move of either is refused.
+#[test]
+fn the_simulating_level_plays_games_that_verify() {
+    let lex = Lexicon::builtin_enable();
+    let t = Tables::english();
+    let engine = Engine::new(lex, &t, Leaves::enable(), 7);
+    let ruleset = Ruleset::preset("naspa-2013").unwrap();
+    let sim = SimConfig {
+        budget: std::time::Duration::from_millis(15),
+        threads: 2,
+        ..SimConfig::default()
+    };
+    for seed in 0..2u64 {
+        let levels = if seed == 0 {
+            [Level::Simulating, Level::Static]
+        } else {
+            [Level::Static, Level::Simulating]
+        };
+        let g = play_game(&engine, &ruleset, levels, 500 + seed, sim);
+        assert!(g.notes.is_empty(), "seed {seed}: {:?}", g.notes);
+        assert!(g.game.is_over(), "seed {seed}: the game did not end");
+        let record = game_to_gcg(&g.game, players());
+        let report = verify_record(&record)
+            .unwrap_or_else(|e| panic!("seed {seed}: line {}: {}", e.line, e.message));
+        assert_eq!(report.scores, g.game.scores(), "seed {seed}");
+    }
+}
+
 /// The analysis of a game's first move does not list a word and its mirror image (8D WINDY and
 /// D8 WINDY score the same on the empty board) as two alternatives.
 #[test]

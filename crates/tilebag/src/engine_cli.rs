@@ -387,7 +387,7 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
             budget: Duration::from_millis(ms),
             candidates: args.top.max(2),
             max_iterations: 100_000,
-            threads: 0,
+            ..SimConfig::default()
         };
         let (_, stats) = simulate(&engine, &s, 1, cfg);
         println!(
