@@ -1287,11 +1287,64 @@ struct GameTask {
     sheet: ViewText,
 }
 
+/// Moves a kept timer to `at`, touching the timer wheel only when the deadline changed.
+fn set_deadline(sleep: std::pin::Pin<&mut tokio::time::Sleep>, at: Instant) {
+    let at = tokio::time::Instant::from_std(at);
+    if sleep.deadline() != at {
+        sleep.reset(at);
+    }
+}
+
+/// The database's state as a game's loop watches it: one wait kept across turns of the loop
+/// (every game watches the same state; a wait made afresh on each turn would register with, and
+/// leave, the list of waiters they all share).
+struct DbWatch {
+    wait: std::pin::Pin<
+        Box<dyn std::future::Future<Output = (bool, watch::Receiver<DbState>)> + Send>,
+    >,
+}
+
+impl DbWatch {
+    fn new(rx: watch::Receiver<DbState>) -> DbWatch {
+        DbWatch {
+            wait: Box::pin(Self::next(rx)),
+        }
+    }
+
+    async fn next(mut rx: watch::Receiver<DbState>) -> (bool, watch::Receiver<DbState>) {
+        let alive = rx.changed().await.is_ok();
+        (alive, rx)
+    }
+
+    /// Resolves when the state changed (`true`), or once nobody can change it again (`false`).
+    /// Cancel-safe: a wait interrupted by another branch of the loop's `select!` goes on.
+    async fn changed(&mut self) -> bool {
+        let (alive, rx) = self.wait.as_mut().await;
+        self.wait = Box::pin(Self::next(rx));
+        alive
+    }
+}
+
 impl GameTask {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut stop: watch::Receiver<bool>) {
         // Another process took the game (several processes, `cluster.rs`): this task stops at
         // once, and its sockets are closed so that their clients reconnect to the new owner.
         let mut evicted = self.shared.evicted.subscribe();
+        // The signals and the two timers are made once and kept across turns of the loop: made
+        // afresh on each, every action would register with and then leave lists every game
+        // shares (the shutdown signal's waiters, the timer wheel).
+        let stopped = async move { crate::shutdown::stopped(&mut stop).await };
+        tokio::pin!(stopped);
+        let evicted = async move {
+            let _ = evicted.wait_for(|e| *e).await;
+        };
+        tokio::pin!(evicted);
+        let far = tokio::time::Instant::now() + Duration::from_secs(3600 * 24 * 365);
+        let sleep = tokio::time::sleep_until(far);
+        tokio::pin!(sleep);
+        let watchers_sleep = tokio::time::sleep_until(far);
+        tokio::pin!(watchers_sleep);
+        let mut db = DbWatch::new(self.db.clone());
         loop {
             // A finished game nobody watches leaves memory after a while; the next request
             // loads it again from the store.
@@ -1309,16 +1362,13 @@ impl GameTask {
                 (Some(w), Some(e)) => Some(w.min(e)),
                 (w, e) => w.or(e),
             };
-            let sleep = tokio::time::sleep_until(
-                wake.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600))
-                    .into(),
-            );
+            if let Some(at) = wake {
+                set_deadline(sleep.as_mut(), at);
+            }
             let to_watchers = self.watchers_next.as_ref().map(|n| n.1);
-            let watchers_sleep = tokio::time::sleep_until(
-                to_watchers
-                    .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600))
-                    .into(),
-            );
+            if let Some(at) = to_watchers {
+                set_deadline(watchers_sleep.as_mut(), at);
+            }
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => {
@@ -1327,13 +1377,13 @@ impl GameTask {
                     }
                     None => break,
                 },
-                changed = self.db.changed() => {
-                    if changed.is_err() {
+                changed = db.changed() => {
+                    if !changed {
                         break;
                     }
                     self.sync_db().await;
                 }
-                _ = sleep, if wake.is_some() => {
+                _ = &mut sleep, if wake.is_some() => {
                     if self.game.is_over() && self.nobody_connected() {
                         break;
                     }
@@ -1342,9 +1392,9 @@ impl GameTask {
                     }
                     self.fire_due().await
                 }
-                _ = watchers_sleep, if to_watchers.is_some() => self.release_to_watchers(),
-                _ = crate::shutdown::stopped(&mut stop) => break,
-                _ = async { let _ = evicted.wait_for(|e| *e).await; } => break,
+                _ = &mut watchers_sleep, if to_watchers.is_some() => self.release_to_watchers(),
+                _ = &mut stopped => break,
+                _ = &mut evicted => break,
             }
         }
         self.no_longer_waiting();

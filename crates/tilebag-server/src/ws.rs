@@ -224,6 +224,10 @@ async fn serve(
         net.ws_ping_every.max(std::time::Duration::from_millis(10)),
     );
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Kept across turns of the loop: made afresh on each, every message would register with,
+    // and then leave, the shutdown signal's list of waiters, which every connection shares.
+    let stopped = async move { tilebag_live::shutdown::stopped(&mut stop).await };
+    tokio::pin!(stopped);
     loop {
         tokio::select! {
             _ = ping.tick() => {
@@ -376,7 +380,7 @@ async fn serve(
                     break;
                 }
             }
-            _ = tilebag_live::shutdown::stopped(&mut stop) => {
+            _ = &mut stopped => {
                 let _ = sink.send(close(GOING_AWAY, "server shutting down")).await;
                 break;
             }
