@@ -4,7 +4,7 @@
 use tilebag_core::gcg::GcgPlayer;
 use tilebag_core::replay::{game_to_gcg, verify_record};
 use tilebag_core::Ruleset;
-use tilebag_engine::selfplay::play_game;
+use tilebag_engine::selfplay::{play_game, SelfPlayGame};
 use tilebag_engine::{Engine, Leaves, Level, SimConfig, Tables};
 use tilebag_lexicon::Lexicon;
 
@@ -19,6 +19,17 @@ fn players() -> [GcgPlayer; 2] {
             name: "Bot Two".into(),
         },
     ]
+}
+
+/// The game ended, no move of either bot was refused, and its GCG verifies with the same final
+/// scores.
+fn check_verifies(g: &SelfPlayGame, what: &str) {
+    assert!(g.notes.is_empty(), "{what}: {:?}", g.notes);
+    assert!(g.game.is_over(), "{what}: the game did not end");
+    let record = game_to_gcg(&g.game, players());
+    let report =
+        verify_record(&record).unwrap_or_else(|e| panic!("{what}: line {}: {}", e.line, e.message));
+    assert_eq!(report.scores, g.game.scores(), "{what}");
 }
 
 #[test]
@@ -44,15 +55,7 @@ fn bot_games_verify_and_no_move_is_refused() {
                 seed + 100 * i as u64,
                 SimConfig::default(),
             );
-            assert!(g.notes.is_empty(), "{preset} seed {seed}: {:?}", g.notes);
-            assert!(
-                g.game.is_over(),
-                "{preset} seed {seed}: the game did not end"
-            );
-            let record = game_to_gcg(&g.game, players());
-            let report = verify_record(&record)
-                .unwrap_or_else(|e| panic!("{preset} seed {seed}: line {}: {}", e.line, e.message));
-            assert_eq!(report.scores, g.game.scores(), "{preset} seed {seed}");
+            check_verifies(&g, &format!("{preset} seed {seed}"));
         }
     }
 }
@@ -103,12 +106,7 @@ fn the_simulating_level_plays_games_that_verify() {
             [Level::Static, Level::Simulating]
         };
         let g = play_game(&engine, &ruleset, levels, 500 + seed, sim);
-        assert!(g.notes.is_empty(), "seed {seed}: {:?}", g.notes);
-        assert!(g.game.is_over(), "seed {seed}: the game did not end");
-        let record = game_to_gcg(&g.game, players());
-        let report = verify_record(&record)
-            .unwrap_or_else(|e| panic!("seed {seed}: line {}: {}", e.line, e.message));
-        assert_eq!(report.scores, g.game.scores(), "seed {seed}");
+        check_verifies(&g, &format!("seed {seed}"));
     }
 }
 
