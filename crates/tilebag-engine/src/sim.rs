@@ -12,7 +12,9 @@
 //!   [`PRUNE_Z`] standard errors below it is dropped, so the samples go to the close calls
 //!   ([`Tally::prune`]). When one candidate is left the search stops early.
 //!
-//! With the bag empty the player searches the endgame instead (`Engine::endgame_deep`).
+//! With the bag empty the player searches the endgame instead (`Engine::endgame_deep`); asked
+//! directly (`tilebag moves --sim-ms`), a sample is then played out to the end as in the
+//! pre-endgame, with no leave counted.
 
 use crate::analysis::mirrors;
 use crate::engine::{apply, Engine, Situation};
@@ -52,7 +54,8 @@ impl Default for SimConfig {
     }
 }
 
-/// The bag sizes of the pre-endgame: a sample is played out to the end of the game.
+/// The most tiles in the bag at which a sample is played out to the end of the game (the
+/// pre-endgame, and the empty bag).
 pub const PRE_ENDGAME_BAG: usize = 7;
 
 /// What a win is worth, in points of spread, when a sample is played out to the end: enough to
@@ -79,7 +82,7 @@ pub fn simulate(
     seed: u64,
     cfg: SimConfig,
 ) -> (Move, Vec<(Move, f64, usize)>) {
-    let to_the_end = (1..=PRE_ENDGAME_BAG).contains(&s.bag_len);
+    let to_the_end = s.bag_len <= PRE_ENDGAME_BAG;
     let wanted = if to_the_end {
         2 * cfg.candidates
     } else {
