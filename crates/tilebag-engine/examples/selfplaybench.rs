@@ -5,7 +5,7 @@
 
 use tilebag_core::Ruleset;
 use tilebag_engine::selfplay::play_game;
-use tilebag_engine::{Engine, Leaves, Level, SimConfig};
+use tilebag_engine::{Engine, LeaveTable, Level, SimConfig};
 use tilebag_lexicon::Lexicon;
 
 fn main() {
@@ -15,7 +15,7 @@ fn main() {
     let ruleset = Ruleset::preset("naspa-2013").expect("the NASPA preset");
     let tables = Engine::tables_for(&ruleset).expect("English tiles");
     let lex = Lexicon::builtin_enable();
-    let engine = Engine::new(lex, &tables, Leaves::enable(), ruleset.exchange_min_bag);
+    let engine = Engine::new(lex, &tables, LeaveTable::enable(), ruleset.exchange_min_bag);
     let _ = lex.automaton();
     let c0 = tilebag_engine::movegen::thread_cpu_ns();
     let mut moves = 0;

@@ -24,6 +24,10 @@
 //! **Weights**: tilebag's weights model ([`crate::leaves`]), evaluated on every leave.
 
 use crate::leave_table::{LeaveShape, LeaveTable};
+
+/// The built-in leave table for ENABLE: every English leave of 1 to 6 tiles, made from nothing
+/// by `tilebag leaves train` (the README gives the command line), as a `.klv2` file.
+pub const ENABLE_TABLE: &[u8] = include_bytes!("../data/enable.klv2");
 use crate::leaves::Leaves;
 use crate::rack::Rack;
 use std::collections::HashMap;
@@ -134,6 +138,16 @@ impl LeaveTable {
     /// file. This is what `--leaves FILE` reads.
     pub fn read_file(path: &Path) -> Result<LeaveTable, LeaveFileError> {
         LeaveTable::read_file_for(path, LeaveShape::english())
+    }
+
+    /// The built-in table for ENABLE ([`ENABLE_TABLE`]), read once.
+    pub fn enable() -> &'static LeaveTable {
+        static T: std::sync::OnceLock<LeaveTable> = std::sync::OnceLock::new();
+        // A test reads the embedded file, so the fallback is never taken.
+        T.get_or_init(|| {
+            LeaveTable::from_bytes(ENABLE_TABLE)
+                .unwrap_or_else(|_| LeaveTable::zeros(LeaveShape::english()))
+        })
     }
 
     /// As [`LeaveTable::read_file`], for the leaves of `shape`.
@@ -509,6 +523,24 @@ mod tests {
         // 2 root nodes + the lists, then 914,624 values of 4 bytes.
         let n = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
         assert_eq!(bytes.len(), 4 + 4 * n + 4 + 4 * 914_624);
+    }
+
+    #[test]
+    fn the_built_in_table_reads_with_every_leave_and_values_leaves_as_players_do() {
+        let bytes = ENABLE_TABLE;
+        assert_eq!(LeaveFormat::sniff(bytes), LeaveFormat::Klv2);
+        let t = LeaveTable::from_bytes(bytes).expect("the embedded table reads");
+        assert_eq!(t.known(), 914_624);
+        assert_eq!(LeaveTable::enable().values(), t.values());
+        assert!(t.values().iter().all(|v| v.is_finite()));
+        // Against keeping nothing (0): a blank and an S are worth keeping, a Q or two Vs not,
+        // and a bingo-prone six more than its five.
+        assert!(t.value(&r("?")) > 10.0, "? {}", t.value(&r("?")));
+        assert!(t.value(&r("S")) > 3.0);
+        assert!(t.value(&r("Q")) < 0.0);
+        assert!(t.value(&r("VV")) < t.value(&r("V")));
+        assert!(t.value(&r("AEINST")) > t.value(&r("AEINS")));
+        assert!(t.value(&r("QU")) > t.value(&r("Q")));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! The model is small and learnable: each tile has a value for its first, second and third (or
 //! later) copy on the rack, plus a term for the balance of vowels and consonants, and a bonus for
 //! Q with U. `tilebag leaves train` learns the weights by self-play (see [`crate::train`]); the
-//! weights learned for the built-in ENABLE list ship in `data/enable-leaves.txt`.
+//! weights learned for the ENABLE list ship in `data/enable-leaves.txt` (generation 0 of
+//! `tilebag leaves train --start weights`); the players' built-in leaves are the full table
+//! `data/enable.klv2` ([`crate::klv::ENABLE_TABLE`]).
 //!
 //! The file format is text, one weight per line (`A1 1.5`, `A2 -2.0`, `?1 24.0`, `bal 2 3 1.0`,
 //! `QU 6.0`), `#` comments; unknown lines are an error naming the line.
@@ -125,7 +127,9 @@ impl LeaveModel for Leaves {
     }
 }
 
-/// The built-in weights for ENABLE, learned by `tilebag leaves train` (see the README).
+/// tilebag's weights for ENABLE, learned by `tilebag leaves train --games 4000` (the weights
+/// model). The players' built-in leaves are the full table [`crate::klv::ENABLE_TABLE`]; these
+/// weights are where `leaves train --start weights` begins.
 pub const ENABLE_LEAVES: &str = include_str!("../data/enable-leaves.txt");
 
 impl Leaves {

@@ -7,7 +7,8 @@
 //! - [`cgp`]: the CGP position format.
 //! - [`leave_table`]: a value for every leave (914,624 for English), by the leave's rank;
 //!   [`klv`]: the `.klv2`/`.klv` files of wolges and MAGPIE and a text form, read and written;
-//!   [`leaves`]: tilebag's small weights model, which becomes a full table.
+//!   [`leaves`]: tilebag's small weights model, which becomes a full table; the built-in
+//!   ENABLE table ([`klv::ENABLE_TABLE`]) is made by [`table_train`].
 //! - [`match_stats`]: the statistics of a match of paired games (`tilebag selfplay`).
 //!
 //! Depends on `tilebag-core` (the rules: scoring is checked against its one scoring rule in the

@@ -24,6 +24,12 @@ impl Engine<'_> {
             return self.moves(s).into_iter().next().unwrap_or_else(Move::pass);
         }
         let prep = Prepared::new(&s.grid, &self.graphs, self.tables);
+        self.best_static_prepared(s, &prep)
+    }
+
+    /// As [`Engine::best_static`], on `s`'s board already prepared (several racks on one board
+    /// share the preparation), for a position whose bag is not empty.
+    pub fn best_static_prepared(&self, s: &Situation, prep: &Prepared) -> Move {
         let index = LeaveIndex::new(&s.rack);
         let mut leave_vals = Vec::with_capacity(index.size);
         // The best leave per number of tiles played.
@@ -31,7 +37,7 @@ impl Engine<'_> {
         self.leaves
             .rack_leaves(&s.rack, &mut leave_vals, &mut bonus);
         let mut best = best_by_value_per_tiles(
-            &prep,
+            prep,
             &s.rack,
             &self.graphs,
             self.tables,

@@ -52,16 +52,18 @@
 //!
 //! It never reads any leave file: generation 0 is zeros or tilebag's own weights.
 
-use crate::engine::{Engine, Situation};
+use crate::engine::{sub_racks, Engine, Situation};
 use crate::grid::Tables;
 use crate::leave_table::{LeaveModel, LeaveShape, LeaveTable, MAX_LEAVE};
 use crate::leaves::Leaves;
+use crate::movegen::Prepared;
 use crate::moves::{Move, MoveKind};
 use crate::rack::Rack;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use tilebag_core::bag::Rng;
 use tilebag_core::{Action, Actor, Event, Game, Phase, Ruleset};
 use tilebag_lexicon::Lexicon;
 
@@ -97,6 +99,12 @@ pub struct TableTrainConfig {
     pub carry: f64,
     pub seed: u64,
     pub start: Start,
+    /// Leaves valued by rollout at each turn ([`rollout_samples`]); 0: each leave is valued by
+    /// the turn that followed it in the game ([`outcome`]).
+    pub rollouts: usize,
+    /// Whether the prior of the leaves one or two tiles short of a full rack has a bingo term
+    /// ([`bingo_chances`], [`next_table`]).
+    pub bingo_prior: bool,
 }
 
 impl Default for TableTrainConfig {
@@ -110,6 +118,8 @@ impl Default for TableTrainConfig {
             carry: 0.5,
             seed: 0x7AB1E,
             start: Start::Zero,
+            rollouts: DEFAULT_ROLLOUTS,
+            bingo_prior: true,
         }
     }
 }
@@ -158,6 +168,16 @@ impl Sums {
         self.total_count *= f;
     }
 
+    /// What a leave's value is measured from: the mean of `y` after keeping nothing where that
+    /// was sampled (rollouts value the empty leave too, and a table reads it as 0), else the
+    /// mean over every sample.
+    pub fn baseline(&self) -> f64 {
+        match (self.count.first(), self.sum.first()) {
+            (Some(&n), Some(&sum)) if n >= 1.0 => sum / n,
+            _ => self.mean(),
+        }
+    }
+
     /// The mean of `y` over every sample (0 if none).
     pub fn mean(&self) -> f64 {
         if self.total_count > 0.0 {
@@ -193,10 +213,101 @@ fn bag_after(bag: usize, m: &Move) -> usize {
     }
 }
 
-/// The (leave rank, outcome) samples of one game of the static player against itself.
-pub fn samples_of_game(engine: &Engine<'_>, ruleset: &Ruleset, seed: u64) -> Vec<(u32, f32)> {
+/// Leaves valued by rollout at each turn, by default: about a quarter of a rack's 127.
+pub const DEFAULT_ROLLOUTS: usize = 32;
+
+/// Turns with fewer tiles than this in the bag are not rolled out ([`rollout_samples`]).
+pub const ROLLOUT_MIN_BAG: usize = 14;
+
+/// The tiles a rollout takes the opponent to draw between our two turns (about what a play
+/// uses), so that the bag a rolled-out turn sees is about what our next turn would see.
+const ROLLOUT_OPPONENT_DRAW: usize = 4;
+
+/// Rollout samples for the position `s` (the player on turn's view, the bag holding at least
+/// [`ROLLOUT_MIN_BAG`] tiles): up to `per_turn` distinct leaves of the player's rack, the empty
+/// one always among them, each valued by what keeping it is worth on the next turn. The leave
+/// is filled up to a full rack with tiles drawn at random from the unseen ones, and the static
+/// player's best move with that rack on this board gives `y` ([`outcome`]: its score plus the
+/// value of what it keeps). Every leave a player could have kept is valued this way, not only
+/// the one kept, and rare leaves are valued as often as common ones; the board is the one the
+/// leave would be kept on (the opponent's move in between is not played).
+pub fn rollout_samples(
+    engine: &Engine<'_>,
+    s: &Situation,
+    per_turn: usize,
+    rng: &mut Rng,
+    out: &mut Vec<(u32, f32)>,
+) {
+    if per_turn == 0 || s.bag_len < ROLLOUT_MIN_BAG {
+        return;
+    }
     let table = engine.leaves;
     let shape = table.shape();
+    let rack_size = engine.tables.rack_size;
+    let mut leaves: Vec<Rack> = sub_racks(&s.rack)
+        .into_iter()
+        .filter(|l| l.len() <= shape.max_len() && l.len() < rack_size)
+        .collect();
+    // A random `per_turn - 1` of them (a partial shuffle), after the empty leave.
+    let take = per_turn.saturating_sub(1).min(leaves.len());
+    for i in 0..take {
+        let j = i + rng.below(leaves.len() - i);
+        leaves.swap(i, j);
+    }
+    leaves.truncate(take);
+    let prep = Prepared::new(&s.grid, &engine.graphs, engine.tables);
+    let mut pool = s.unseen.codes();
+    let mut next = s.clone();
+    let mut value_of = |leave: Rack| -> Option<f64> {
+        let draw = rack_size - leave.len();
+        if pool.len() < draw {
+            return None;
+        }
+        // The first `draw` tiles of a partial shuffle.
+        for i in 0..draw {
+            let j = i + rng.below(pool.len() - i);
+            pool.swap(i, j);
+        }
+        next.rack = leave;
+        next.unseen = s.unseen;
+        for &c in &pool[..draw] {
+            next.rack.add(c);
+            next.unseen.take(c);
+        }
+        next.bag_len = s.bag_len - draw - ROLLOUT_OPPONENT_DRAW;
+        let m = engine.best_static_prepared(&next, &prep);
+        let left = kept(&next.rack, &m);
+        Some(outcome(
+            m.score,
+            table.value(&left),
+            bag_after(next.bag_len, &m),
+        ))
+    };
+    if let Some(y) = value_of(Rack::default()) {
+        out.push((0, y as f32));
+    }
+    for leave in leaves {
+        let Some(rank) = shape.rank(&leave) else {
+            continue;
+        };
+        if let Some(y) = value_of(leave) {
+            out.push((rank as u32, y as f32));
+        }
+    }
+}
+
+/// The (leave rank, outcome) samples of one game of the static player against itself: each
+/// leave kept valued by the turn that followed it ([`outcome`]), or with `rollouts` above 0,
+/// that many leaves of each turn's rack valued by rollout ([`rollout_samples`]).
+pub fn samples_of_game(
+    engine: &Engine<'_>,
+    ruleset: &Ruleset,
+    seed: u64,
+    rollouts: usize,
+) -> Vec<(u32, f32)> {
+    let table = engine.leaves;
+    let shape = table.shape();
+    let mut rng = Rng::new(seed ^ 0x5EED_0FA1_10E7);
     let mut game = Game::new(ruleset.clone(), seed);
     // Per seat: the rank of the leave kept last turn, awaiting that seat's next turn.
     let mut waiting: [Option<usize>; 2] = [None, None];
@@ -215,7 +326,9 @@ pub fn samples_of_game(engine: &Engine<'_>, ruleset: &Ruleset, seed: u64) -> Vec
                 let s = Situation::from_game(&game, seat);
                 let m = engine.best(&s);
                 let leave = kept(&s.rack, &m);
-                if let Some(rank) = waiting[seat].take() {
+                if rollouts > 0 {
+                    rollout_samples(engine, &s, rollouts, &mut rng, &mut out);
+                } else if let Some(rank) = waiting[seat].take() {
                     let after = bag_after(s.bag_len, &m);
                     let y = outcome(m.score, table.value(&leave), after);
                     out.push((rank as u32, y as f32));
@@ -259,36 +372,36 @@ pub const MAX_PRIOR_WEIGHT: f64 = 1000.0;
 /// Bühlmann–Straub's estimate of the prior's weight for a group of leaves, from each leave's
 /// (count, sum, sum of squares, prior), the outcomes already centred: the within-leave variance
 /// `σ²` (pooled over the leaves of two samples or more) over the variance `τ²` of the leaves'
-/// true values around their priors. A leave of `n` samples whose mean is `d` from its prior has
-/// `E[n·d²] = n·τ² + σ²`, so `τ² = (Σ n·d² − G·σ²) / Σ n` over the `G` leaves seen (the
-/// well-sampled leaves, whose `d` is precise, weigh most). `None` if fewer than 5 leaves were
-/// seen twice; otherwise from 1 to [`MAX_PRIOR_WEIGHT`] (also when `τ²` comes out as 0 or
-/// less: the data cannot tell the leaves from their priors).
+/// true values around their priors. A leave of `n` samples whose mean is `d` from its prior and
+/// whose samples vary by `s²` about their mean has `E[n·d² − s²] = n·τ²`, so
+/// `τ² = Σ (n·d² − s²) / Σ n` over the leaves seen twice or more (the well-sampled leaves, whose
+/// `d` is precise, weigh most). Each leave's own `s²` is used, not the pooled `σ²`: the
+/// outcomes of a bingo-prone leave (a bingo or not) vary far more than a poor leave's, and
+/// subtracting a pooled variance from the quiet leaves would hide the spread of the leaves'
+/// values. `None` if fewer than 5 leaves were seen twice; otherwise from 1 to
+/// [`MAX_PRIOR_WEIGHT`] (also when `τ²` comes out as 0 or less: the data cannot tell the leaves
+/// from their priors).
 pub fn prior_weight(groups: &[(f64, f64, f64, f64)]) -> Option<f64> {
     let mut ss = 0.0;
     let mut dof = 0.0;
     let mut twice = 0usize;
-    for &(n, sum, sumsq, _) in groups {
+    let (mut signal, mut total) = (0.0, 0.0);
+    for &(n, sum, sumsq, p) in groups {
         if n >= 2.0 {
-            ss += (sumsq - sum * sum / n).max(0.0);
+            let own_ss = (sumsq - sum * sum / n).max(0.0);
+            ss += own_ss;
             dof += n - 1.0;
             twice += 1;
+            let d = sum / n - p;
+            signal += n * d * d - own_ss / (n - 1.0);
+            total += n;
         }
     }
     if twice < 5 || dof <= 0.0 {
         return None;
     }
     let sigma2 = ss / dof;
-    let (mut nd2, mut seen, mut total) = (0.0, 0.0, 0.0);
-    for &(n, sum, _, p) in groups {
-        if n > 0.0 {
-            let d = sum / n - p;
-            nd2 += n * d * d;
-            seen += 1.0;
-            total += n;
-        }
-    }
-    let tau2 = (nd2 - seen * sigma2) / total;
+    let tau2 = signal / total;
     let k = if tau2 <= 0.0 {
         MAX_PRIOR_WEIGHT
     } else {
@@ -304,7 +417,7 @@ pub fn prior_weight(groups: &[(f64, f64, f64, f64)]) -> Option<f64> {
 /// a feature never seen gets 0).
 pub fn fit_model(shape: &LeaveShape, sums: &Sums) -> Leaves {
     const W: usize = Leaves::WEIGHTS;
-    let mean = sums.mean();
+    let mean = sums.baseline();
     let mut a = vec![0f64; W * W];
     let mut b = vec![0f64; W];
     let mut feats = Vec::new();
@@ -392,12 +505,109 @@ fn prior_of(shape: &LeaveShape, v: &[f32], model: &dyn Fn(&Rack) -> f64, leave: 
     own + total / distinct as f64
 }
 
+/// For each leave (by rank), the chance that the tiles drawn to fill it up to a full rack make
+/// the letters of a word of the rack's length (a bingo waiting on the rack), drawing from the
+/// bag less the leave: computed for the leaves one or two tiles short of a full rack, 0 for
+/// the others. A property of the lexicon, not of any game: the prior's bingo term
+/// ([`next_table`]) uses it to tell a six-tile leave that most draws make a word of from one that
+/// few do, which the weights model, adding up one term a tile, cannot.
+pub fn bingo_chances(shape: &LeaveShape, lex: &Lexicon, rack_size: usize) -> Vec<f32> {
+    let anagrams = lex.anagrams();
+    let counts = shape.counts();
+    let full: u32 = counts.iter().map(|&n| u32::from(n)).sum();
+    let holds = |r: &Rack| -> bool {
+        let mut letters = r.counts;
+        let blanks = letters[0];
+        letters[0] = 0;
+        anagrams.may_hold(&letters, blanks)
+    };
+    let mut out = vec![0f32; shape.len()];
+    shape.for_each_leave(|leave| {
+        let len = leave.len();
+        if len + 2 < rack_size || len >= rack_size {
+            return;
+        }
+        let Some(i) = shape.rank(leave) else { return };
+        let left = |t: usize, r: &Rack| f64::from(counts[t]) - f64::from(r.counts[t]);
+        let pool = f64::from(full) - len as f64;
+        let mut chance = 0.0;
+        if len + 1 == rack_size {
+            for t in 0..27 {
+                let c = left(t, leave);
+                if c > 0.0 {
+                    let mut r = *leave;
+                    r.counts[t] += 1;
+                    if holds(&r) {
+                        chance += c / pool;
+                    }
+                }
+            }
+        } else {
+            let pairs = pool * (pool - 1.0) / 2.0;
+            for t in 0..27 {
+                let c = left(t, leave);
+                if c <= 0.0 {
+                    continue;
+                }
+                for u in t..27 {
+                    let d = left(u, leave);
+                    let ways = if u == t { c * (c - 1.0) / 2.0 } else { c * d };
+                    if ways <= 0.0 {
+                        continue;
+                    }
+                    let mut r = *leave;
+                    r.counts[t] += 1;
+                    r.counts[u] += 1;
+                    if holds(&r) {
+                        chance += ways / pairs;
+                    }
+                }
+            }
+        }
+        out[i] = chance as f32;
+    });
+    out
+}
+
+/// The weighted least-squares line `r ≈ a + b·x` through points `(weight, x, r)`; `(0, 0)` if
+/// the weights are 0 or every `x` is the same.
+fn fit_line(points: &[(f64, f64, f64)]) -> (f64, f64) {
+    let (mut sw, mut sx, mut sr) = (0.0, 0.0, 0.0);
+    for &(w, x, r) in points {
+        sw += w;
+        sx += w * x;
+        sr += w * r;
+    }
+    if sw <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let (mx, mr) = (sx / sw, sr / sw);
+    let (mut sxx, mut sxr) = (0.0, 0.0);
+    for &(w, x, r) in points {
+        sxx += w * (x - mx) * (x - mx);
+        sxr += w * (x - mx) * (r - mr);
+    }
+    if sxx <= 1e-12 {
+        return (0.0, 0.0);
+    }
+    let b = sxr / sxx;
+    (mr - b * mx, b)
+}
+
 /// The next generation's table from the sums (see the module); also the prior weight used for
-/// each leave length (index 1..=6).
-pub fn next_table(shape: &LeaveShape, sums: &Sums, fixed_k: Option<f64>) -> (LeaveTable, Vec<f64>) {
+/// each leave length (index 1..=6). With `bingo` (from [`bingo_chances`]), the prior of the
+/// leaves one or two tiles short of a full rack gains a bingo term: a line in the leave's bingo
+/// chance, fitted to what the samples say beyond the prior (weighted by their counts), so a
+/// leave seldom or never sampled is valued by how often its draws make a word.
+pub fn next_table(
+    shape: &LeaveShape,
+    sums: &Sums,
+    fixed_k: Option<f64>,
+    bingo: Option<&[f32]>,
+) -> (LeaveTable, Vec<f64>) {
     let fitted = fit_model(shape, sums);
     let model = |r: &Rack| f64::from(fitted.value(r));
-    let mean = sums.mean();
+    let mean = sums.baseline();
     let mut v = vec![0f32; shape.len()];
     // Index 0 (the empty leave) unused.
     let mut ks = vec![0.0];
@@ -411,13 +621,32 @@ pub fn next_table(shape: &LeaveShape, sums: &Sums, fixed_k: Option<f64>) -> (Lea
                 }
             }
         });
+        let centred = |i: usize| {
+            let n = sums.count[i];
+            // The sum of (y − mean) and of its square.
+            let sum = sums.sum[i] - n * mean;
+            let sumsq = sums.sumsq[i] - 2.0 * mean * sums.sum[i] + n * mean * mean;
+            (n, sum, sumsq)
+        };
+        if let Some(chance) = bingo {
+            let points: Vec<(f64, f64, f64)> = group
+                .iter()
+                .filter_map(|&(i, p)| {
+                    let (n, sum, _) = centred(i);
+                    (n > 0.0).then(|| (n, f64::from(chance[i]), sum / n - p))
+                })
+                .collect();
+            if points.iter().any(|&(_, x, _)| x > 0.0) {
+                let (a, b) = fit_line(&points);
+                for (i, p) in group.iter_mut() {
+                    *p += a + b * f64::from(chance[*i]);
+                }
+            }
+        }
         let stats: Vec<(f64, f64, f64, f64)> = group
             .iter()
             .map(|&(i, p)| {
-                let n = sums.count[i];
-                // Centred: the sum of (y − mean) and of its square.
-                let sum = sums.sum[i] - n * mean;
-                let sumsq = sums.sumsq[i] - 2.0 * mean * sums.sum[i] + n * mean * mean;
+                let (n, sum, sumsq) = centred(i);
                 (n, sum, sumsq, p)
             })
             .collect();
@@ -433,7 +662,6 @@ pub fn next_table(shape: &LeaveShape, sums: &Sums, fixed_k: Option<f64>) -> (Lea
     (table, ks)
 }
 
-/// Where a training run is: everything needed to go on (see the module).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainState {
     pub seed: u64,
@@ -613,9 +841,15 @@ pub fn train_tables(
 ) {
     let ruleset = Ruleset::preset("naspa-2013").unwrap_or_else(|_| Ruleset::naspa_2013());
     let per_gen = cfg.games_per_generation.max(1);
+    let mut chances: Option<Vec<f32>> = None;
     while state.generation < cfg.generations {
         if state.games_done >= per_gen {
-            let (table, ks) = next_table(state.table.shape(), &state.sums, cfg.prior_weight);
+            let bingo = cfg.bingo_prior.then(|| {
+                &**chances.get_or_insert_with(|| {
+                    bingo_chances(state.table.shape(), lex, tables.rack_size)
+                })
+            });
+            let (table, ks) = next_table(state.table.shape(), &state.sums, cfg.prior_weight, bingo);
             state.table = table;
             state.generation += 1;
             state.games_done = 0;
@@ -643,7 +877,12 @@ pub fn train_tables(
                     if i >= batch {
                         break;
                     }
-                    let samples = samples_of_game(&engine, &ruleset, game_seed(seed, g, first + i));
+                    let samples = samples_of_game(
+                        &engine,
+                        &ruleset,
+                        game_seed(seed, g, first + i),
+                        cfg.rollouts,
+                    );
                     results.lock().unwrap_or_else(|e| e.into_inner())[i as usize] = samples;
                 });
             }
@@ -707,7 +946,7 @@ mod tests {
             sums.add(b, y);
         }
         assert_eq!(sums.mean(), 25.0);
-        let (t, ks) = next_table(&shape, &sums, Some(1e-9));
+        let (t, ks) = next_table(&shape, &sums, Some(1e-9), None);
         assert_eq!(ks[1], 1e-9);
         assert!((t.value(&r("A")) - 5.0).abs() < 1e-4);
         assert!((t.value(&r("B")) + 5.0).abs() < 1e-4);
@@ -773,7 +1012,7 @@ mod tests {
         // AB, never seen: the first A, the first B, and the balance "1 and 1" (never seen: 0),
         // 50/21 − 50/21 + 0 = 0 …
         assert!(model.value(&r("AB")).abs() < 1e-4);
-        let (t, _) = next_table(&shape, &sums, Some(10.0));
+        let (t, _) = next_table(&shape, &sums, Some(10.0), None);
         // … A in the table: its 10 samples of mean 5 against the prior 100/21 worth 10:
         // (10·5 + 10·4.762)/20 = 4.881.
         assert!((t.value(&r("A")) - (50.0 + 1000.0 / 21.0) / 20.0).abs() < 1e-4);
@@ -793,8 +1032,8 @@ mod tests {
     #[test]
     fn the_prior_weight_is_within_variance_over_between_variance() {
         // Six leaves, prior 0, each seen twice with outcomes m ± 1 (within variance: each
-        // leave's squares about its mean are 1 + 1 = 2 on 1 degree of freedom, σ² = 2).
-        // Means 3, −3, …: Σ n·d² = 6·2·9 = 108, less G·σ² = 6·2 = 12, over Σ n = 12: τ² = 8.
+        // leave's squares about its mean are 1 + 1 = 2 on 1 degree of freedom, s² = σ² = 2).
+        // Means 3, −3, …: Σ (n·d² − s²) = 6·(2·9 − 2) = 96, over Σ n = 12: τ² = 8.
         // k = σ²/τ² = 2/8 = 0.25, raised to the floor of 1.
         let group = |means: &[f64], spread: f64| -> Vec<(f64, f64, f64, f64)> {
             means
@@ -807,19 +1046,39 @@ mod tests {
         };
         let six = |x: f64| [x, -x, x, -x, x, -x];
         assert_eq!(prior_weight(&group(&six(3.0), 1.0)), Some(1.0));
-        // Outcomes m ± 2 (σ² = 2·2²/1 = 8), means ±1.5: Σ n·d² = 6·2·2.25 = 27 < G·σ² = 48,
+        // Outcomes m ± 2 (s² = σ² = 2·2²/1 = 8), means ±1.5: n·d² − s² = 4.5 − 8 < 0 each,
         // τ² < 0: the data cannot tell the leaves from the prior, which gets the most weight.
         assert_eq!(prior_weight(&group(&six(1.5), 2.0)), Some(MAX_PRIOR_WEIGHT));
-        // Means ±3, σ² = 8: τ² = (108 − 48)/12 = 5, k = 8/5 = 1.6.
+        // Means ±3, s² = 8: τ² = 6·(18 − 8)/12 = 5, k = 8/5 = 1.6.
         let mid = group(&six(3.0), 2.0);
         assert!((prior_weight(&mid).unwrap() - 1.6).abs() < 1e-12);
-        // A seventh leave seen 100 times, 1 point off its prior, all samples alike (adds
-        // nothing to σ²'s sum of squares but 99 degrees of freedom): σ² = 48/105,
-        // Σ n·d² = 108 + 100 = 208, G = 7, Σ n = 112: τ² = (208 − 7·48/105)/112 = 1.8286,
-        // k = (48/105)/1.8286 = 0.25 → 1. The well-sampled leave weighs most.
+        // A seventh leave seen 100 times, 1 point off its prior, all samples alike (s² = 0; it
+        // adds nothing to σ²'s sum of squares but 99 degrees of freedom): σ² = 48/105,
+        // τ² = (60 + 100·1)/112 = 1.4286, k = (48/105)/1.4286 = 0.32 → 1. The well-sampled
+        // leave weighs most.
         let mut more = mid.clone();
         more.push((100.0, 100.0, 100.0, 0.0));
         assert_eq!(prior_weight(&more), Some(1.0));
+        // Quiet leaves do not hide the others' spread. Prior 0; five bingo-prone leaves, each
+        // seen 4 times (outcomes m ± 20: s² = 1600/3 = 533.3) at means ±30; 100 quiet leaves
+        // seen twice at their prior (outcomes ±1, s² = 2); 1,000 seen once, at their prior.
+        // τ² = (5·(4·900 − 533.3) + 100·(0 − 2))/(20 + 200) = 15,133.3/220 = 68.79;
+        // σ² = (5·1600 + 100·2)/(5·3 + 100) = 8,200/115 = 71.30; k = 71.30/68.79 = 1.04.
+        // (Subtracting the pooled σ² from every leave seen, the single ones too, would give
+        // (18,000 − 1,105·71.30)/1,220 < 0: the most weight to the prior.)
+        let mut mixed: Vec<(f64, f64, f64, f64)> = (0..5)
+            .map(|i| {
+                let m = if i % 2 == 0 { 30.0 } else { -30.0 };
+                let (a, b) = (m - 20.0, m + 20.0);
+                (4.0, 2.0 * (a + b), 2.0 * (a * a + b * b), 0.0)
+            })
+            .collect();
+        mixed.extend(std::iter::repeat_n((2.0, 0.0, 2.0, 0.0), 100));
+        mixed.extend(std::iter::repeat_n((1.0, 0.0, 0.0, 0.0), 1000));
+        let k = prior_weight(&mixed).unwrap();
+        let expected: f64 = (8200.0 / 115.0) / ((5.0 * (3600.0 - 1600.0 / 3.0) - 200.0) / 220.0);
+        assert!((expected - 1.0366).abs() < 1e-3, "{expected}");
+        assert!((k - expected).abs() < 1e-9, "{k}");
         // Too few leaves seen twice: no estimate.
         assert_eq!(prior_weight(&mid[..3]), None);
     }
@@ -867,7 +1126,104 @@ mod tests {
             carry: 0.5,
             seed: 7,
             start: Start::Zero,
+            rollouts: 8,
+            bingo_prior: true,
         }
+    }
+
+    /// The empty board, `rack` on turn, a full bag less the rack and an opponent's rack.
+    fn opening(rack: &str, tables: &Tables) -> Situation {
+        let rack = r(rack);
+        let mut unseen = Rack::default();
+        for (code, &n) in tables.counts.iter().enumerate() {
+            for _ in 0..n {
+                unseen.add(code as u8);
+            }
+        }
+        let unseen = unseen.minus(&rack);
+        Situation {
+            grid: crate::grid::Grid::default(),
+            rack,
+            bag_len: unseen.len() - 7,
+            unseen,
+            scores: [0, 0],
+            zeros: 0,
+        }
+    }
+
+    #[test]
+    fn a_rollout_values_the_empty_leave_and_other_leaves_of_the_rack_and_only_them() {
+        let lex = Lexicon::builtin_enable();
+        let tables = Tables::english();
+        let table = LeaveTable::zeros(LeaveShape::english());
+        let engine = Engine::new(lex, &tables, &table, 7);
+        let s = opening("AEINSTQ", &tables);
+        let shape = table.shape();
+        let mut rng = Rng::new(3);
+        let mut out = Vec::new();
+        rollout_samples(&engine, &s, 10, &mut rng, &mut out);
+        assert_eq!(out.len(), 10);
+        assert_eq!(out[0].0, 0, "the empty leave comes first");
+        let mut ranks: Vec<u32> = out.iter().map(|&(r, _)| r).collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), 10, "distinct leaves");
+        let subs: Vec<usize> = sub_racks(&s.rack)
+            .iter()
+            .filter(|l| l.len() < 7)
+            .filter_map(|l| shape.rank(l))
+            .collect();
+        assert!(out[1..].iter().all(|&(r, _)| subs.contains(&(r as usize))));
+        // Asked for more than the rack has: each of its 126 leaves of 1 to 6 tiles once, and
+        // the empty one.
+        out.clear();
+        rollout_samples(&engine, &s, 1000, &mut rng, &mut out);
+        assert_eq!(out.len(), 127);
+        // Near the end of the bag, none (the endgame values what is kept there).
+        out.clear();
+        let mut late = s.clone();
+        late.bag_len = ROLLOUT_MIN_BAG - 1;
+        rollout_samples(&engine, &late, 10, &mut rng, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn rollouts_find_a_bingo_prone_leave_worth_more_than_keeping_nothing_and_a_q_worth_less() {
+        let lex = Lexicon::builtin_enable();
+        let tables = Tables::english();
+        let table = LeaveTable::zeros(LeaveShape::english());
+        let engine = Engine::new(lex, &tables, &table, 7);
+        let s = opening("AEINSTQ", &tables);
+        let shape = table.shape();
+        let mut sums = Sums::new(shape.len());
+        let mut rng = Rng::new(11);
+        for _ in 0..40 {
+            let mut out = Vec::new();
+            rollout_samples(&engine, &s, 1000, &mut rng, &mut out);
+            for (rank, y) in out {
+                sums.add(rank as usize, f64::from(y));
+            }
+        }
+        let mean = |l: &str| {
+            let i = shape.rank(&r(l)).unwrap();
+            sums.sum[i] / sums.count[i] - sums.baseline()
+        };
+        // Keeping AEINST on the empty board, one tile drawn: mostly a bingo next turn.
+        assert!(mean("AEINST") > 20.0, "AEINST {}", mean("AEINST"));
+        assert!(mean("Q") < 0.0, "Q {}", mean("Q"));
+        assert!(mean("AEINST") > mean("AEINS"));
+        assert_eq!(sums.count[0], 40.0, "the empty leave once a turn");
+    }
+
+    #[test]
+    fn with_the_empty_leave_sampled_values_are_measured_from_keeping_nothing() {
+        let mut sums = Sums::new(3);
+        sums.add(1, 30.0);
+        sums.add(2, 40.0);
+        assert_eq!(sums.baseline(), 35.0, "no empty leave: the mean of all");
+        sums.add(0, 20.0);
+        sums.add(0, 24.0);
+        assert_eq!(sums.baseline(), 22.0);
     }
 
     #[test]

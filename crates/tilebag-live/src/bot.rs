@@ -34,7 +34,7 @@ use tilebag_core::bag::Rng;
 use tilebag_core::ruleset::{ChallengeRule, OutPlayClock};
 use tilebag_core::Ruleset;
 use tilebag_engine::{
-    Engine, LeaveTable, Leaves, Level, Move, MoveKind, Rack, SimConfig, Situation, Tables,
+    Engine, LeaveTable, Level, Move, MoveKind, Rack, SimConfig, Situation, Tables,
 };
 use tilebag_lexicon::{Lexicon, WordSource};
 use tilebag_store::BotSeat;
@@ -102,7 +102,12 @@ impl GenLexicon {
     pub fn engine<'a>(&'a self, tables: &'a Tables, exchange_min_bag: usize) -> Engine<'a> {
         match &self.leaves {
             Some(table) => Engine::new(self.lexicon(), tables, &**table, exchange_min_bag),
-            None => Engine::new(self.lexicon(), tables, Leaves::enable(), exchange_min_bag),
+            None => Engine::new(
+                self.lexicon(),
+                tables,
+                LeaveTable::enable(),
+                exchange_min_bag,
+            ),
         }
     }
 }
@@ -716,7 +721,7 @@ mod tests {
         let lex = Lexicon::builtin_enable();
         let ruleset = Ruleset::preset("naspa-2013").unwrap();
         let tables = Engine::tables_for(&ruleset).unwrap();
-        let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+        let engine = Engine::new(lex, &tables, LeaveTable::enable(), 7);
         for seed in [1u64, 77, 4242] {
             let mut game = Game::new(ruleset.clone(), seed);
             let mut at = 0;
@@ -764,7 +769,7 @@ mod tests {
         let lex = Lexicon::builtin_enable();
         let ruleset = Ruleset::preset("naspa-2013").unwrap();
         let tables = Engine::tables_for(&ruleset).unwrap();
-        let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+        let engine = Engine::new(lex, &tables, LeaveTable::enable(), 7);
         let game = Game::new(ruleset, 9);
         let s = Situation::from_game(&game, 0);
         let m = engine.best(&s);

@@ -651,7 +651,7 @@ fn words_engine() -> &'static tilebag_engine::Engine<'static> {
         tilebag_engine::Engine::new(
             tilebag_lexicon::Lexicon::builtin_enable(),
             t,
-            tilebag_engine::Leaves::enable(),
+            tilebag_engine::LeaveTable::enable(),
             7,
         )
     })

@@ -22,7 +22,7 @@ use tilebag_engine::selfplay::play_game_with;
 use tilebag_engine::table_train::{train_tables, Start, Step, TableTrainConfig, TrainState};
 use tilebag_engine::train::{train, TrainConfig};
 use tilebag_engine::{CgpPosition, Engine, Grid, Level, Move, MoveKind, Rack, SimConfig, Tables};
-use tilebag_engine::{LeaveFormat, LeaveModel, LeaveTable};
+use tilebag_engine::{LeaveFormat, LeaveTable};
 use tilebag_lexicon::{Lexicon, WordSource};
 
 #[derive(Args)]
@@ -54,7 +54,7 @@ pub struct MovesArgs {
     #[arg(long)]
     pub sim_ms: Option<u64>,
     /// Leave values: a .klv2 or .klv file (wolges, MAGPIE), text `LEAVE VALUE` lines, or
-    /// tilebag's weights (default: the built-in ENABLE weights).
+    /// tilebag's weights (default: the built-in ENABLE table).
     #[arg(long, value_name = "FILE")]
     pub leaves: Option<PathBuf>,
 }
@@ -75,7 +75,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "OUT.gcg")]
     pub gcg: Option<PathBuf>,
     /// Leave values: a .klv2 or .klv file (wolges, MAGPIE), text `LEAVE VALUE` lines, or
-    /// tilebag's weights (default: the built-in ENABLE weights).
+    /// tilebag's weights (default: the built-in ENABLE table).
     #[arg(long, value_name = "FILE")]
     pub leaves: Option<PathBuf>,
 }
@@ -107,7 +107,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 300)]
     pub sim_ms: u64,
     /// Leave values for a bot that names none: a .klv2 or .klv file (wolges, MAGPIE), text
-    /// `LEAVE VALUE` lines, or tilebag's weights (default: the built-in ENABLE weights).
+    /// `LEAVE VALUE` lines, or tilebag's weights (default: the built-in ENABLE table).
     #[arg(long, value_name = "FILE")]
     pub leaves: Option<PathBuf>,
 }
@@ -157,6 +157,11 @@ pub enum LeavesCommand {
         /// Full table: what each generation keeps of the previous ones' samples (0 to 1).
         #[arg(long, default_value_t = 0.5)]
         carry: f64,
+        /// Full table: leaves valued by rollout at each turn of a game (every leave the rack
+        /// could keep, up to this many, each filled up from the unseen tiles and played on the
+        /// same board); 0: each leave kept is valued by the turn that followed it.
+        #[arg(long, default_value_t = tilebag_engine::table_train::DEFAULT_ROLLOUTS)]
+        rollouts: usize,
         /// Full table: also write each generation's table as OUTPUT-STEM.genN.EXT.
         #[arg(long)]
         keep_generations: bool,
@@ -228,10 +233,10 @@ fn generator_lexicon(path: Option<&Path>) -> Result<Lexicon> {
 }
 
 /// The leave table `--leaves FILE` names (`.klv2`, `.klv`, text `LEAVE VALUE` lines, or
-/// tilebag's weights), or the built-in ENABLE weights' table.
+/// tilebag's weights), or the built-in ENABLE table.
 fn leave_table(path: Option<&Path>) -> Result<Cow<'static, LeaveTable>> {
     match path {
-        None => Ok(Cow::Borrowed(Leaves::enable().leave_table())),
+        None => Ok(Cow::Borrowed(LeaveTable::enable())),
         Some(p) => Ok(Cow::Owned(LeaveTable::read_file(p)?)),
     }
 }
@@ -630,7 +635,7 @@ fn parse_level(s: &str) -> Result<Level> {
 }
 
 /// A bot of `--bots`: a level, and the leave file it plays with (`static:FILE`; `None`: the
-/// `--leaves` file, or the built-in weights).
+/// `--leaves` file, or the built-in table).
 struct BotSpec {
     label: String,
     level: Level,
@@ -897,6 +902,7 @@ pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
             start,
             prior_weight,
             carry,
+            rollouts,
             keep_generations,
             seed,
         } => {
@@ -928,6 +934,7 @@ pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
                     carry,
                     seed,
                     start,
+                    rollouts,
                     ..TableTrainConfig::default()
                 };
                 return train_full_table(lexicon.as_deref(), &output, state, keep_generations, cfg);
@@ -1153,8 +1160,7 @@ pub fn bench_endgame(args: BenchEndgameArgs) -> Result<ExitCode> {
         .with_context(|| args.positions.display().to_string())?;
     let tables = Tables::english();
     let lex = generator_lexicon(args.lexicon.as_deref())?;
-    let leaves = Leaves::enable();
-    let engine = Engine::new(&lex, &tables, leaves, 7);
+    let engine = Engine::new(&lex, &tables, LeaveTable::enable(), 7);
     let mut positions = Vec::new();
     for read in cgp_lines(&text, &args.positions, &tables) {
         if args.limit.is_some_and(|n| positions.len() >= n) {

@@ -28,6 +28,11 @@ fn shipped_weights() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tilebag-engine/data/enable-leaves.txt")
 }
 
+/// The built-in leave table, as the file it is embedded from.
+fn shipped_table() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tilebag-engine/data/enable.klv2")
+}
+
 #[test]
 fn leaves_convert_goes_between_weights_klv2_klv_and_text() {
     let d = dir("convert");
@@ -137,7 +142,7 @@ fn moves_values_leaves_from_the_file_it_is_given() {
         .unwrap()
         .to_string();
     assert!(first.trim_end().ends_with(" Q"), "keeps the Q: {first}");
-    // With the built-in weights the best move does not keep a lone Q.
+    // With the built-in table the best move does not keep a lone Q.
     let o = tilebag(&["moves", &cgp, "--top", "1"]);
     let first = out(&o)
         .lines()
@@ -220,15 +225,26 @@ fn analyze_reads_a_leave_file() {
     let o = tilebag(&["selfplay", "--games", "2", "-o", s(&games)]);
     assert!(o.status.success(), "{}", said(&o));
     let game = games.join("game-00001.gcg");
-    let weights = tilebag(&["analyze", s(&game), "--top", "1"]);
-    assert!(weights.status.success(), "{}", said(&weights));
-    // The built-in weights as a .klv2 file: the same analysis, line for line.
+    let builtin = tilebag(&["analyze", s(&game), "--top", "1"]);
+    assert!(builtin.status.success(), "{}", said(&builtin));
+    // The built-in table named as a file: the same analysis, line for line.
+    let table = tilebag(&[
+        "analyze",
+        s(&game),
+        "--top",
+        "1",
+        "--leaves",
+        s(&shipped_table()),
+    ]);
+    assert!(table.status.success(), "{}", said(&table));
+    assert_eq!(out(&table), out(&builtin));
+    // tilebag's weights model as a .klv2 file: another analysis.
     let klv2 = d.join("ours.klv2");
     let o = tilebag(&["leaves", "convert", s(&shipped_weights()), s(&klv2)]);
     assert!(o.status.success(), "{}", said(&o));
-    let table = tilebag(&["analyze", s(&game), "--top", "1", "--leaves", s(&klv2)]);
-    assert!(table.status.success(), "{}", said(&table));
-    assert_eq!(out(&table), out(&weights));
+    let weights = tilebag(&["analyze", s(&game), "--top", "1", "--leaves", s(&klv2)]);
+    assert!(weights.status.success(), "{}", said(&weights));
+    assert_ne!(out(&weights), out(&builtin));
     // A table where every leave is worth nothing: equities are plain scores.
     let zeros = d.join("zeros.txt");
     std::fs::write(&zeros, "").unwrap();
