@@ -1151,68 +1151,70 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_rollout_values_the_empty_leave_and_other_leaves_of_the_rack_and_only_them() {
-        let lex = Lexicon::builtin_enable();
+    /// `f` with an engine whose every leave is worth 0, and the opening of AEINSTQ.
+    fn on_the_opening(f: impl FnOnce(&Engine<'_>, &Situation)) {
         let tables = Tables::english();
         let table = LeaveTable::zeros(LeaveShape::english());
-        let engine = Engine::new(lex, &tables, &table, 7);
-        let s = opening("AEINSTQ", &tables);
-        let shape = table.shape();
-        let mut rng = Rng::new(3);
-        let mut out = Vec::new();
-        rollout_samples(&engine, &s, 10, &mut rng, &mut out);
-        assert_eq!(out.len(), 10);
-        assert_eq!(out[0].0, 0, "the empty leave comes first");
-        let mut ranks: Vec<u32> = out.iter().map(|&(r, _)| r).collect();
-        ranks.sort_unstable();
-        ranks.dedup();
-        assert_eq!(ranks.len(), 10, "distinct leaves");
-        let subs: Vec<usize> = sub_racks(&s.rack)
-            .iter()
-            .filter(|l| l.len() < 7)
-            .filter_map(|l| shape.rank(l))
-            .collect();
-        assert!(out[1..].iter().all(|&(r, _)| subs.contains(&(r as usize))));
-        // Asked for more than the rack has: each of its 126 leaves of 1 to 6 tiles once, and
-        // the empty one.
-        out.clear();
-        rollout_samples(&engine, &s, 1000, &mut rng, &mut out);
-        assert_eq!(out.len(), 127);
-        // Near the end of the bag, none (the endgame values what is kept there).
-        out.clear();
-        let mut late = s.clone();
-        late.bag_len = ROLLOUT_MIN_BAG - 1;
-        rollout_samples(&engine, &late, 10, &mut rng, &mut out);
-        assert!(out.is_empty());
+        let engine = Engine::new(Lexicon::builtin_enable(), &tables, &table, 7);
+        f(&engine, &opening("AEINSTQ", &tables));
+    }
+
+    #[test]
+    fn a_rollout_values_the_empty_leave_and_other_leaves_of_the_rack_and_only_them() {
+        on_the_opening(|engine, s| {
+            let shape = engine.leaves.shape();
+            let mut rng = Rng::new(3);
+            let mut out = Vec::new();
+            rollout_samples(engine, s, 10, &mut rng, &mut out);
+            assert_eq!(out.len(), 10);
+            assert_eq!(out[0].0, 0, "the empty leave comes first");
+            let mut ranks: Vec<u32> = out.iter().map(|&(r, _)| r).collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            assert_eq!(ranks.len(), 10, "distinct leaves");
+            let subs: Vec<usize> = sub_racks(&s.rack)
+                .iter()
+                .filter(|l| l.len() < 7)
+                .filter_map(|l| shape.rank(l))
+                .collect();
+            assert!(out[1..].iter().all(|&(r, _)| subs.contains(&(r as usize))));
+            // Asked for more than the rack has: each of its 126 leaves of 1 to 6 tiles once, and
+            // the empty one.
+            out.clear();
+            rollout_samples(engine, s, 1000, &mut rng, &mut out);
+            assert_eq!(out.len(), 127);
+            // Near the end of the bag, none (the endgame values what is kept there).
+            out.clear();
+            let mut late = s.clone();
+            late.bag_len = ROLLOUT_MIN_BAG - 1;
+            rollout_samples(engine, &late, 10, &mut rng, &mut out);
+            assert!(out.is_empty());
+        });
     }
 
     #[test]
     fn rollouts_find_a_bingo_prone_leave_worth_more_than_keeping_nothing_and_a_q_worth_less() {
-        let lex = Lexicon::builtin_enable();
-        let tables = Tables::english();
-        let table = LeaveTable::zeros(LeaveShape::english());
-        let engine = Engine::new(lex, &tables, &table, 7);
-        let s = opening("AEINSTQ", &tables);
-        let shape = table.shape();
-        let mut sums = Sums::new(shape.len());
-        let mut rng = Rng::new(11);
-        for _ in 0..40 {
-            let mut out = Vec::new();
-            rollout_samples(&engine, &s, 1000, &mut rng, &mut out);
-            for (rank, y) in out {
-                sums.add(rank as usize, f64::from(y));
+        on_the_opening(|engine, s| {
+            let shape = engine.leaves.shape();
+            let mut sums = Sums::new(shape.len());
+            let mut rng = Rng::new(11);
+            for _ in 0..40 {
+                let mut out = Vec::new();
+                rollout_samples(engine, s, 1000, &mut rng, &mut out);
+                for (rank, y) in out {
+                    sums.add(rank as usize, f64::from(y));
+                }
             }
-        }
-        let mean = |l: &str| {
-            let i = shape.rank(&r(l)).unwrap();
-            sums.sum[i] / sums.count[i] - sums.baseline()
-        };
-        // Keeping AEINST on the empty board, one tile drawn: mostly a bingo next turn.
-        assert!(mean("AEINST") > 20.0, "AEINST {}", mean("AEINST"));
-        assert!(mean("Q") < 0.0, "Q {}", mean("Q"));
-        assert!(mean("AEINST") > mean("AEINS"));
-        assert_eq!(sums.count[0], 40.0, "the empty leave once a turn");
+            let mean = |l: &str| {
+                let i = shape.rank(&r(l)).unwrap();
+                sums.sum[i] / sums.count[i] - sums.baseline()
+            };
+            // Keeping AEINST on the empty board, one tile drawn: mostly a bingo next turn.
+            assert!(mean("AEINST") > 20.0, "AEINST {}", mean("AEINST"));
+            assert!(mean("Q") < 0.0, "Q {}", mean("Q"));
+            assert!(mean("AEINST") > mean("AEINS"));
+            assert_eq!(sums.count[0], 40.0, "the empty leave once a turn");
+        });
     }
 
     #[test]
