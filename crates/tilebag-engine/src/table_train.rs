@@ -3,11 +3,20 @@
 //! **Generations.** Generation 0's table is all zeros (the static player then plays for score
 //! alone) or, if asked, tilebag's own weights model evaluated on every leave. Each generation
 //! the static player plays `games_per_generation` games against itself with the previous
-//! generation's table; every leave it keeps is valued by what it was worth in the turns that
-//! followed, and at the end of the generation those values, blended with an estimate for rare
-//! leaves, become the next table.
+//! generation's table; leaves are valued by what they were worth on the turn after (by
+//! rollout, or as the game went), and at the end of the generation those values, blended with
+//! an estimate for rare leaves, become the next table.
 //!
-//! **The valuation** ([`outcome`]). For each move a player makes while the bag holds tiles
+//! **By rollout** ([`rollout_samples`], the default). At each turn with 14 or more tiles in the
+//! bag, up to 32 leaves the mover's rack could keep (keeping nothing always among them) are each
+//! filled up from the unseen tiles, and the static player's best move with that rack on that
+//! board is the sample: its score plus the previous table's value of what it keeps
+//! ([`outcome`]). A leave's value is its mean sample less the mean of keeping nothing (which a
+//! table reads as 0: [`Sums::baseline`]). This is the same one-step lookahead as below, but every
+//! leave a player could keep is sampled, not only the one kept, and rare leaves as often as
+//! common ones: about four times as many samples an hour, spread over far more leaves.
+//!
+//! **As the game went** (`rollouts` 0; [`outcome`]). For each move a player makes while the bag holds tiles
 //! (a placement or an exchange, not a pass: a pass keeps seven tiles, which no table values),
 //! the sample is (the leave kept, `y`), where `y` is the points that player scores on their
 //! next turn plus the previous table's value of the leave that next turn keeps (0 if that turn
@@ -38,7 +47,10 @@
 //! Leaves are valued shortest first, so the sub-leaves are already blended; a leave never seen
 //! gets its prior. `k` is estimated for each leave length from the data (Bühlmann–Straub: the
 //! variance of a sample within a leave over the variance of the leaves' true values around
-//! their priors, at most [`MAX_PRIOR_WEIGHT`]) unless given.
+//! their priors, at most [`MAX_PRIOR_WEIGHT`]) unless given. For leaves one or two tiles short
+//! of a full rack the prior also has a bingo term ([`bingo_chances`]): a line in the share of
+//! draws that make a seven-letter word, fitted to what the samples say beyond the rest of the
+//! prior.
 //!
 //! **Carry.** At the start of a generation the sums and counts are multiplied by `carry`
 //! (0: each generation starts afresh; 0.5: the previous generation's samples count half), so
@@ -46,9 +58,10 @@
 //!
 //! **Resumable.** [`TrainState`] holds the generation, the games played in it, the table being
 //! played with and the sums and counts; it is written to a file ([`TrainState::save`]) and read
-//! back ([`TrainState::load`]). Game `i` of generation `g` always has the same bag (its seed is
-//! made from the training seed, `g` and `i`) and each game's samples are added in game order,
-//! so a run that is stopped and resumed ends with exactly the table an uninterrupted run makes.
+//! back ([`TrainState::load`]). Game `i` of generation `g` always has the same bag and the same
+//! rollout draws (their seed is made from the training seed, `g` and `i`) and each game's
+//! samples are added in game order, so a run that is stopped and resumed ends with exactly the
+//! table an uninterrupted run makes.
 //!
 //! It never reads any leave file: generation 0 is zeros or tilebag's own weights.
 
