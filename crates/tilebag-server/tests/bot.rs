@@ -9,7 +9,7 @@ use common::*;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use tilebag_core::Ruleset;
-use tilebag_engine::{Engine, Leaves, Move, MoveKind};
+use tilebag_engine::{Engine, LeaveTable, Move, MoveKind};
 use tilebag_lexicon::{Lexicon, WordSource};
 use tilebag_server::client::{http, post_json};
 use tilebag_server::ServeConfig;
@@ -99,7 +99,7 @@ fn engine_parts() -> (&'static Lexicon, tilebag_engine::Tables) {
 /// until the game is over. Returns the number of the human's moves.
 async fn play_out(h: &mut Human) -> usize {
     let (lex, tables) = engine_parts();
-    let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+    let engine = Engine::new(lex, &tables, LeaveTable::enable(), 7);
     let mut moves = 0;
     for _ in 0..200 {
         if h.wait_turn().await {
@@ -213,7 +213,7 @@ async fn a_person_plays_the_computer_to_the_end_and_analyses_the_game() {
         .count();
     assert_eq!(turns.len(), plays_and_exchanges, "{a}");
     let (lex, tables) = engine_parts();
-    let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+    let engine = Engine::new(lex, &tables, LeaveTable::enable(), 7);
     for t in turns {
         let best = t["best"].as_array().unwrap();
         assert!(!best.is_empty() && best.len() <= 5, "{t}");
@@ -386,7 +386,7 @@ async fn the_computer_holds_a_good_play_then_accepts_it() {
     let served = Served::start("bot-hold", bot_config).await;
     let addr = served.addr;
     let (lex, tables) = engine_parts();
-    let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+    let engine = Engine::new(lex, &tables, LeaveTable::enable(), 7);
     for preset in ["naspa-2013", "wespa-2010", "sanspa-1999"] {
         // The human's rack is random, and a rare one makes no word at all (such a game cannot
         // show a hold of the human's play): then another game is started.
@@ -459,7 +459,7 @@ async fn the_computer_plays_on_after_a_restart() {
     )
     .await;
     let (lex, tables) = engine_parts();
-    let engine = Engine::new(lex, &tables, Leaves::enable(), 7);
+    let engine = Engine::new(lex, &tables, LeaveTable::enable(), 7);
     let mut h = Human::join(addr, &created).await;
     assert!(!h.wait_turn().await);
     let m = engine.best(&situation_of_view(h.conn.view()));

@@ -911,7 +911,7 @@ fn play_the_computer_then_analyse() {
     let engine = tilebag_engine::Engine::new(
         tilebag_lexicon::Lexicon::builtin_enable(),
         &tables,
-        tilebag_engine::Leaves::enable(),
+        tilebag_engine::LeaveTable::enable(),
         7,
     );
     let m = engine

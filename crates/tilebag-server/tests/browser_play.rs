@@ -307,7 +307,7 @@ fn engine_play(view: &Value) -> Value {
     let engine = tilebag_engine::Engine::new(
         tilebag_lexicon::Lexicon::builtin_enable(),
         &tables,
-        tilebag_engine::Leaves::enable(),
+        tilebag_engine::LeaveTable::enable(),
         7,
     );
     let s = common::situation_of_view(view);
