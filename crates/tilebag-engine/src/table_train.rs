@@ -261,12 +261,9 @@ pub fn rollout_samples(
         .into_iter()
         .filter(|l| l.len() <= shape.max_len() && l.len() < rack_size)
         .collect();
-    // A random `per_turn - 1` of them (a partial shuffle), after the empty leave.
+    // A random `per_turn - 1` of them, after the empty leave.
     let take = per_turn.saturating_sub(1).min(leaves.len());
-    for i in 0..take {
-        let j = i + rng.below(leaves.len() - i);
-        leaves.swap(i, j);
-    }
+    shuffle_front(&mut leaves, take, rng);
     leaves.truncate(take);
     let prep = Prepared::new(&s.grid, &engine.graphs, engine.tables);
     let mut pool = s.unseen.codes();
@@ -276,11 +273,7 @@ pub fn rollout_samples(
         if pool.len() < draw {
             return None;
         }
-        // The first `draw` tiles of a partial shuffle.
-        for i in 0..draw {
-            let j = i + rng.below(pool.len() - i);
-            pool.swap(i, j);
-        }
+        shuffle_front(&mut pool, draw, rng);
         next.rack = leave;
         next.unseen = s.unseen;
         for &c in &pool[..draw] {
@@ -306,6 +299,15 @@ pub fn rollout_samples(
         if let Some(y) = value_of(leave) {
             out.push((rank as u32, y as f32));
         }
+    }
+}
+
+/// Puts a uniformly random `k` of `v`'s items, in random order, at its front (the first `k`
+/// steps of a Fisher–Yates shuffle).
+fn shuffle_front<T>(v: &mut [T], k: usize, rng: &mut Rng) {
+    for i in 0..k.min(v.len()) {
+        let j = i + rng.below(v.len() - i);
+        v.swap(i, j);
     }
 }
 
