@@ -61,7 +61,10 @@
 //! back ([`TrainState::load`]). Game `i` of generation `g` always has the same bag and the same
 //! rollout draws (their seed is made from the training seed, `g` and `i`) and each game's
 //! samples are added in game order, so a run that is stopped and resumed ends with exactly the
-//! table an uninterrupted run makes.
+//! table an uninterrupted run makes. That holds only under the same settings, so the state also
+//! keeps those that shape what is learned ([`RunSettings`]: games a generation, rollouts, carry,
+//! prior weight, bingo prior) and a run under others is refused ([`TrainState::check_settings`]);
+//! threads and batches change nothing learned.
 //!
 //! It never reads any leave file: generation 0 is zeros or tilebag's own weights.
 
@@ -134,6 +137,94 @@ impl Default for TableTrainConfig {
             rollouts: DEFAULT_ROLLOUTS,
             bingo_prior: true,
         }
+    }
+}
+
+/// The settings that shape what a run learns (not how fast it goes: threads and batches change
+/// nothing it learns). A state keeps them, so that a run stopped and resumed with other settings
+/// is refused rather than mixing two runs' samples in one table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunSettings {
+    pub games_per_generation: u64,
+    pub rollouts: usize,
+    pub carry: f64,
+    pub prior_weight: Option<f64>,
+    pub bingo_prior: bool,
+}
+
+impl RunSettings {
+    pub fn of(cfg: &TableTrainConfig) -> RunSettings {
+        RunSettings {
+            games_per_generation: cfg.games_per_generation,
+            rollouts: cfg.rollouts,
+            carry: cfg.carry,
+            prior_weight: cfg.prior_weight,
+            bingo_prior: cfg.bingo_prior,
+        }
+    }
+
+    /// Each setting where `asked` differs from these, as `tilebag leaves train` names it:
+    /// `--rollouts 32 (this run: 16)`.
+    pub fn differences(&self, asked: &RunSettings) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut differs = |name: &str, had: String, now: String| {
+            if had != now {
+                out.push(format!("{name} {had} (this run: {now})"));
+            }
+        };
+        differs(
+            "--games-per-generation",
+            self.games_per_generation.to_string(),
+            asked.games_per_generation.to_string(),
+        );
+        differs(
+            "--rollouts",
+            self.rollouts.to_string(),
+            asked.rollouts.to_string(),
+        );
+        differs("--carry", self.carry.to_string(), asked.carry.to_string());
+        let weight = |w: Option<f64>| w.map_or_else(|| "estimated".to_string(), |w| w.to_string());
+        differs(
+            "--prior-weight",
+            weight(self.prior_weight),
+            weight(asked.prior_weight),
+        );
+        let bingo = |b: bool| if b { "with" } else { "without" }.to_string();
+        differs(
+            "the bingo prior",
+            bingo(self.bingo_prior),
+            bingo(asked.bingo_prior),
+        );
+        out
+    }
+
+    /// Bytes in a state file.
+    const LEN: usize = 8 + 8 + 8 + 1 + 8 + 1;
+
+    fn write(&self, b: &mut Vec<u8>) {
+        b.extend_from_slice(&self.games_per_generation.to_le_bytes());
+        b.extend_from_slice(&(self.rollouts as u64).to_le_bytes());
+        b.extend_from_slice(&self.carry.to_le_bytes());
+        b.push(u8::from(self.prior_weight.is_some()));
+        b.extend_from_slice(&self.prior_weight.unwrap_or(0.0).to_le_bytes());
+        b.push(u8::from(self.bingo_prior));
+    }
+
+    fn read(b: &[u8]) -> Option<RunSettings> {
+        let u64_at = |at: usize| Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?));
+        let flag = |at: usize| match b.get(at) {
+            Some(0) => Some(false),
+            Some(1) => Some(true),
+            _ => None,
+        };
+        let weight = f64::from_bits(u64_at(25)?);
+        Some(RunSettings {
+            games_per_generation: u64_at(0)?,
+            rollouts: usize::try_from(u64_at(8)?).ok()?,
+            carry: f64::from_bits(u64_at(16)?),
+            prior_weight: flag(24)?.then_some(weight),
+            bingo_prior: flag(33)?,
+        })
     }
 }
 
@@ -689,9 +780,14 @@ pub struct TrainState {
     pub total_games: u64,
     pub table: LeaveTable,
     pub sums: Sums,
+    /// The settings of the run that made the state (none: not yet trained, or a state written
+    /// before states kept them).
+    pub settings: Option<RunSettings>,
 }
 
-const MAGIC: &[u8; 8] = b"TBLVTRN1";
+/// A state file: its settings after the counts (`TBLVTRN2`), or none (`TBLVTRN1`, read).
+const MAGIC: &[u8; 8] = b"TBLVTRN2";
+const MAGIC_WITHOUT_SETTINGS: &[u8; 8] = b"TBLVTRN1";
 
 /// Why a state file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -714,13 +810,33 @@ impl TrainState {
             total_games: 0,
             table,
             sums: Sums::new(len),
+            settings: None,
         }
+    }
+
+    /// Why this state cannot go on under `cfg`: a setting that shapes what the run learns is
+    /// not the one the state was made with.
+    pub fn check_settings(&self, cfg: &TableTrainConfig) -> Result<(), StateError> {
+        let Some(had) = self.settings else {
+            return Ok(());
+        };
+        let differ = had.differences(&RunSettings::of(cfg));
+        if differ.is_empty() {
+            return Ok(());
+        }
+        Err(StateError(format!(
+            "the state was made with {}: give the same to go on",
+            differ.join(", ")
+        )))
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let len = self.table.shape().len();
-        let mut b = Vec::with_capacity(64 + len * 28);
-        b.extend_from_slice(MAGIC);
+        let mut b = Vec::with_capacity(64 + RunSettings::LEN + len * 28);
+        match &self.settings {
+            Some(_) => b.extend_from_slice(MAGIC),
+            None => b.extend_from_slice(MAGIC_WITHOUT_SETTINGS),
+        }
         b.extend_from_slice(&self.seed.to_le_bytes());
         b.push(self.start.code());
         b.extend_from_slice(&self.generation.to_le_bytes());
@@ -729,6 +845,9 @@ impl TrainState {
         b.extend_from_slice(&(len as u64).to_le_bytes());
         b.extend_from_slice(&self.sums.total_sum.to_le_bytes());
         b.extend_from_slice(&self.sums.total_count.to_le_bytes());
+        if let Some(settings) = &self.settings {
+            settings.write(&mut b);
+        }
         for &x in self.table.values() {
             b.extend_from_slice(&x.to_le_bytes());
         }
@@ -743,9 +862,15 @@ impl TrainState {
     /// Reads a state written by [`TrainState::to_bytes`] for leaves of `shape`.
     pub fn from_bytes(bytes: &[u8], shape: LeaveShape) -> Result<TrainState, StateError> {
         let bad = |m: &str| StateError(format!("not a training state: {m}"));
-        let head = 8 + 8 + 1 + 4 + 8 + 8 + 8 + 8 + 8;
-        if bytes.len() < head || &bytes[..8] != MAGIC {
-            return Err(bad("no TBLVTRN1 header"));
+        let counts = 8 + 8 + 1 + 4 + 8 + 8 + 8 + 8 + 8;
+        let with_settings = match bytes.get(..8) {
+            Some(m) if m == MAGIC => true,
+            Some(m) if m == MAGIC_WITHOUT_SETTINGS => false,
+            _ => return Err(bad("no TBLVTRN2 (or TBLVTRN1) header")),
+        };
+        let head = counts + if with_settings { RunSettings::LEN } else { 0 };
+        if bytes.len() < head {
+            return Err(bad("the file is cut short"));
         }
         let mut at = 8;
         let mut take = |n: usize| {
@@ -766,6 +891,14 @@ impl TrainState {
         let len = u64_of(take(8)) as usize;
         let total_sum = f64::from_bits(u64_of(take(8)));
         let total_count = f64::from_bits(u64_of(take(8)));
+        let settings = if with_settings {
+            Some(
+                RunSettings::read(take(RunSettings::LEN))
+                    .ok_or_else(|| bad("unreadable settings"))?,
+            )
+        } else {
+            None
+        };
         if len != shape.len() {
             return Err(bad(&format!(
                 "{len} leaves, but the tile set has {}",
@@ -803,6 +936,7 @@ impl TrainState {
                 total_sum,
                 total_count,
             },
+            settings,
         })
     }
 
@@ -856,6 +990,7 @@ pub fn train_tables(
 ) {
     let ruleset = Ruleset::preset("naspa-2013").unwrap_or_else(|_| Ruleset::naspa_2013());
     let per_gen = cfg.games_per_generation.max(1);
+    state.settings = Some(RunSettings::of(cfg));
     let mut chances: Option<Vec<f32>> = None;
     while state.generation < cfg.generations {
         if state.games_done >= per_gen {
@@ -1129,6 +1264,57 @@ mod tests {
             TrainState::from_bytes(b"TBLVTRN0 and more bytes than the header needs..", shape)
                 .is_err()
         );
+    }
+
+    /// A state keeps the settings of the run that made it; a run with other settings may not go
+    /// on from it, and says which. A state written before states kept them is still read.
+    #[test]
+    fn a_state_keeps_its_runs_settings_and_refuses_a_run_with_others() {
+        let shape = LeaveShape::english();
+        let cfg = TableTrainConfig {
+            games_per_generation: 12_000,
+            prior_weight: Some(2.5),
+            ..TableTrainConfig::default()
+        };
+        let mut st = TrainState::new(shape.clone(), Start::Zero, 42);
+        // Not trained yet: any settings may start it.
+        assert!(st.check_settings(&cfg).is_ok());
+        let older = st.to_bytes();
+        assert_eq!(&older[..8], b"TBLVTRN1");
+        st.settings = Some(RunSettings::of(&cfg));
+        let bytes = st.to_bytes();
+        assert_eq!(&bytes[..8], b"TBLVTRN2");
+        assert_eq!(bytes.len(), older.len() + RunSettings::LEN);
+        let back = TrainState::from_bytes(&bytes, shape.clone()).unwrap();
+        assert_eq!(back.settings, st.settings);
+        assert!(back.table.values() == st.table.values() && back.sums == st.sums);
+        assert!(back.check_settings(&cfg).is_ok());
+
+        let other = TableTrainConfig {
+            rollouts: 16,
+            prior_weight: None,
+            // How fast a run goes is not what it learns.
+            threads: 7,
+            batch: 3,
+            ..cfg
+        };
+        let e = back.check_settings(&other).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "the state was made with --rollouts 32 (this run: 16), --prior-weight 2.5 \
+             (this run: estimated): give the same to go on"
+        );
+        // The older state has no settings, and says so by having none.
+        let old = TrainState::from_bytes(&older, shape.clone()).unwrap();
+        assert_eq!(old.settings, None);
+        assert!(old.check_settings(&other).is_ok());
+        // A settings block that is not one: refused by name.
+        let mut broken = bytes.clone();
+        broken[8 + 8 + 1 + 4 + 8 * 5 + 24] = 9;
+        let e = TrainState::from_bytes(&broken, shape)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unreadable settings"), "{e}");
     }
 
     fn tiny(generations: u32) -> TableTrainConfig {

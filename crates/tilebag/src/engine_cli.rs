@@ -1025,6 +1025,16 @@ fn train_full_table(
                 state_path.display()
             );
         }
+        // A run resumed with other settings would mix two runs' samples in one table.
+        st.check_settings(&cfg).map_err(|e| {
+            anyhow::anyhow!("{}: {e}, or remove it to start again", state_path.display())
+        })?;
+        if st.settings.is_none() && st.total_games > 0 {
+            eprintln!(
+                "{} does not say what settings made it (an older state): going on with these",
+                state_path.display()
+            );
+        }
         eprintln!(
             "resuming {}: generation {} ({} of its games played, {} games in all)",
             state_path.display(),

@@ -129,3 +129,36 @@ fn leaves_train_refuses_a_state_made_with_another_start() {
         said(&o)
     );
 }
+
+/// A run resumed with other settings would mix two runs' samples in one table: refused, naming
+/// each setting that differs and what the state was made with.
+#[test]
+fn leaves_train_refuses_to_go_on_with_other_settings() {
+    let d = dir("settings");
+    let table = d.join("t.klv2");
+    let t = table.to_str().unwrap();
+    let o = train(t, "1");
+    assert!(o.status.success(), "{}", said(&o));
+    let o = tilebag(&[
+        "leaves",
+        "train",
+        "--output",
+        t,
+        "--generations",
+        "2",
+        "--games-per-generation",
+        "4",
+        "--rollouts",
+        "8",
+    ]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert!(
+        err(&o).contains("was made with --rollouts 32 (this run: 8): give the same to go on"),
+        "{}",
+        said(&o)
+    );
+    // The state is untouched: the same command as before goes on from it.
+    let o = train(t, "2");
+    assert!(o.status.success(), "{}", said(&o));
+    assert!(err(&o).contains("resuming"), "{}", said(&o));
+}
