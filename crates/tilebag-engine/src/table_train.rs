@@ -980,7 +980,8 @@ fn game_seed(seed: u64, g: u32, i: u64) -> u64 {
 
 /// Trains from `state` until `cfg.generations` generations are done, calling `progress` after
 /// every batch and every generation; it may stop the run (`Break`), leaving `state` at a batch's
-/// end, ready to be saved and resumed.
+/// end, ready to be saved and resumed. The state takes `cfg`'s settings as its own: a caller
+/// going on from a saved state checks them first ([`TrainState::check_settings`]).
 pub fn train_tables(
     lex: &Lexicon,
     tables: &Tables,
