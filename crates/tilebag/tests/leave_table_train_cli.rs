@@ -21,7 +21,16 @@ fn dir(name: &str) -> PathBuf {
 }
 
 fn train(output: &str, generations: &str) -> Output {
-    tilebag(&[
+    train_with(
+        output,
+        generations,
+        &["--threads", "2", "--keep-generations"],
+    )
+}
+
+/// Four games a generation, and `more` options.
+fn train_with(output: &str, generations: &str, more: &[&str]) -> Output {
+    let mut args = vec![
         "leaves",
         "train",
         "--output",
@@ -30,10 +39,18 @@ fn train(output: &str, generations: &str) -> Output {
         generations,
         "--games-per-generation",
         "4",
-        "--threads",
-        "2",
-        "--keep-generations",
-    ])
+    ];
+    args.extend_from_slice(more);
+    tilebag(&args)
+}
+
+/// A first generation trained into a new directory `name`: the table's path.
+fn one_generation(name: &str) -> String {
+    let table = dir(name).join("t.klv2");
+    let t = table.to_str().unwrap().to_string();
+    let o = train(&t, "1");
+    assert!(o.status.success(), "{}", said(&o));
+    t
 }
 
 #[test]
@@ -105,23 +122,8 @@ fn leaves_train_makes_a_full_table_and_goes_on_from_its_state() {
 
 #[test]
 fn leaves_train_refuses_a_state_made_with_another_start() {
-    let d = dir("start");
-    let table = d.join("t.klv2");
-    let t = table.to_str().unwrap();
-    let o = train(t, "1");
-    assert!(o.status.success(), "{}", said(&o));
-    let o = tilebag(&[
-        "leaves",
-        "train",
-        "--output",
-        t,
-        "--generations",
-        "2",
-        "--games-per-generation",
-        "4",
-        "--start",
-        "weights",
-    ]);
+    let t = one_generation("start");
+    let o = train_with(&t, "2", &["--start", "weights"]);
     assert!(!o.status.success(), "{}", said(&o));
     assert!(
         err(&o).contains("another --seed or --start"),
@@ -134,23 +136,8 @@ fn leaves_train_refuses_a_state_made_with_another_start() {
 /// each setting that differs and what the state was made with.
 #[test]
 fn leaves_train_refuses_to_go_on_with_other_settings() {
-    let d = dir("settings");
-    let table = d.join("t.klv2");
-    let t = table.to_str().unwrap();
-    let o = train(t, "1");
-    assert!(o.status.success(), "{}", said(&o));
-    let o = tilebag(&[
-        "leaves",
-        "train",
-        "--output",
-        t,
-        "--generations",
-        "2",
-        "--games-per-generation",
-        "4",
-        "--rollouts",
-        "8",
-    ]);
+    let t = one_generation("settings");
+    let o = train_with(&t, "2", &["--rollouts", "8"]);
     assert!(!o.status.success(), "{}", said(&o));
     assert!(
         err(&o).contains("was made with --rollouts 32 (this run: 8): give the same to go on"),
@@ -158,7 +145,7 @@ fn leaves_train_refuses_to_go_on_with_other_settings() {
         said(&o)
     );
     // The state is untouched: the same command as before goes on from it.
-    let o = train(t, "2");
+    let o = train(&t, "2");
     assert!(o.status.success(), "{}", said(&o));
     assert!(err(&o).contains("resuming"), "{}", said(&o));
 }
