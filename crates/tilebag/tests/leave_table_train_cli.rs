@@ -44,6 +44,12 @@ fn train_with(output: &str, generations: &str, more: &[&str]) -> Output {
     tilebag(&args)
 }
 
+/// The command failed, and its error says `why`.
+fn refused_saying(o: &Output, why: &str) {
+    assert!(!o.status.success(), "{}", said(o));
+    assert!(err(o).contains(why), "{}", said(o));
+}
+
 /// A first generation trained into a new directory `name`: the table's path.
 fn one_generation(name: &str) -> String {
     let table = dir(name).join("t.klv2");
@@ -124,12 +130,7 @@ fn leaves_train_makes_a_full_table_and_goes_on_from_its_state() {
 fn leaves_train_refuses_a_state_made_with_another_start() {
     let t = one_generation("start");
     let o = train_with(&t, "2", &["--start", "weights"]);
-    assert!(!o.status.success(), "{}", said(&o));
-    assert!(
-        err(&o).contains("another --seed or --start"),
-        "{}",
-        said(&o)
-    );
+    refused_saying(&o, "another --seed or --start");
 }
 
 /// A run resumed with other settings would mix two runs' samples in one table: refused, naming
@@ -138,11 +139,9 @@ fn leaves_train_refuses_a_state_made_with_another_start() {
 fn leaves_train_refuses_to_go_on_with_other_settings() {
     let t = one_generation("settings");
     let o = train_with(&t, "2", &["--rollouts", "8"]);
-    assert!(!o.status.success(), "{}", said(&o));
-    assert!(
-        err(&o).contains("was made with --rollouts 32 (this run: 8): give the same to go on"),
-        "{}",
-        said(&o)
+    refused_saying(
+        &o,
+        "was made with --rollouts 32 (this run: 8): give the same to go on",
     );
     // The state is untouched: the same command as before goes on from it.
     let o = train(&t, "2");
