@@ -587,10 +587,7 @@ impl Game {
 
     /// The tiles `seat` cannot see: the bag plus the opponent's rack, sorted.
     pub fn unseen_for(&self, seat: usize) -> Vec<Tile> {
-        let mut v = self.bag.contents_sorted();
-        v.extend_from_slice(&self.racks[1 - seat]);
-        v.sort();
-        v
+        self.bag.sorted_with(&self.racks[1 - seat])
     }
 
     /// Every tile of the set, counted where it is: on the board, on a rack or in the bag. The

@@ -15,6 +15,7 @@
 
 use crate::meta::GameMeta;
 use serde::Serialize;
+use std::fmt::Write as _;
 use tilebag_core::citation::Rule;
 use tilebag_core::game::{Adjustment, EndReason, Turn, TurnKind};
 use tilebag_core::ruleset::{ChallengeRule, ClockRule, EndRackRule};
@@ -766,14 +767,15 @@ impl<'a> StateTexts<'a> {
         cache: &'a mut ViewText,
     ) -> StateTexts<'a> {
         cache.update(game, meta);
-        let mut moving =
-            serde_json::to_string(&Moving::of(game, meta, now)).expect("views serialise");
+        // Written into buffers sized for them at once (grown step by step, they were copied
+        // several times over at every view).
+        let mut moving = json_text(&Moving::of(game, meta, now), 600 + cache.board.len());
         // The braces off, the board (written when it changed) on.
         moving.pop();
         moving.push_str(",\"board\":");
         moving.push_str(&cache.board);
         moving.remove(0);
-        let effects = serde_json::to_string(effects).expect("effects serialise");
+        let effects = json_text(effects, 256);
         StateTexts {
             game,
             now,
@@ -814,12 +816,9 @@ impl<'a> StateTexts<'a> {
     }
 
     fn write(&mut self, audience: Audience, from: Option<usize>) -> String {
-        let (head, tiles) = match audience {
-            Audience::Seat(seat) => (
-                format!(",\"view\":{{\"audience\":\"seat\",\"seat\":{seat},"),
-                Some(seat_tiles(self.game, self.now, seat)),
-            ),
-            Audience::Observer => (",\"view\":{\"audience\":\"observer\",".to_string(), None),
+        let tiles = match audience {
+            Audience::Seat(seat) => Some((seat, seat_tiles(self.game, self.now, seat))),
+            Audience::Observer => None,
         };
         let sheet_len = self.cache.sheet_for(self.game, audience).len();
         let mut out = String::with_capacity(
@@ -827,11 +826,16 @@ impl<'a> StateTexts<'a> {
         );
         out.push_str("{\"type\":\"state\",\"effects\":");
         out.push_str(&self.effects);
-        out.push_str(&head);
+        match tiles {
+            Some((seat, _)) => {
+                let _ = write!(out, ",\"view\":{{\"audience\":\"seat\",\"seat\":{seat},");
+            }
+            None => out.push_str(",\"view\":{\"audience\":\"observer\","),
+        }
         out.push_str(&self.cache.fixed);
         out.push(',');
         out.push_str(&self.moving);
-        if let Some((rack, unseen)) = tiles {
+        if let Some((_, (rack, unseen))) = tiles {
             out.push_str(",\"rack\":");
             push_json_str(&mut out, &rack);
             out.push_str(",\"unseen\":");
@@ -842,8 +846,7 @@ impl<'a> StateTexts<'a> {
         let lines = match from {
             None => sheet.as_str(),
             Some(from) => {
-                out.push_str(",\"history_from\":");
-                out.push_str(&from.to_string());
+                let _ = write!(out, ",\"history_from\":{from}");
                 match self.cache.starts[i].get(from) {
                     Some(&at) => &sheet[at..],
                     None => "",
@@ -860,6 +863,13 @@ impl<'a> StateTexts<'a> {
 /// A JSON string.
 fn push_json_str(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).expect("strings serialise"));
+}
+
+/// `value` as JSON, written into a buffer of `capacity` bytes to begin with.
+fn json_text<T: Serialize + ?Sized>(value: &T, capacity: usize) -> String {
+    let mut out = Vec::with_capacity(capacity);
+    serde_json::to_writer(&mut out, value).expect("views serialise");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 #[cfg(test)]

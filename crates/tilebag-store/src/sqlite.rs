@@ -1,6 +1,7 @@
 //! SQLite: one connection on a dedicated thread. Writes that arrive together are committed in one
 //! transaction (group commit: one fsync for many games' events, `synchronous=FULL` in WAL mode),
-//! each inside its own savepoint so that one failing write does not undo the others. Under load
+//! and one failing write does not undo the others: a write of one statement (a game's event) is
+//! undone alone by SQLite, any other runs inside a savepoint of its own. Under load
 //! the writer waits a moment for more writes before it commits (`sqlite/group_commit.rs`). A
 //! write's future resolves only after its transaction is committed.
 //!
@@ -30,8 +31,27 @@ type WriteFn = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
 type ReadFn = Box<dyn FnOnce(&Connection) + Send>;
 
 enum Job {
-    Write(WriteFn, oneshot::Sender<Result<(), StoreError>>),
+    Write(Write),
     Read(ReadFn),
+}
+
+/// A write waiting for its batch, and how it is undone alone if it fails.
+struct Write {
+    f: WriteFn,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+    undo: Undo,
+}
+
+/// How one failing write of a batch is undone without the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Undo {
+    /// Inside a savepoint of its own: a write of several statements.
+    Savepoint,
+    /// By SQLite itself: a write of exactly one statement, which SQLite undoes alone when it
+    /// fails (its conflict rule is the default, ABORT). A game's event is one `INSERT`, the
+    /// write of almost every action: a savepoint around it cost two more statements and a copy
+    /// of each page it touched.
+    OneStatement,
 }
 
 /// The most writes committed in one transaction.
@@ -108,8 +128,17 @@ impl SqliteStore {
     }
 
     fn write(&self, f: WriteFn) -> StoreFuture<'static, ()> {
-        let (tx, rx) = oneshot::channel();
-        let sent = self.jobs.send(Job::Write(f, tx));
+        self.write_undone(f, Undo::Savepoint)
+    }
+
+    /// A write of exactly one statement (see [`Undo::OneStatement`]).
+    fn write_one_statement(&self, f: WriteFn) -> StoreFuture<'static, ()> {
+        self.write_undone(f, Undo::OneStatement)
+    }
+
+    fn write_undone(&self, f: WriteFn, undo: Undo) -> StoreFuture<'static, ()> {
+        let (reply, rx) = oneshot::channel();
+        let sent = self.jobs.send(Job::Write(Write { f, reply, undo }));
         Box::pin(async move {
             sent.map_err(|_| StoreError::WorkerGone)?;
             rx.await.map_err(|_| StoreError::WorkerGone)?
@@ -203,7 +232,7 @@ fn worker(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
             }
         }
         let mut push = |job| match job {
-            Job::Write(f, reply) => writes.push((f, reply)),
+            Job::Write(w) => writes.push(w),
             Job::Read(f) => reads.push(f),
         };
         push(first);
@@ -228,36 +257,51 @@ fn worker(conn: Connection, mut rx: mpsc::UnboundedReceiver<Job>) {
     }
 }
 
-fn commit_batch(
-    conn: &Connection,
-    writes: Vec<(WriteFn, oneshot::Sender<Result<(), StoreError>>)>,
-) {
+fn commit_batch(conn: &Connection, writes: Vec<Write>) {
     if let Err(e) = conn
         .prepare_cached("BEGIN IMMEDIATE")
         .and_then(|mut s| s.execute([]))
     {
-        for (_, reply) in writes {
-            let _ = reply.send(Err(batch_error(&e, "begin")));
+        for w in writes {
+            let _ = w.reply.send(Err(batch_error(&e, "begin")));
         }
         return;
     }
-    let mut results = Vec::with_capacity(writes.len());
-    for (f, reply) in writes {
-        // Each write in a savepoint of its own: one that fails is undone alone. The statements
-        // are prepared once (parsing them was a cost of every write).
-        let run = |sql: &str| conn.prepare_cached(sql)?.execute([]).map(drop);
-        let r = (|| {
-            run("SAVEPOINT w")?;
-            match f(conn) {
-                Ok(()) => run("RELEASE w"),
-                Err(e) => {
-                    run("ROLLBACK TO w")?;
-                    run("RELEASE w")?;
-                    Err(e)
-                }
+    let mut results: Vec<(Result<(), StoreError>, oneshot::Sender<_>)> =
+        Vec::with_capacity(writes.len());
+    for w in writes {
+        let r = match w.undo {
+            Undo::OneStatement => (w.f)(conn),
+            // Each write in a savepoint of its own: one that fails is undone alone. The
+            // statements are prepared once (parsing them was a cost of every write).
+            Undo::Savepoint => {
+                let run = |sql: &str| conn.prepare_cached(sql)?.execute([]).map(drop);
+                (|| {
+                    run("SAVEPOINT w")?;
+                    match (w.f)(conn) {
+                        Ok(()) => run("RELEASE w"),
+                        Err(e) => {
+                            run("ROLLBACK TO w")?;
+                            run("RELEASE w")?;
+                            Err(e)
+                        }
+                    }
+                })()
             }
-        })();
-        results.push((r.map_err(StoreError::from), reply));
+        };
+        match r {
+            // Some failures (a full disk, an I/O error) make SQLite roll back the whole
+            // transaction: what the batch wrote so far is gone, and a write run now would be
+            // committed on its own. Nothing of the batch is stored; every write is told so.
+            Err(e) if conn.is_autocommit() => {
+                for (_, reply) in results {
+                    let _ = reply.send(Err(batch_error(&e, "write")));
+                }
+                let _ = w.reply.send(Err(batch_error(&e, "write")));
+                return;
+            }
+            r => results.push((r.map_err(StoreError::from), w.reply)),
+        }
     }
     if let Err(e) = conn
         .prepare_cached("COMMIT")
@@ -421,20 +465,25 @@ impl super::Store for SqliteStore {
         let id = game_id.to_string();
         let json = encode_event(&ev.event);
         let (seq, at, wall) = (ev.seq as i64, ev.event.at_ms, ev.wall_ms);
-        let ended = ended.map(str::to_string);
-        self.write(Box::new(move |c| {
+        let insert = move |c: &Connection| {
             c.prepare_cached(
                 "INSERT INTO events (game_id, seq, at_ms, wall_ms, event_json) \
                  VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![id, seq, at, wall, json])?;
-            if let Some(result) = ended {
-                c.prepare_cached(
-                    "UPDATE games SET status = 'ended', result_json = ?2, ended_at_ms = ?3 \
-                     WHERE id = ?1",
-                )?
-                .execute(params![id, result, wall])?;
-            }
+            .execute(params![id, seq, at, wall, json])
+            .map(|_| id)
+        };
+        let Some(result) = ended.map(str::to_string) else {
+            // The write of almost every action: one statement.
+            return self.write_one_statement(Box::new(move |c| insert(c).map(drop)));
+        };
+        self.write(Box::new(move |c| {
+            let id = insert(c)?;
+            c.prepare_cached(
+                "UPDATE games SET status = 'ended', result_json = ?2, ended_at_ms = ?3 \
+                 WHERE id = ?1",
+            )?
+            .execute(params![id, result, wall])?;
             Ok(())
         }))
     }
