@@ -5,30 +5,9 @@
 
 mod support;
 
-use support::PgSchema;
-use tilebag_core::{Action, Actor, Event, Ruleset};
-use tilebag_store::{Checkpoint, Fence, GameRecord, GameStatus, Store, StoreError, StoredEvent};
-
-async fn live_game(s: &dyn Store, id: &str, created_at_ms: i64) {
-    s.create_game(&GameRecord {
-        id: id.into(),
-        tokens: [format!("{id}-t0"), format!("{id}-t1")],
-        names: ["Ann".into(), "Bob".into()],
-        preset: "naspa-2013".into(),
-        ruleset: Ruleset::naspa_2013(),
-        seed: 7,
-        lexicon: "ENABLE1".into(),
-        created_at_ms,
-        status: GameStatus::Live,
-        result_json: None,
-        checkpoint_ms: 0,
-        events_seen: 0,
-        seeded: false,
-        bot: None,
-    })
-    .await
-    .unwrap();
-}
+use support::{live_game, PgSchema};
+use tilebag_core::{Action, Actor, Event};
+use tilebag_store::{Checkpoint, Fence, Store, StoreError, StoredEvent};
 
 fn pass(seq: u64, seat: usize) -> StoredEvent {
     StoredEvent {

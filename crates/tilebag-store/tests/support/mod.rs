@@ -316,6 +316,28 @@ macro_rules! on_both {
 #[allow(unused_imports)]
 pub(crate) use on_both;
 
+/// A live game between Ann and Bob (NASPA 2013, seed 7), created at `created_at_ms`.
+pub async fn live_game(s: &dyn tilebag_store::Store, id: &str, created_at_ms: i64) {
+    s.create_game(&tilebag_store::GameRecord {
+        id: id.into(),
+        tokens: [format!("{id}-t0"), format!("{id}-t1")],
+        names: ["Ann".into(), "Bob".into()],
+        preset: "naspa-2013".into(),
+        ruleset: tilebag_core::Ruleset::naspa_2013(),
+        seed: 7,
+        lexicon: "ENABLE1".into(),
+        created_at_ms,
+        status: tilebag_store::GameStatus::Live,
+        result_json: None,
+        checkpoint_ms: 0,
+        events_seen: 0,
+        seeded: false,
+        bot: None,
+    })
+    .await
+    .unwrap();
+}
+
 /// The store a test's database URL or path names.
 pub async fn store(db: &str) -> std::sync::Arc<dyn tilebag_store::Store> {
     tilebag_store::open(db).await.expect("open the store")
