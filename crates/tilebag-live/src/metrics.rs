@@ -101,6 +101,9 @@ pub struct Gauges {
     /// CPU time this process has used (user and system), in seconds; `None` where the system
     /// does not say (the series is then left out rather than written as 0).
     pub cpu_seconds: Option<f64>,
+    /// Of that, the time spent in the kernel on this process's behalf (its sockets, its
+    /// database file, waking its threads), in seconds; `None` where the system does not say.
+    pub cpu_system_seconds: Option<f64>,
     /// With several processes (`serve --nats`): this process's part; `None` for one alone.
     pub cluster: Option<ClusterGauges>,
 }
@@ -169,6 +172,14 @@ impl Metrics {
                 out,
                 "# HELP process_cpu_seconds_total Total user and system CPU time spent in \
                  seconds.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total {cpu}"
+            );
+        }
+        if let Some(system) = g.cpu_system_seconds {
+            let name = "tilebag_cpu_system_seconds_total";
+            let _ = writeln!(
+                out,
+                "# HELP {name} Of process_cpu_seconds_total, the CPU time the kernel spent for \
+                 this process (system time), in seconds.\n# TYPE {name} counter\n{name} {system}"
             );
         }
         counter(
@@ -241,6 +252,7 @@ mod tests {
             database_up: true,
             started_s: 1_700_000_000.0,
             cpu_seconds: Some(12.5),
+            cpu_system_seconds: Some(4.25),
             cluster: None,
         }
     }
@@ -311,9 +323,11 @@ mod tests {
     fn cpu_time_the_system_does_not_give_is_left_out() {
         let page = Metrics::default().render(&Gauges {
             cpu_seconds: None,
+            cpu_system_seconds: None,
             ..gauges()
         });
         assert!(!page.contains("process_cpu_seconds_total"), "{page}");
+        assert!(!page.contains("tilebag_cpu_system_seconds_total"), "{page}");
     }
 
     #[test]
@@ -328,6 +342,7 @@ mod tests {
         assert_eq!(value(&page, "tilebag_connections"), 7.0);
         assert_eq!(value(&page, "tilebag_database_up"), 1.0);
         assert_eq!(value(&page, "process_cpu_seconds_total"), 12.5);
+        assert_eq!(value(&page, "tilebag_cpu_system_seconds_total"), 4.25);
         let mut names = Vec::new();
         for line in page.lines() {
             if let Some(rest) = line.strip_prefix("# TYPE ") {

@@ -100,6 +100,9 @@ pub struct ProcessFigures {
     pub addr: SocketAddr,
     /// `process_cpu_seconds_total` after less before.
     pub cpu_seconds: f64,
+    /// Of that, the kernel's (`tilebag_cpu_system_seconds_total` after less before); `None`
+    /// for a server that does not say.
+    pub system_seconds: Option<f64>,
     /// `tilebag_actions_total` after less before (events this process committed, time's
     /// included).
     pub actions: u64,
@@ -109,6 +112,7 @@ pub struct ProcessFigures {
 #[derive(Debug, Clone, Copy)]
 struct Readings {
     cpu_seconds: f64,
+    system_seconds: Option<f64>,
     actions: u64,
 }
 
@@ -137,6 +141,7 @@ async fn read_metrics(addr: SocketAddr, key: &str) -> Result<Readings, BenchErro
     };
     Ok(Readings {
         cpu_seconds: value("process_cpu_seconds_total")?,
+        system_seconds: value("tilebag_cpu_system_seconds_total").ok(),
         actions: value("tilebag_actions_total")? as u64,
     })
 }
@@ -171,24 +176,34 @@ impl std::fmt::Display for LoadReport {
         )?;
         if !self.processes.is_empty() {
             let acks = self.acks.max(1) as f64;
+            // The kernel's part, where every server says (its sockets, its database file).
+            let kernel = |system: Option<f64>| {
+                system.map_or(String::new(), |s| {
+                    format!(" (in the kernel {:.1} µs)", s * 1e6 / acks)
+                })
+            };
             let mut total = 0.0;
+            let mut system = Some(0.0);
             for p in &self.processes {
                 total += p.cpu_seconds;
+                system = system.zip(p.system_seconds).map(|(a, b)| a + b);
                 writeln!(
                     f,
-                    "  process {:<21} CPU {:.2} s, {} events committed, {:.1} µs CPU per action acknowledged",
+                    "  process {:<21} CPU {:.2} s, {} events committed, {:.1} µs CPU per action acknowledged{}",
                     p.addr,
                     p.cpu_seconds,
                     p.actions,
-                    p.cpu_seconds * 1e6 / acks
+                    p.cpu_seconds * 1e6 / acks,
+                    kernel(p.system_seconds)
                 )?;
             }
             writeln!(
                 f,
-                "  server CPU   {:.2} s in all for {} actions acknowledged = {:.1} µs per action",
+                "  server CPU   {:.2} s in all for {} actions acknowledged = {:.1} µs per action{}",
                 total,
                 self.acks,
-                total * 1e6 / acks
+                total * 1e6 / acks,
+                kernel(system)
             )?;
         }
         write!(f, "  errors       {}", self.errors)?;
@@ -275,6 +290,10 @@ pub async fn bench_serve_at(
             processes.push(ProcessFigures {
                 addr: a,
                 cpu_seconds: after.cpu_seconds - b.cpu_seconds,
+                system_seconds: after
+                    .system_seconds
+                    .zip(b.system_seconds)
+                    .map(|(a, b)| a - b),
                 actions: after.actions.saturating_sub(b.actions),
             });
         }
@@ -722,8 +741,10 @@ mod tests {
         assert_eq!(p.actions, report.acks, "{report}");
         assert!(report.acks > 4 * 20, "{report}");
         assert!(p.cpu_seconds > 0.0, "{report}");
+        let system = p.system_seconds.expect("the server says its kernel time");
+        assert!(system > 0.0 && system <= p.cpu_seconds, "{report}");
         let text = report.to_string();
-        assert!(text.contains("µs per action"), "{text}");
+        assert!(text.contains("µs per action (in the kernel "), "{text}");
 
         // A wrong key is refused before any game is played, naming what failed.
         let wrong = BenchOptions {

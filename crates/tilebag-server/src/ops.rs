@@ -85,12 +85,14 @@ async fn metrics(
     if let Some(refusal) = refused_unless_operator(&s, peer, &headers, "the metrics") {
         return refusal;
     }
+    let cpu = process_cpu();
     let page = s.hub.metrics.render(&Gauges {
         games: s.hub.games_in_memory(),
         connections: s.gate.open(),
         database_up: matches!(s.hub.database().state(), DbState::Up),
         started_s: s.started_s,
-        cpu_seconds: process_cpu_seconds(),
+        cpu_seconds: cpu.map(|c| c.user + c.system),
+        cpu_system_seconds: cpu.map(|c| c.system),
         cluster: s
             .hub
             .cluster()
@@ -111,9 +113,18 @@ async fn metrics(
         .into_response()
 }
 
-/// The CPU time this process has used so far, user and system, in seconds (Prometheus'
+/// The CPU time this process has used so far, in seconds.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuTimes {
+    /// In the process's own code.
+    pub user: f64,
+    /// In the kernel, for the process.
+    pub system: f64,
+}
+
+/// The CPU time this process has used so far, user and system apart (their sum is Prometheus'
 /// `process_cpu_seconds_total`); `None` if the system will not say.
-pub fn process_cpu_seconds() -> Option<f64> {
+pub fn process_cpu() -> Option<CpuTimes> {
     // SAFETY: `getrusage` only writes the `rusage` it is given, which lives on this stack and
     // is valid when zeroed (plain integers).
     let usage = unsafe {
@@ -124,14 +135,19 @@ pub fn process_cpu_seconds() -> Option<f64> {
         usage
     };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    Some(secs(usage.ru_utime) + secs(usage.ru_stime))
+    Some(CpuTimes {
+        user: secs(usage.ru_utime),
+        system: secs(usage.ru_stime),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn cpu_time_grows_with_work() {
-        let before = super::process_cpu_seconds().expect("getrusage works on this system");
+        let before = super::process_cpu()
+            .expect("getrusage works on this system")
+            .user;
         // Spin until the kernel's accounting (a tick, at worst 10 ms) shows the work.
         let mut x = 0u64;
         loop {
@@ -139,7 +155,7 @@ mod tests {
                 x = x.wrapping_mul(31).wrapping_add(i);
             }
             std::hint::black_box(x);
-            if super::process_cpu_seconds().unwrap() > before {
+            if super::process_cpu().unwrap().user > before {
                 break;
             }
         }
