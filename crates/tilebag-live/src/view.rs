@@ -817,7 +817,7 @@ impl<'a> StateTexts<'a> {
 
     fn write(&mut self, audience: Audience, from: Option<usize>) -> String {
         let tiles = match audience {
-            Audience::Seat(seat) => Some((seat, seat_tiles(self.game, self.now, seat))),
+            Audience::Seat(seat) => Some(seat_tiles(self.game, self.now, seat)),
             Audience::Observer => None,
         };
         let sheet_len = self.cache.sheet_for(self.game, audience).len();
@@ -826,16 +826,16 @@ impl<'a> StateTexts<'a> {
         );
         out.push_str("{\"type\":\"state\",\"effects\":");
         out.push_str(&self.effects);
-        match tiles {
-            Some((seat, _)) => {
+        match audience {
+            Audience::Seat(seat) => {
                 let _ = write!(out, ",\"view\":{{\"audience\":\"seat\",\"seat\":{seat},");
             }
-            None => out.push_str(",\"view\":{\"audience\":\"observer\","),
+            Audience::Observer => out.push_str(",\"view\":{\"audience\":\"observer\","),
         }
         out.push_str(&self.cache.fixed);
         out.push(',');
         out.push_str(&self.moving);
-        if let Some((_, (rack, unseen))) = tiles {
+        if let Some((rack, unseen)) = tiles {
             out.push_str(",\"rack\":");
             push_json_str(&mut out, &rack);
             out.push_str(",\"unseen\":");

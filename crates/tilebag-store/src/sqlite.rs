@@ -272,22 +272,7 @@ fn commit_batch(conn: &Connection, writes: Vec<Write>) {
     for w in writes {
         let r = match w.undo {
             Undo::OneStatement => (w.f)(conn),
-            // Each write in a savepoint of its own: one that fails is undone alone. The
-            // statements are prepared once (parsing them was a cost of every write).
-            Undo::Savepoint => {
-                let run = |sql: &str| conn.prepare_cached(sql)?.execute([]).map(drop);
-                (|| {
-                    run("SAVEPOINT w")?;
-                    match (w.f)(conn) {
-                        Ok(()) => run("RELEASE w"),
-                        Err(e) => {
-                            run("ROLLBACK TO w")?;
-                            run("RELEASE w")?;
-                            Err(e)
-                        }
-                    }
-                })()
-            }
+            Undo::Savepoint => in_savepoint(conn, w.f),
         };
         match r {
             // Some failures (a full disk, an I/O error) make SQLite roll back the whole
@@ -318,6 +303,21 @@ fn commit_batch(conn: &Connection, writes: Vec<Write>) {
     }
     for (r, reply) in results {
         let _ = reply.send(r);
+    }
+}
+
+/// Run a write in a savepoint of its own, so that if it fails it is undone alone. The
+/// statements are prepared once (parsing them was a cost of every write).
+fn in_savepoint(conn: &Connection, f: WriteFn) -> rusqlite::Result<()> {
+    let run = |sql: &str| conn.prepare_cached(sql)?.execute([]).map(drop);
+    run("SAVEPOINT w")?;
+    match f(conn) {
+        Ok(()) => run("RELEASE w"),
+        Err(e) => {
+            run("ROLLBACK TO w")?;
+            run("RELEASE w")?;
+            Err(e)
+        }
     }
 }
 
