@@ -13,7 +13,6 @@ use tilebag_core::replay::{game_to_gcg, verify_record, Completion, Replayer};
 use tilebag_core::ruleset::Ruleset;
 use tilebag_engine::analysis::analyze;
 use tilebag_engine::bot::simulate;
-use tilebag_engine::cgp::board_to_cgp;
 use tilebag_engine::engine::Situation;
 use tilebag_engine::leaves::Leaves;
 use tilebag_engine::match_stats::{GameResult, MatchSummary};
@@ -282,7 +281,7 @@ fn print_moves(moves: &[Move], rack: &Rack, grid: &Grid, n: usize) {
 
 /// The position of a record before event `turn` (1-based), as a CGP line's parts.
 fn position_of_record(file: &Path, turn: usize, tables: &Tables) -> Result<CgpPosition> {
-    let record = crate::read_record(file)
+    let record = crate::gcg_cli::read_record(file)
         .map_err(anyhow::Error::msg)
         .with_context(|| file.display().to_string())?;
     let mut r = Replayer::new(&record);
@@ -437,47 +436,8 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `gcg show --cgp`: the CGP of the position after `turn` events (the player to move next
-/// first, with their recorded rack).
-pub fn show_cgp(file: &Path, turn: Option<usize>) -> Result<ExitCode> {
-    let record = crate::read_record(file)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| file.display().to_string())?;
-    let mut r = Replayer::new(&record);
-    let mut steps = 0;
-    while turn.is_none_or(|t| steps < t) {
-        match r.step() {
-            Ok(true) => steps += 1,
-            Ok(false) => break,
-            Err(e) => bail!("{}:{}: {}", file.display(), e.line, e.message),
-        }
-    }
-    let grid = Grid::from_board(&r.board);
-    let (me, rack) = match r.peek() {
-        Some(ev) => (ev.player, ev.rack.clone().unwrap_or_default()),
-        None => (0, String::new()),
-    };
-    let rack = Rack::parse(&rack)
-        .map(|r| r.to_string())
-        .unwrap_or_default();
-    let lex = record
-        .lexicon
-        .as_ref()
-        .map(|v| format!(" lex {};", v.trim()))
-        .unwrap_or_default();
-    println!(
-        "{} {}/ {}/{} 0{}",
-        board_to_cgp(&grid),
-        rack,
-        r.scores[me],
-        r.scores[1 - me],
-        lex
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
 pub fn analyze_cmd(args: AnalyzeArgs) -> Result<ExitCode> {
-    let record = crate::read_record(&args.file)
+    let record = crate::gcg_cli::read_record(&args.file)
         .map_err(anyhow::Error::msg)
         .with_context(|| args.file.display().to_string())?;
     let (ruleset, tables) = preset_tables(&args.preset)?;

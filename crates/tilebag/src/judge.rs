@@ -6,9 +6,43 @@
 use anyhow::{Context, Result};
 use std::fs::OpenOptions;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tilebag_lexicon::WordSource;
+
+/// The settings of `tilebag judge` (its help is the command's, in `main.rs`).
+#[derive(clap::Args)]
+pub struct JudgeArgs {
+    /// A built lexicon file, a plain word list or a layered config (default: built-in ENABLE).
+    #[arg(long)]
+    pub lexicon: Option<PathBuf>,
+    /// Judge these words and exit: 0 when the play is acceptable, 1 when it is not.
+    #[arg(long, num_args = 1..)]
+    pub words: Option<Vec<String>>,
+    /// Where every adjudication is appended.
+    #[arg(long, default_value = "tilebag-judge.log")]
+    pub log: PathBuf,
+    /// Seconds the verdict stays on screen.
+    #[arg(long, default_value_t = 5)]
+    pub clear_after: u64,
+}
+
+/// `tilebag judge`: the scripted verdict (exit 0 or 1) or the full-screen station.
+pub fn run(args: JudgeArgs) -> Result<std::process::ExitCode> {
+    use std::process::ExitCode;
+    let lex = tilebag_lexicon::open_lexicon_or_builtin(args.lexicon.as_deref())?;
+    match args.words {
+        Some(words) => Ok(if scripted(&lex, &words, &args.log)? {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        }),
+        None => {
+            interactive(&lex, &args.log, Duration::from_secs(args.clear_after))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
 
 /// The verdict on a whole play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
