@@ -281,9 +281,7 @@ fn print_moves(moves: &[Move], rack: &Rack, grid: &Grid, n: usize) {
 
 /// The position of a record before event `turn` (1-based), as a CGP line's parts.
 fn position_of_record(file: &Path, turn: usize, tables: &Tables) -> Result<CgpPosition> {
-    let record = crate::gcg_cli::read_record(file)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| file.display().to_string())?;
+    let record = crate::gcg_cli::open_record(file)?;
     let mut r = Replayer::new(&record);
     let mut steps = 1;
     while steps < turn {
@@ -437,9 +435,7 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
 }
 
 pub fn analyze_cmd(args: AnalyzeArgs) -> Result<ExitCode> {
-    let record = crate::gcg_cli::read_record(&args.file)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| args.file.display().to_string())?;
+    let record = crate::gcg_cli::open_record(&args.file)?;
     let (ruleset, tables) = preset_tables(&args.preset)?;
     let lex = generator_lexicon(args.lexicon.as_deref())?;
     let leaves = leave_table(args.leaves.as_deref())?;

@@ -53,7 +53,7 @@ pub fn run(command: GcgCommand) -> Result<ExitCode> {
 }
 
 /// A game record read and parsed; the error says why not (the caller names the file).
-pub fn read_record(path: &Path) -> Result<GcgRecord, String> {
+fn read_record(path: &Path) -> Result<GcgRecord, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     parse_gcg(&bytes).map_err(|e| e.to_string())
 }
@@ -153,11 +153,16 @@ fn verify(files: &[PathBuf], lexicon: Option<&tilebag_lexicon::WordSource>) -> E
     }
 }
 
-fn show(file: &Path, turn: Option<usize>) -> Result<ExitCode> {
-    let record = read_record(file)
+/// A game record read and parsed, or an error naming the file.
+pub fn open_record(file: &Path) -> Result<GcgRecord> {
+    read_record(file)
         .map_err(anyhow::Error::msg)
-        .with_context(|| file.display().to_string())?;
-    let mut r = Replayer::new(&record);
+        .with_context(|| file.display().to_string())
+}
+
+/// Replays `turn` events of the record (all of them: `None`), stopping at its end; how many
+/// were replayed and the line of the last. A fault names the file and its line.
+fn step_to(r: &mut Replayer, file: &Path, turn: Option<usize>) -> Result<(usize, Option<usize>)> {
     let mut steps = 0;
     let mut last_line = None;
     while turn.is_none_or(|t| steps < t) {
@@ -168,9 +173,16 @@ fn show(file: &Path, turn: Option<usize>) -> Result<ExitCode> {
                 last_line = line;
             }
             Ok(false) => break,
-            Err(e) => anyhow::bail!("{}:{}: {}", file.display(), e.line, e.message),
+            Err(e) => bail!("{}:{}: {}", file.display(), e.line, e.message),
         }
     }
+    Ok((steps, last_line))
+}
+
+fn show(file: &Path, turn: Option<usize>) -> Result<ExitCode> {
+    let record = open_record(file)?;
+    let mut r = Replayer::new(&record);
+    let (steps, last_line) = step_to(&mut r, file, turn)?;
     println!("{}", render_board(&r.board, &r.layout, &r.set));
     let [p1, p2] = &record.players;
     println!(
@@ -239,18 +251,9 @@ fn render_board(board: &Board, layout: &Layout, set: &TileSet) -> String {
 /// `gcg show --cgp`: the CGP of the position after `turn` events (the player to move next
 /// first, with their recorded rack).
 fn show_cgp(file: &Path, turn: Option<usize>) -> Result<ExitCode> {
-    let record = read_record(file)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| file.display().to_string())?;
+    let record = open_record(file)?;
     let mut r = Replayer::new(&record);
-    let mut steps = 0;
-    while turn.is_none_or(|t| steps < t) {
-        match r.step() {
-            Ok(true) => steps += 1,
-            Ok(false) => break,
-            Err(e) => bail!("{}:{}: {}", file.display(), e.line, e.message),
-        }
-    }
+    step_to(&mut r, file, turn)?;
     let grid = Grid::from_board(&r.board);
     let (me, rack) = match r.peek() {
         Some(ev) => (ev.player, ev.rack.clone().unwrap_or_default()),
