@@ -1206,90 +1206,14 @@ async fn create_seek(
     let me = player(&l.accounts, &headers, "seek a game").await?;
     let req: SeekRequest = parse_body(body)?;
     let my_id = me.account.id;
-    // The preset and its clock.
     let preset = req
         .preset
         .clone()
         .unwrap_or_else(|| l.hub.default_preset.clone());
-    let ruleset = Ruleset::preset(&preset).map_err(|_| {
-        LobbyError::bad(format!(
-            "unknown rules preset {preset:?}; the presets are {}",
-            Ruleset::PRESETS.join(", ")
-        ))
-    })?;
-    let initial_ms = match (ruleset.clock, req.minutes) {
-        (ClockRule::PerPlayer { initial_ms }, None) => initial_ms,
-        (ClockRule::PerPlayer { .. }, Some(m)) if MINUTES.contains(&m) => i64::from(m) * 60_000,
-        (ClockRule::PerPlayer { .. }, Some(m)) => {
-            return Err(LobbyError::bad(format!(
-                "minutes per player is {} to {}, not {m}",
-                MINUTES.start(),
-                MINUTES.end()
-            )))
-        }
-        (ClockRule::SharedGame { total_ms, .. }, None) => total_ms / 2,
-        (ClockRule::SharedGame { .. }, Some(_)) => {
-            return Err(LobbyError::bad(format!(
-                "{preset} has one game clock for both players: it takes no minutes per player"
-            )))
-        }
-    };
-    let lexicon = req
-        .lexicon
-        .clone()
-        .unwrap_or_else(|| l.hub.default_lexicon.clone());
-    if !l.hub.lexicon_names().contains(&lexicon) {
-        return Err(LobbyError::bad(format!(
-            "unknown lexicon {lexicon:?}; loaded: {}",
-            l.hub.lexicon_names().join(", ")
-        )));
-    }
-    for r in [req.min_rating, req.max_rating].into_iter().flatten() {
-        if r > MAX_RATING {
-            return Err(LobbyError::bad(format!(
-                "a rating range's ends are 0 to {MAX_RATING}, not {r}"
-            )));
-        }
-    }
-    let opponent = match req.opponent {
-        OpponentKind::Anyone => {
-            if req.invite.is_some() || req.level.is_some() || req.seat.is_some() {
-                return Err(LobbyError::bad(
-                    "a seek to anyone names no invited player and no computer level",
-                ));
-            }
-            SeekOpponent::Anyone
-        }
-        OpponentKind::Invited => {
-            let name = req.invite.as_deref().unwrap_or("").trim();
-            let parsed = Username::parse(name)
-                .map_err(|e| LobbyError::bad(format!("the invited player's name {name:?}: {e}")))?;
-            let invited = l
-                .store()
-                .accounts()
-                .account_by_skeleton(&parsed.skeleton())
-                .await
-                .map_err(LobbyError::store)?
-                .filter(|a| !a.banned)
-                .ok_or_else(|| LobbyError::bad(format!("there is no player named {name:?}")))?;
-            if invited.id == my_id {
-                return Err(LobbyError::bad("you cannot invite yourself"));
-            }
-            SeekOpponent::Invited(invited.id)
-        }
-        OpponentKind::Computer => {
-            let level = req.level.as_deref().unwrap_or("static");
-            tilebag_live::bot::parse_level(level).map_err(LobbyError::bad)?;
-            if !l.hub.engines.names().contains(&lexicon) {
-                return Err(LobbyError::bad(format!(
-                    "the computer cannot play with {lexicon:?}; it plays {}",
-                    l.hub.engines.names().join(", ")
-                )));
-            }
-            SeekOpponent::Computer(level.trim().to_string())
-        }
-    };
-    let now = now_ms();
+    let initial_ms = seek_clock(&preset, req.minutes)?;
+    let lexicon = seek_lexicon(&l, req.lexicon.clone())?;
+    check_rating_range(&req)?;
+    let opponent = seek_opponent(&l, &req, my_id, &lexicon).await?;
     let row = SeekRow {
         id: new_seek_id(),
         seeker_id: my_id,
@@ -1300,47 +1224,12 @@ async fn create_seek(
         min_rating: req.min_rating.map(i64::from),
         max_rating: req.max_rating.map(i64::from),
         opponent,
-        created_ms: now as i64,
+        created_ms: now_ms() as i64,
     };
     let seek = seek_of(&row);
     seek.validate().map_err(LobbyError::seek)?;
-    // The limits: so many open, so many a minute.
     if !matches!(row.opponent, SeekOpponent::Computer(_)) {
-        // Of several processes, the database knows every open seek of the player's.
-        let stored = match l.fanout {
-            Some(_) => Some(
-                l.store()
-                    .seeks()
-                    .seeks_of(my_id)
-                    .await
-                    .map_err(LobbyError::store)?
-                    .len(),
-            ),
-            None => None,
-        };
-        let st = l.state.lock().expect("lobby state");
-        let mine = stored.unwrap_or_else(|| {
-            st.seeks
-                .values()
-                .filter(|s| s.row.seeker_id == my_id)
-                .count()
-        });
-        if mine >= l.limits.open_per_account {
-            return Err(LobbyError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too-many-seeks",
-                format!(
-                    "you have {mine} open seeks, the most one player may have: cancel one first"
-                ),
-            ));
-        }
-        if st.seeks.len() >= l.limits.open_total {
-            return Err(LobbyError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "lobby-full",
-                "the lobby holds as many seeks as it takes: accept one, or try again soon",
-            ));
-        }
+        check_open_seeks(&l, my_id).await?;
     }
     l.spend(my_id)?;
     // NASPA I.G: not while in a game that rules this one out.
@@ -1354,34 +1243,8 @@ async fn create_seek(
         return Err(LobbyError::seek(SeekError::SimultaneousGame(Who::You)));
     }
     if let SeekOpponent::Computer(level) = &row.opponent {
-        // The computer takes it at once: the game starts now, its seat drawn at random.
-        let level = tilebag_live::bot::parse_level(level).map_err(LobbyError::bad)?;
-        let human = match req.seat.as_deref().unwrap_or("random") {
-            "first" => 0,
-            "second" => 1,
-            "random" => usize::from(random_bit()),
-            other => {
-                return Err(LobbyError::bad(format!(
-                    "seat is first, second or random, not {other:?}"
-                )))
-            }
-        };
-        let mut seats = [None, None];
-        seats[human] = Some((my_id, me.account.username.clone()));
-        let _one = l.starting.lock().await;
-        let seated = l
-            .start(Table {
-                preset: row.preset,
-                rules: vec![],
-                lexicon: row.lexicon,
-                initial_ms: row.initial_ms,
-                rated: false,
-                seats,
-                bot: Some(level),
-            })
-            .await?;
-        let mine = seated[human].clone().expect("the human's seat");
-        return Ok((StatusCode::CREATED, Json(json!({ "game": mine }))).into_response());
+        let level = level.clone();
+        return play_the_computer(&l, &me, row, &level, req.seat.as_deref()).await;
     }
     l.store()
         .seeks()
@@ -1398,6 +1261,179 @@ async fn create_seek(
         body,
     )
         .into_response())
+}
+
+/// A seek's clock, in milliseconds a player: the preset's own, or the minutes asked for where
+/// the preset gives each player a clock. A preset with one clock for the game (Scrabble for
+/// Literacy) takes no minutes.
+fn seek_clock(preset: &str, minutes: Option<u32>) -> Result<i64, LobbyError> {
+    let ruleset = Ruleset::preset(preset).map_err(|_| {
+        LobbyError::bad(format!(
+            "unknown rules preset {preset:?}; the presets are {}",
+            Ruleset::PRESETS.join(", ")
+        ))
+    })?;
+    match (ruleset.clock, minutes) {
+        (ClockRule::PerPlayer { initial_ms }, None) => Ok(initial_ms),
+        (ClockRule::PerPlayer { .. }, Some(m)) if MINUTES.contains(&m) => Ok(i64::from(m) * 60_000),
+        (ClockRule::PerPlayer { .. }, Some(m)) => Err(LobbyError::bad(format!(
+            "minutes per player is {} to {}, not {m}",
+            MINUTES.start(),
+            MINUTES.end()
+        ))),
+        (ClockRule::SharedGame { total_ms, .. }, None) => Ok(total_ms / 2),
+        (ClockRule::SharedGame { .. }, Some(_)) => Err(LobbyError::bad(format!(
+            "{preset} has one game clock for both players: it takes no minutes per player"
+        ))),
+    }
+}
+
+/// The lexicon a seek asks for (the server's default if none), if it is loaded.
+fn seek_lexicon(l: &Lobby, asked: Option<String>) -> Result<String, LobbyError> {
+    let lexicon = asked.unwrap_or_else(|| l.hub.default_lexicon.clone());
+    if !l.hub.lexicon_names().contains(&lexicon) {
+        return Err(LobbyError::bad(format!(
+            "unknown lexicon {lexicon:?}; loaded: {}",
+            l.hub.lexicon_names().join(", ")
+        )));
+    }
+    Ok(lexicon)
+}
+
+/// A rating range's ends are ratings (0 to [`MAX_RATING`]).
+fn check_rating_range(req: &SeekRequest) -> Result<(), LobbyError> {
+    for r in [req.min_rating, req.max_rating].into_iter().flatten() {
+        if r > MAX_RATING {
+            return Err(LobbyError::bad(format!(
+                "a rating range's ends are 0 to {MAX_RATING}, not {r}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whom the seek is for: anyone; a player invited by name (one who exists, is not banned and
+/// is not the seeker); or the computer at a level, for a lexicon it plays.
+async fn seek_opponent(
+    l: &Lobby,
+    req: &SeekRequest,
+    my_id: i64,
+    lexicon: &str,
+) -> Result<SeekOpponent, LobbyError> {
+    match req.opponent {
+        OpponentKind::Anyone => {
+            if req.invite.is_some() || req.level.is_some() || req.seat.is_some() {
+                return Err(LobbyError::bad(
+                    "a seek to anyone names no invited player and no computer level",
+                ));
+            }
+            Ok(SeekOpponent::Anyone)
+        }
+        OpponentKind::Invited => {
+            let name = req.invite.as_deref().unwrap_or("").trim();
+            let parsed = Username::parse(name)
+                .map_err(|e| LobbyError::bad(format!("the invited player's name {name:?}: {e}")))?;
+            let invited = l
+                .store()
+                .accounts()
+                .account_by_skeleton(&parsed.skeleton())
+                .await
+                .map_err(LobbyError::store)?
+                .filter(|a| !a.banned)
+                .ok_or_else(|| LobbyError::bad(format!("there is no player named {name:?}")))?;
+            if invited.id == my_id {
+                return Err(LobbyError::bad("you cannot invite yourself"));
+            }
+            Ok(SeekOpponent::Invited(invited.id))
+        }
+        OpponentKind::Computer => {
+            let level = req.level.as_deref().unwrap_or("static");
+            tilebag_live::bot::parse_level(level).map_err(LobbyError::bad)?;
+            if !l.hub.engines.names().iter().any(|n| n == lexicon) {
+                return Err(LobbyError::bad(format!(
+                    "the computer cannot play with {lexicon:?}; it plays {}",
+                    l.hub.engines.names().join(", ")
+                )));
+            }
+            Ok(SeekOpponent::Computer(level.trim().to_string()))
+        }
+    }
+}
+
+/// The lobby's limits on open seeks: so many a player, so many in all. Of several processes,
+/// the database knows every open seek of the player's.
+async fn check_open_seeks(l: &Lobby, my_id: i64) -> Result<(), LobbyError> {
+    let stored = match l.fanout {
+        Some(_) => Some(
+            l.store()
+                .seeks()
+                .seeks_of(my_id)
+                .await
+                .map_err(LobbyError::store)?
+                .len(),
+        ),
+        None => None,
+    };
+    let st = l.state.lock().expect("lobby state");
+    let mine = stored.unwrap_or_else(|| {
+        st.seeks
+            .values()
+            .filter(|s| s.row.seeker_id == my_id)
+            .count()
+    });
+    if mine >= l.limits.open_per_account {
+        return Err(LobbyError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-many-seeks",
+            format!("you have {mine} open seeks, the most one player may have: cancel one first"),
+        ));
+    }
+    if st.seeks.len() >= l.limits.open_total {
+        return Err(LobbyError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "lobby-full",
+            "the lobby holds as many seeks as it takes: accept one, or try again soon",
+        ));
+    }
+    Ok(())
+}
+
+/// A seek to the computer is taken at once: the game starts now, unrated, with the player in
+/// the seat asked for (`first`, `second`, or `random`: drawn).
+async fn play_the_computer(
+    l: &Lobby,
+    me: &SignedIn,
+    row: SeekRow,
+    level: &str,
+    seat: Option<&str>,
+) -> Result<Response, LobbyError> {
+    let level = tilebag_live::bot::parse_level(level).map_err(LobbyError::bad)?;
+    let human = match seat.unwrap_or("random") {
+        "first" => 0,
+        "second" => 1,
+        "random" => usize::from(random_bit()),
+        other => {
+            return Err(LobbyError::bad(format!(
+                "seat is first, second or random, not {other:?}"
+            )))
+        }
+    };
+    let mut seats = [None, None];
+    seats[human] = Some((me.account.id, me.account.username.clone()));
+    let _one = l.starting.lock().await;
+    let seated = l
+        .start(Table {
+            preset: row.preset,
+            rules: vec![],
+            lexicon: row.lexicon,
+            initial_ms: row.initial_ms,
+            rated: false,
+            seats,
+            bot: Some(level),
+        })
+        .await?;
+    let mine = seated[human].clone().expect("the human's seat");
+    Ok((StatusCode::CREATED, Json(json!({ "game": mine }))).into_response())
 }
 
 fn random_bit() -> u8 {
