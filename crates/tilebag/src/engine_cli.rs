@@ -709,22 +709,10 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
                 // The lexicon the bots played with (the ruleset's word source names the
                 // preset's list, which the bots may not have had).
                 record.lexicon = Some(lexicon_label.clone());
-                let verified = verify_record(&record);
+                let fault = record_fault(&record, s);
                 let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
-                match verified {
-                    Ok(rep) if rep.scores == s && rep.completion == Completion::Complete => {}
-                    Ok(rep) => t.failures.push(format!(
-                        "game {}: the record verifies to {:?} ({:?}) but the game ended {:?}",
-                        i + 1,
-                        rep.scores,
-                        rep.completion,
-                        s
-                    )),
-                    Err(e) => {
-                        t.failures
-                            .push(format!("game {}: line {}: {}", i + 1, e.line, e.message))
-                    }
-                }
+                t.failures
+                    .extend(fault.map(|f| format!("game {}: {f}", i + 1)));
                 t.failures
                     .extend(g.notes.iter().map(|n| format!("game {}: {n}", i + 1)));
                 t.results[i] = Some(GameResult {
@@ -754,6 +742,42 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
         .filter_map(|p| Some([p[0]?, p[1]?]))
         .collect();
     let m = MatchSummary::of_pairs(&paired);
+    print_match(&m, names, &format!("{}, {}", args.preset, lex.name()));
+    println!(
+        "{:.1} games per second, {:.0} moves per second ({:.1} s, {} thread{})",
+        t.done as f64 / secs,
+        t.moves as f64 / secs,
+        secs,
+        game_threads,
+        if game_threads == 1 { "" } else { "s" }
+    );
+    if t.failures.is_empty() {
+        println!("every game's GCG verifies with its final score");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for f in &t.failures {
+            eprintln!("FAIL {f}");
+        }
+        Ok(ExitCode::from(1))
+    }
+}
+
+/// What is wrong with a self-play game's record, if anything: it must replay through the rules
+/// to the end, at the scores the game ended with.
+fn record_fault(record: &GcgRecord, scores: [i32; 2]) -> Option<String> {
+    match verify_record(record) {
+        Ok(rep) if rep.scores == scores && rep.completion == Completion::Complete => None,
+        Ok(rep) => Some(format!(
+            "the record verifies to {:?} ({:?}) but the game ended {:?}",
+            rep.scores, rep.completion, scores
+        )),
+        Err(e) => Some(format!("line {}: {}", e.line, e.message)),
+    }
+}
+
+/// A match's figures as `selfplay` prints them: the win rate of the first bot named (ties
+/// half) and the mean spread over pairs, each with its 95% interval; scores and bingos.
+fn print_match(m: &MatchSummary, names: [&str; 2], played: &str) {
     let pct = |x: f64| 100.0 * x;
     let none = "no interval from fewer than two pairs".to_string();
     let win_ci = match m.win_rate.ci95 {
@@ -765,13 +789,8 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
         None => none,
     };
     println!(
-        "{} games ({} pairs of bags, seats swapped), {} vs {} ({}, {})",
-        m.games,
-        m.pairs,
-        names[0],
-        names[1],
-        args.preset,
-        lex.name()
+        "{} games ({} pairs of bags, seats swapped), {} vs {} ({played})",
+        m.games, m.pairs, names[0], names[1],
     );
     println!(
         "win rate of {}: {:.1}% ({}), ties counted as half",
@@ -791,23 +810,6 @@ pub fn selfplay(args: SelfplayArgs) -> Result<ExitCode> {
         "bingos a game: {} {:.2}, {} {:.2}",
         names[0], m.bingos[0], names[1], m.bingos[1]
     );
-    println!(
-        "{:.1} games per second, {:.0} moves per second ({:.1} s, {} thread{})",
-        t.done as f64 / secs,
-        t.moves as f64 / secs,
-        secs,
-        game_threads,
-        if game_threads == 1 { "" } else { "s" }
-    );
-    if t.failures.is_empty() {
-        println!("every game's GCG verifies with its final score");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        for f in &t.failures {
-            eprintln!("FAIL {f}");
-        }
-        Ok(ExitCode::from(1))
-    }
 }
 
 pub fn leaves(cmd: LeavesCommand) -> Result<ExitCode> {
