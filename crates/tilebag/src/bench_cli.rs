@@ -88,12 +88,7 @@ fn lobby(seeks: usize, watchers: usize) -> Result<ExitCode> {
         watchers,
         ..Default::default()
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let report = rt.block_on(tilebag_server::lobby_bench::bench_lobby(options))?;
-    println!("{report}");
-    Ok(ExitCode::SUCCESS)
+    print_report(tilebag_server::lobby_bench::bench_lobby(options))
 }
 
 /// `tilebag bench serve`: `games` concurrent games against the servers at `addr` (none: one
@@ -103,10 +98,19 @@ fn serve(
     games: usize,
     options: tilebag_server::BenchOptions,
 ) -> Result<ExitCode> {
+    print_report(tilebag_server::bench::bench_serve_at(addr, games, options))
+}
+
+/// Runs a server benchmark to its end on a runtime of its own and prints its report.
+fn print_report<R, E>(bench: impl std::future::Future<Output = Result<R, E>>) -> Result<ExitCode>
+where
+    R: std::fmt::Display,
+    anyhow::Error: From<E>,
+{
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let report = rt.block_on(tilebag_server::bench::bench_serve_at(addr, games, options))?;
+    let report = rt.block_on(bench)?;
     println!("{report}");
     Ok(ExitCode::SUCCESS)
 }
